@@ -1,0 +1,32 @@
+import { DynamicModule, Module, type Type } from '@nestjs/common';
+import { ConfigModule } from './config/config.module.js';
+import { Settings } from './config/settings.js';
+import { DatabaseModule } from './database/database.module.js';
+import { HealthModule } from './health/health.module.js';
+import { LoggingModule } from './logging/logging.module.js';
+import { QueuesModule } from './queues/queues.module.js';
+import { RedisModule } from './redis/redis.module.js';
+
+/** Feature modules that serve the HTTP API (`APP_ROLE` api or all). */
+const API_MODULES: Type[] = [];
+/** Modules that consume queues (`APP_ROLE` worker or all). */
+const WORKER_MODULES: Type[] = [];
+
+@Module({})
+export class AppModule {
+  static forRoot(settings: Settings): DynamicModule {
+    return {
+      module: AppModule,
+      imports: [
+        ConfigModule.forRoot(settings),
+        LoggingModule,
+        DatabaseModule,
+        RedisModule,
+        QueuesModule,
+        HealthModule,
+        ...(settings.servesHttpApi ? API_MODULES : []),
+        ...(settings.runsWorkers ? WORKER_MODULES : []),
+      ],
+    };
+  }
+}

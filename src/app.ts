@@ -1,0 +1,71 @@
+import { readFileSync } from 'node:fs';
+import { RequestMethod } from '@nestjs/common';
+import { NestFactory } from '@nestjs/core';
+import type { HttpsOptions } from '@nestjs/common/interfaces/external/https-options.interface.js';
+import type { NestExpressApplication } from '@nestjs/platform-express';
+import { Logger } from 'nestjs-pino';
+import { generate as generateCertificate } from 'selfsigned';
+import { AppModule } from './app.module.js';
+import { ApiExceptionFilter } from './common/errors/api-exception.filter.js';
+import { createValidationPipe } from './common/errors/validation.js';
+import { bodyParsing } from './common/http/body-parsing.middleware.js';
+import { httpsOnly } from './common/http/https-only.middleware.js';
+import { requestId } from './common/http/request-id.middleware.js';
+import { Settings } from './config/settings.js';
+import { MetricsService } from './health/metrics.service.js';
+
+export const API_PREFIX = 'api/v1';
+export const INTERNAL_PREFIX = 'internal/v1';
+
+/** Builds the application with its whole HTTP pipeline; `main.ts` and the tests share it. */
+export async function createApp(settings: Settings): Promise<NestExpressApplication> {
+  const app = await NestFactory.create<NestExpressApplication>(AppModule.forRoot(settings), {
+    bodyParser: false,
+    bufferLogs: true,
+    abortOnError: false,
+    httpsOptions: await tlsOptions(settings),
+  });
+  app.useLogger(app.get(Logger));
+  app.disable('x-powered-by');
+  app.set('trust proxy', settings.trustProxy);
+
+  // Order matters: the request id first (everything logs it), HTTPS before anything that
+  // authenticates or counts, body parsing last.
+  app.use(requestId);
+  app.use(app.get(MetricsService).middleware);
+  app.use(httpsOnly);
+  app.use(bodyParsing());
+
+  app.setGlobalPrefix(API_PREFIX, {
+    exclude: [
+      'healthz',
+      'readyz',
+      'metrics',
+      { path: `${INTERNAL_PREFIX}/{*path}`, method: RequestMethod.ALL },
+    ],
+  });
+  app.useGlobalPipes(createValidationPipe());
+  app.useGlobalFilters(new ApiExceptionFilter());
+  return app;
+}
+
+async function tlsOptions(settings: Settings): Promise<HttpsOptions | undefined> {
+  if (settings.tlsCertFile !== null && settings.tlsKeyFile !== null) {
+    return { cert: readFileSync(settings.tlsCertFile), key: readFileSync(settings.tlsKeyFile) };
+  }
+  if (!settings.tlsSelfSigned) return undefined;
+  const pems = await generateCertificate([{ name: 'commonName', value: 'localhost' }], {
+    keySize: 2048,
+    algorithm: 'sha256',
+    extensions: [
+      {
+        name: 'subjectAltName',
+        altNames: [
+          { type: 2, value: 'localhost' },
+          { type: 7, ip: '127.0.0.1' },
+        ],
+      },
+    ],
+  });
+  return { cert: pems.cert, key: pems.private };
+}

@@ -1,0 +1,54 @@
+import { HttpException } from '@nestjs/common';
+import { ErrorCode } from './error-codes.js';
+
+export type ErrorDetails = Record<string, unknown>;
+
+export interface ErrorEnvelope {
+  error: ErrorCode;
+  message: string;
+  details: ErrorDetails;
+}
+
+export interface FieldError {
+  field: string;
+  message: string;
+}
+
+/** An error the client is meant to see, already in the contract's envelope. */
+export class ApiError extends HttpException {
+  constructor(
+    status: number,
+    readonly code: ErrorCode,
+    message: string,
+    readonly details: ErrorDetails = {},
+    /** Extra response headers, e.g. `Retry-After` or `WWW-Authenticate`. */
+    readonly headers: Record<string, string> = {},
+  ) {
+    super(message, status);
+  }
+
+  toEnvelope(): ErrorEnvelope {
+    return { error: this.code, message: this.message, details: this.details };
+  }
+
+  static invalid(errors: FieldError[]): ApiError {
+    const [first] = errors;
+    return new ApiError(400, ErrorCode.InvalidRequest, first.message, {
+      field: first.field,
+      errors,
+    });
+  }
+
+  static invalidField(field: string, message: string): ApiError {
+    return ApiError.invalid([{ field, message }]);
+  }
+
+  static notFound(resource?: string): ApiError {
+    const message = resource ? `No such ${resource}.` : 'Not found.';
+    return new ApiError(404, ErrorCode.NotFound, message, resource ? { resource } : {});
+  }
+
+  static conflict(reason: string, message: string): ApiError {
+    return new ApiError(409, ErrorCode.Conflict, message, { reason });
+  }
+}

@@ -1,0 +1,40 @@
+import express, { type NextFunction, type Request, type RequestHandler, type Response } from 'express';
+import { ApiError } from '../errors/api-error.js';
+import { ErrorCode } from '../errors/error-codes.js';
+
+export const MAX_BODY_BYTES = 10 * 1024 * 1024;
+
+const JSON_TYPE = 'application/json';
+const XML_TYPES = ['application/xml', 'text/xml'];
+
+/** Routes that also take an XML body (the JUnit form of `POST /results/ingest`). */
+const XML_ROUTES = new Set(['/api/v1/results/ingest']);
+
+const parseJson = express.json({ limit: MAX_BODY_BYTES, type: JSON_TYPE, strict: false });
+const parseXml = express.text({ limit: MAX_BODY_BYTES, type: XML_TYPES });
+
+function hasBody(req: Request): boolean {
+  const length = req.get('content-length');
+  if (length !== undefined) return Number(length) > 0;
+  return req.get('transfer-encoding') !== undefined;
+}
+
+/**
+ * Parses request bodies: JSON everywhere, XML only where a route takes it. A body of any
+ * other type is refused with 415 before it is read; size and syntax errors are turned into
+ * the envelope by the exception filter.
+ */
+export function bodyParsing(): RequestHandler {
+  return (req: Request, res: Response, next: NextFunction) => {
+    if (!hasBody(req)) return next();
+    if (req.is(JSON_TYPE)) return parseJson(req, res, next);
+    if (XML_ROUTES.has(req.path) && req.is(XML_TYPES)) return parseXml(req, res, next);
+    next(
+      new ApiError(
+        415,
+        ErrorCode.UnsupportedMediaType,
+        `Send the body as ${JSON_TYPE}${XML_ROUTES.has(req.path) ? ' or application/xml' : ''}.`,
+      ),
+    );
+  };
+}

@@ -1,0 +1,194 @@
+import { existsSync } from 'node:fs';
+import proxyAddr from 'proxy-addr';
+
+export const APP_ROLES = ['api', 'worker', 'all'] as const;
+export type AppRole = (typeof APP_ROLES)[number];
+export const RATE_LIMIT_STORES = ['memory', 'redis'] as const;
+export type RateLimitStore = (typeof RATE_LIMIT_STORES)[number];
+export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
+export type LogLevel = (typeof LOG_LEVELS)[number];
+
+/**
+ * Every setting of the service (CONTRACT §11), typed and validated once at start-up.
+ * Injected by its class: `constructor(private readonly settings: Settings)`.
+ */
+export class Settings {
+  readonly port!: number;
+  readonly databaseUrl!: string;
+  readonly migrationsRun!: boolean;
+  readonly redisUrl!: string;
+  /** Prefix of every Redis key and Bull queue, so several deployments (or test runs) can share one Redis. */
+  readonly redisPrefix!: string;
+  readonly appRole!: AppRole;
+  readonly adminToken!: string | null;
+  /** Express's `trust proxy` value: true/false, a hop count, or addresses and subnets. */
+  readonly trustProxy!: boolean | number | string[];
+  readonly tlsCertFile!: string | null;
+  readonly tlsKeyFile!: string | null;
+  readonly tlsSelfSigned!: boolean;
+  readonly rateLimitPerMinute!: number;
+  readonly rateLimitStore!: RateLimitStore;
+  readonly webhookAllowedHosts!: string[];
+  readonly webhookRetryBaseMs!: number;
+  readonly webhookTimeoutMs!: number;
+  readonly logLevel!: LogLevel;
+  readonly shutdownTimeoutMs!: number;
+
+  get servesHttpApi(): boolean {
+    return this.appRole !== 'worker';
+  }
+
+  get runsWorkers(): boolean {
+    return this.appRole !== 'api';
+  }
+
+  get tlsEnabled(): boolean {
+    return this.tlsSelfSigned || this.tlsCertFile !== null;
+  }
+}
+
+export class SettingsError extends Error {
+  constructor(readonly problems: string[]) {
+    super(`Invalid settings:\n${problems.map((p) => `  - ${p}`).join('\n')}`);
+    this.name = 'SettingsError';
+  }
+}
+
+type Env = Record<string, string | undefined>;
+
+/** Reads and validates the settings; every problem is collected so one start-up shows them all. */
+export function loadSettings(env: Env): Settings {
+  const problems: string[] = [];
+  const read = new EnvReader(env, problems);
+
+  const values = {
+    port: read.integer('PORT', 3000, 1, 65535),
+    databaseUrl: read.url('DATABASE_URL', 'postgres://postgres@localhost:5432/testmgmt', [
+      'postgres:',
+      'postgresql:',
+    ]),
+    migrationsRun: read.boolean('MIGRATIONS_RUN', true),
+    redisUrl: read.url('REDIS_URL', 'redis://localhost:6379', ['redis:', 'rediss:']),
+    redisPrefix: read.pattern('REDIS_PREFIX', 'tm', /^[A-Za-z0-9_-]{1,64}$/, 'letters, digits, _ or -'),
+    appRole: read.oneOf('APP_ROLE', 'all', APP_ROLES),
+    adminToken: read.optionalSecret('ADMIN_TOKEN', 16),
+    trustProxy: read.trustProxy('TRUST_PROXY', 'loopback, linklocal, uniquelocal'),
+    tlsCertFile: read.optionalFile('TLS_CERT_FILE'),
+    tlsKeyFile: read.optionalFile('TLS_KEY_FILE'),
+    tlsSelfSigned: read.boolean('TLS_SELF_SIGNED', false),
+    rateLimitPerMinute: read.integer('RATE_LIMIT_PER_MINUTE', 600, 1, 1_000_000),
+    rateLimitStore: read.oneOf('RATE_LIMIT_STORE', 'memory', RATE_LIMIT_STORES),
+    webhookAllowedHosts: read.list('WEBHOOK_ALLOWED_HOSTS'),
+    webhookRetryBaseMs: read.integer('WEBHOOK_RETRY_BASE_MS', 600_000, 1, 86_400_000),
+    webhookTimeoutMs: read.integer('WEBHOOK_TIMEOUT_MS', 10_000, 1, 120_000),
+    logLevel: read.oneOf('LOG_LEVEL', 'info', LOG_LEVELS),
+    shutdownTimeoutMs: read.integer('SHUTDOWN_TIMEOUT_MS', 25_000, 1, 600_000),
+  };
+
+  if ((values.tlsCertFile === null) !== (values.tlsKeyFile === null)) {
+    problems.push('TLS_CERT_FILE and TLS_KEY_FILE must be set together');
+  }
+  if (values.tlsSelfSigned && values.tlsCertFile !== null) {
+    problems.push('TLS_SELF_SIGNED cannot be combined with TLS_CERT_FILE/TLS_KEY_FILE');
+  }
+  if (problems.length > 0) throw new SettingsError(problems);
+  return Object.assign(new Settings(), values);
+}
+
+class EnvReader {
+  constructor(
+    private readonly env: Env,
+    private readonly problems: string[],
+  ) {}
+
+  private raw(name: string): string | undefined {
+    const value = this.env[name]?.trim();
+    return value === undefined || value === '' ? undefined : value;
+  }
+
+  private fail<T>(name: string, expected: string, fallback: T): T {
+    this.problems.push(`${name} must be ${expected}`);
+    return fallback;
+  }
+
+  string(name: string, fallback: string): string {
+    return this.raw(name) ?? fallback;
+  }
+
+  integer(name: string, fallback: number, min: number, max: number): number {
+    const value = this.raw(name);
+    if (value === undefined) return fallback;
+    const parsed = /^\d+$/.test(value) ? Number(value) : NaN;
+    if (!Number.isSafeInteger(parsed) || parsed < min || parsed > max) {
+      return this.fail(name, `an integer from ${min} to ${max} (got "${value}")`, fallback);
+    }
+    return parsed;
+  }
+
+  boolean(name: string, fallback: boolean): boolean {
+    const value = this.raw(name)?.toLowerCase();
+    if (value === undefined) return fallback;
+    if (['true', '1', 'yes'].includes(value)) return true;
+    if (['false', '0', 'no'].includes(value)) return false;
+    return this.fail(name, `true or false (got "${value}")`, fallback);
+  }
+
+  oneOf<T extends string>(name: string, fallback: T, allowed: readonly T[]): T {
+    const value = this.raw(name);
+    if (value === undefined) return fallback;
+    if ((allowed as readonly string[]).includes(value)) return value as T;
+    return this.fail(name, `one of ${allowed.join(', ')} (got "${value}")`, fallback);
+  }
+
+  url(name: string, fallback: string, protocols: string[]): string {
+    const value = this.raw(name) ?? fallback;
+    try {
+      if (protocols.includes(new URL(value).protocol)) return value;
+    } catch {
+      // reported below
+    }
+    return this.fail(name, `a URL starting with ${protocols.map((p) => `${p}//`).join(' or ')}`, fallback);
+  }
+
+  pattern(name: string, fallback: string, pattern: RegExp, description: string): string {
+    const value = this.raw(name) ?? fallback;
+    return pattern.test(value) ? value : this.fail(name, description, fallback);
+  }
+
+  optionalSecret(name: string, minLength: number): string | null {
+    const value = this.raw(name);
+    if (value === undefined) return null;
+    if (value.length < minLength) {
+      return this.fail(name, `at least ${minLength} characters long`, null);
+    }
+    return value;
+  }
+
+  optionalFile(name: string): string | null {
+    const value = this.raw(name);
+    if (value === undefined) return null;
+    return existsSync(value) ? value : this.fail(name, `a readable file (not found: ${value})`, null);
+  }
+
+  trustProxy(name: string, fallback: string): boolean | number | string[] {
+    const value = this.raw(name) ?? fallback;
+    if (value === 'true' || value === 'false') return value === 'true';
+    if (/^\d+$/.test(value)) return Number(value);
+    const entries = value.split(',').map((entry) => entry.trim()).filter((entry) => entry !== '');
+    try {
+      proxyAddr.compile(entries);
+      return entries;
+    } catch {
+      return this.fail(name, `true, false, a hop count, or addresses/subnets/loopback/linklocal/uniquelocal (got "${value}")`, false);
+    }
+  }
+
+  list(name: string): string[] {
+    const value = this.raw(name);
+    if (value === undefined) return [];
+    return value
+      .split(',')
+      .map((item) => item.trim().toLowerCase())
+      .filter((item) => item !== '');
+  }
+}

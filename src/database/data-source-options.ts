@@ -1,0 +1,21 @@
+import type { DataSourceOptions } from 'typeorm';
+import { ENTITIES } from './entities.js';
+import { MIGRATIONS } from './migrations/index.js';
+import { SnakeNamingStrategy } from './snake-naming.strategy.js';
+
+/** The one description of the database, used by the app, the migration CLI and the tests. */
+export function dataSourceOptions(databaseUrl: string): DataSourceOptions {
+  return {
+    type: 'postgres',
+    url: databaseUrl,
+    entities: ENTITIES,
+    migrations: MIGRATIONS,
+    migrationsTableName: 'migrations',
+    migrationsTransactionMode: 'each',
+    namingStrategy: new SnakeNamingStrategy(),
+    uuidExtension: 'pgcrypto',
+    synchronize: false,
+    migrationsRun: false,
+    extra: { max: 20, application_name: 'test-management-service' },
+  };
+}

@@ -1,0 +1,2 @@
+/** Every migration in the order it runs; the app and the migration CLI share this list. */
+export const MIGRATIONS: Function[] = [];
