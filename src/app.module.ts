@@ -14,7 +14,8 @@ const WORKER_MODULES: Type[] = [];
 
 @Module({})
 export class AppModule {
-  static forRoot(settings: Settings): DynamicModule {
+  /** `extraModules` lets tests mount probes of their own on the real pipeline. */
+  static forRoot(settings: Settings, extraModules: Type[] = []): DynamicModule {
     return {
       module: AppModule,
       imports: [
@@ -26,6 +27,7 @@ export class AppModule {
         HealthModule,
         ...(settings.servesHttpApi ? API_MODULES : []),
         ...(settings.runsWorkers ? WORKER_MODULES : []),
+        ...extraModules,
       ],
     };
   }

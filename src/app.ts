@@ -1,12 +1,14 @@
 import { readFileSync } from 'node:fs';
-import { RequestMethod } from '@nestjs/common';
+import { RequestMethod, type Type } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import type { HttpsOptions } from '@nestjs/common/interfaces/external/https-options.interface.js';
 import type { NestExpressApplication } from '@nestjs/platform-express';
 import { Logger } from 'nestjs-pino';
 import { generate as generateCertificate } from 'selfsigned';
 import { AppModule } from './app.module.js';
-import { ApiExceptionFilter } from './common/errors/api-exception.filter.js';
+import type { Request, Response } from 'express';
+import { ApiError } from './common/errors/api-error.js';
+import { ApiExceptionFilter, sendEnvelope } from './common/errors/api-exception.filter.js';
 import { createValidationPipe } from './common/errors/validation.js';
 import { bodyParsing } from './common/http/body-parsing.middleware.js';
 import { httpsOnly } from './common/http/https-only.middleware.js';
@@ -17,14 +19,23 @@ import { MetricsService } from './health/metrics.service.js';
 export const API_PREFIX = 'api/v1';
 export const INTERNAL_PREFIX = 'internal/v1';
 
-/** Builds the application with its whole HTTP pipeline; `main.ts` and the tests share it. */
-export async function createApp(settings: Settings): Promise<NestExpressApplication> {
-  const app = await NestFactory.create<NestExpressApplication>(AppModule.forRoot(settings), {
-    bodyParser: false,
-    bufferLogs: true,
-    abortOnError: false,
-    httpsOptions: await tlsOptions(settings),
-  });
+/**
+ * Builds and initializes the application with its whole HTTP pipeline; `main.ts` and the
+ * tests share it.
+ */
+export async function createApp(
+  settings: Settings,
+  options: { extraModules?: Type[] } = {},
+): Promise<NestExpressApplication> {
+  const app = await NestFactory.create<NestExpressApplication>(
+    AppModule.forRoot(settings, options.extraModules),
+    {
+      bodyParser: false,
+      bufferLogs: true,
+      abortOnError: false,
+      httpsOptions: await tlsOptions(settings),
+    },
+  );
   app.useLogger(app.get(Logger));
   app.disable('x-powered-by');
   app.set('trust proxy', settings.trustProxy);
@@ -46,7 +57,16 @@ export async function createApp(settings: Settings): Promise<NestExpressApplicat
   });
   app.useGlobalPipes(createValidationPipe());
   app.useGlobalFilters(new ApiExceptionFilter());
+  await app.init();
+  // Nest answers unknown paths under the prefix; this catches every other path (after init,
+  // so it sits behind all routes).
+  app.use(notFound);
   return app;
+}
+
+function notFound(_req: Request, res: Response): void {
+  const error = ApiError.notFound();
+  sendEnvelope(res, error.getStatus(), error.toEnvelope());
 }
 
 async function tlsOptions(settings: Settings): Promise<HttpsOptions | undefined> {

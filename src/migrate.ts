@@ -14,7 +14,8 @@ async function migrate(): Promise<void> {
 }
 
 migrate().catch((error: unknown) => {
-  const text = error instanceof SettingsError ? error.message : `Migration failed: ${String(error)}`;
+  const text =
+    error instanceof SettingsError ? error.message : `Migration failed: ${String(error)}`;
   process.stderr.write(`${text}\n`);
   process.exit(1);
 });

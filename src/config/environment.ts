@@ -3,10 +3,13 @@ import { config as loadDotenv } from 'dotenv';
 import { loadSettings, Settings } from './settings.js';
 
 /**
- * The one place that reads the process environment: an `.env` file (development) first,
- * real environment variables winning over it.
+ * The one place that reads the process environment. Real environment variables always win;
+ * missing ones come from `.env` in the working directory, or, when there is none, from
+ * `.env.example`, so a fresh checkout runs locally (over HTTPS) with no setup. Images and
+ * deployments ship neither file.
  */
 export function settingsFromEnvironment(): Settings {
-  if (existsSync('.env')) loadDotenv({ path: '.env', quiet: true });
+  const file = ['.env', '.env.example'].find((name) => existsSync(name));
+  if (file) loadDotenv({ path: file, quiet: true });
   return loadSettings(process.env);
 }

@@ -69,7 +69,12 @@ export function loadSettings(env: Env): Settings {
     ]),
     migrationsRun: read.boolean('MIGRATIONS_RUN', true),
     redisUrl: read.url('REDIS_URL', 'redis://localhost:6379', ['redis:', 'rediss:']),
-    redisPrefix: read.pattern('REDIS_PREFIX', 'tm', /^[A-Za-z0-9_-]{1,64}$/, 'letters, digits, _ or -'),
+    redisPrefix: read.pattern(
+      'REDIS_PREFIX',
+      'tm',
+      /^[A-Za-z0-9_-]{1,64}$/,
+      'letters, digits, _ or -',
+    ),
     appRole: read.oneOf('APP_ROLE', 'all', APP_ROLES),
     adminToken: read.optionalSecret('ADMIN_TOKEN', 16),
     trustProxy: read.trustProxy('TRUST_PROXY', 'loopback, linklocal, uniquelocal'),
@@ -147,7 +152,11 @@ class EnvReader {
     } catch {
       // reported below
     }
-    return this.fail(name, `a URL starting with ${protocols.map((p) => `${p}//`).join(' or ')}`, fallback);
+    return this.fail(
+      name,
+      `a URL starting with ${protocols.map((p) => `${p}//`).join(' or ')}`,
+      fallback,
+    );
   }
 
   pattern(name: string, fallback: string, pattern: RegExp, description: string): string {
@@ -167,19 +176,28 @@ class EnvReader {
   optionalFile(name: string): string | null {
     const value = this.raw(name);
     if (value === undefined) return null;
-    return existsSync(value) ? value : this.fail(name, `a readable file (not found: ${value})`, null);
+    return existsSync(value)
+      ? value
+      : this.fail(name, `a readable file (not found: ${value})`, null);
   }
 
   trustProxy(name: string, fallback: string): boolean | number | string[] {
     const value = this.raw(name) ?? fallback;
     if (value === 'true' || value === 'false') return value === 'true';
     if (/^\d+$/.test(value)) return Number(value);
-    const entries = value.split(',').map((entry) => entry.trim()).filter((entry) => entry !== '');
+    const entries = value
+      .split(',')
+      .map((entry) => entry.trim())
+      .filter((entry) => entry !== '');
     try {
       proxyAddr.compile(entries);
       return entries;
     } catch {
-      return this.fail(name, `true, false, a hop count, or addresses/subnets/loopback/linklocal/uniquelocal (got "${value}")`, false);
+      return this.fail(
+        name,
+        `true, false, a hop count, or addresses/subnets/loopback/linklocal/uniquelocal (got "${value}")`,
+        false,
+      );
     }
   }
 

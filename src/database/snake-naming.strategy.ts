@@ -13,7 +13,11 @@ export class SnakeNamingStrategy extends DefaultNamingStrategy implements Naming
     return customName ?? snakeCase(className);
   }
 
-  override columnName(propertyName: string, customName: string | undefined, prefixes: string[]): string {
+  override columnName(
+    propertyName: string,
+    customName: string | undefined,
+    prefixes: string[],
+  ): string {
     return snakeCase([...prefixes, customName ?? propertyName].join('_'));
   }
 
@@ -25,11 +29,21 @@ export class SnakeNamingStrategy extends DefaultNamingStrategy implements Naming
     return snakeCase(`${relationName}_${referencedColumnName}`);
   }
 
-  override joinTableName(firstTableName: string, secondTableName: string, firstPropertyName: string): string {
-    return snakeCase(`${firstTableName}_${firstPropertyName.replace(/\./g, '_')}_${secondTableName}`);
+  override joinTableName(
+    firstTableName: string,
+    secondTableName: string,
+    firstPropertyName: string,
+  ): string {
+    return snakeCase(
+      `${firstTableName}_${firstPropertyName.replace(/\./g, '_')}_${secondTableName}`,
+    );
   }
 
-  override joinTableColumnName(tableName: string, propertyName: string, columnName?: string): string {
+  override joinTableColumnName(
+    tableName: string,
+    propertyName: string,
+    columnName?: string,
+  ): string {
     return snakeCase(`${tableName}_${columnName ?? propertyName}`);
   }
 }

@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import type { Redis } from 'ioredis';
 import { DataSource } from 'typeorm';
+import { redisReady } from '../redis/redis-options.js';
 import { InjectRedis } from '../redis/redis.module.js';
 import { withTimeout } from './metrics.service.js';
 
@@ -20,7 +21,10 @@ export class HealthService {
   async dependencies(): Promise<{ database: DependencyState; redis: DependencyState }> {
     const [database, redis] = await Promise.all([
       this.probe(() => this.dataSource.query('SELECT 1')),
-      this.probe(() => this.redis.ping()),
+      this.probe(async () => {
+        await redisReady(this.redis, CHECK_TIMEOUT_MS);
+        return this.redis.ping();
+      }),
     ]);
     return { database, redis };
   }

@@ -18,7 +18,13 @@ const QUIET_PATHS = new Set(['/healthz', '/readyz', '/metrics']);
           autoLogging: { ignore: (req: IncomingMessage) => QUIET_PATHS.has(req.url ?? '') },
           // Defence in depth: even if a header slipped into a log line, it is censored.
           redact: {
-            paths: ['req.headers.authorization', 'req.headers.cookie', '*.secret', '*.key', '*.token'],
+            paths: [
+              'req.headers.authorization',
+              'req.headers.cookie',
+              '*.secret',
+              '*.key',
+              '*.token',
+            ],
             censor: '[redacted]',
           },
           serializers: {

@@ -1,0 +1,51 @@
+import { connect } from 'node:net';
+import { freePort, spawnService, waitForOutput } from './support/process.js';
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+describe('the service process', () => {
+  it('refuses to start with a bad setting and names it', async () => {
+    const service = spawnService({ PORT: 'eighty', RATE_LIMIT_STORE: 'disk' });
+    expect(await service.exited).toBe(1);
+    expect(service.output()).toMatch(/PORT must be an integer from 1 to 65535 \(got "eighty"\)/);
+    expect(service.output()).toMatch(/RATE_LIMIT_STORE must be one of memory, redis/);
+  });
+
+  it('drains an in-flight request on SIGTERM, refuses new connections, then exits 0', async () => {
+    const port = await freePort();
+    const service = spawnService({ PORT: String(port) });
+    await waitForOutput(service, /Listening on http:\/\/0\.0\.0\.0:\d+/);
+
+    // A request whose body is still arriving when the signal comes.
+    const socket = connect(port, '127.0.0.1');
+    let response = '';
+    socket.on('data', (chunk: Buffer) => (response += chunk.toString()));
+    const closed = new Promise<void>((resolve) => socket.on('close', () => resolve()));
+    const body = '{"name":"late build"}';
+    socket.write(
+      'POST /api/v1/drain-probe HTTP/1.1\r\nHost: localhost\r\nX-Forwarded-Proto: https\r\n' +
+        `Content-Type: application/json\r\nContent-Length: ${body.length}\r\n\r\n${body.slice(0, 5)}`,
+    );
+    await sleep(300);
+
+    service.child.kill('SIGTERM');
+    await sleep(500);
+    const refused = await new Promise<boolean>((resolve) => {
+      const probe = connect(port, '127.0.0.1');
+      probe.on('connect', () => {
+        probe.destroy();
+        resolve(false);
+      });
+      probe.on('error', () => resolve(true));
+    });
+    expect(refused).toBe(true);
+    expect(service.child.exitCode).toBeNull();
+
+    socket.write(body.slice(5));
+    await closed;
+    expect(response).toMatch(/^HTTP\/1\.1 404 /);
+    expect(response).toMatch(/"error":"not_found"/);
+    expect(await service.exited).toBe(0);
+    expect(service.output()).toMatch(/Received SIGTERM/);
+  });
+});

@@ -1,0 +1,36 @@
+import type { INestApplication, Type } from '@nestjs/common';
+import supertest from 'supertest';
+import { createApp } from '../../src/app.js';
+import { loadSettings, Settings } from '../../src/config/settings.js';
+
+export interface TestApp {
+  app: INestApplication;
+  settings: Settings;
+  /** supertest agent over plain HTTP from loopback (a trusted proxy by default). */
+  http: ReturnType<typeof supertest>;
+  close(): Promise<void>;
+}
+
+/** Settings of this test run (database and Redis prefix from the global setup) plus overrides. */
+export function testSettings(overrides: Record<string, string> = {}): Settings {
+  return loadSettings({ ...process.env, ...overrides });
+}
+
+/** Starts the real application (whole HTTP pipeline) against the run's database and Redis. */
+export async function startApp(
+  overrides: Record<string, string> = {},
+  extraModules: Type[] = [],
+): Promise<TestApp> {
+  const settings = testSettings(overrides);
+  const app = await createApp(settings, { extraModules });
+  await app.init();
+  return {
+    app,
+    settings,
+    http: supertest(app.getHttpServer()),
+    close: () => app.close(),
+  };
+}
+
+/** Marks a request as arriving over HTTPS through the (trusted, loopback) proxy. */
+export const HTTPS = { 'X-Forwarded-Proto': 'https' } as const;
