@@ -5,7 +5,7 @@ import type { Settings } from './config/settings.js';
 /**
  * SIGTERM/SIGINT: stop accepting connections, let in-flight requests finish, then close
  * queues and pools through Nest's shutdown hooks. A shutdown that takes longer than
- * SHUTDOWN_TIMEOUT_MS (25 s) exits anyway, before Kubernetes' 30 s grace period ends.
+ * SHUTDOWN_TIMEOUT_MS (25 s) exits anyway, within the pods' termination grace period.
  */
 export function exitGracefullyOnSignals(
   app: INestApplication,

@@ -47,7 +47,12 @@ export async function runMigrations(databaseUrl: string): Promise<string[]> {
   }
 }
 
+/**
+ * At start-up with MIGRATIONS_RUN (the default): create the database if missing and migrate.
+ * Deployments that migrate in a Job (MIGRATIONS_RUN=false) touch neither.
+ */
 export async function prepareDatabase(databaseUrl: string, migrate: boolean): Promise<void> {
+  if (!migrate) return;
   await ensureDatabaseExists(databaseUrl);
-  if (migrate) await runMigrations(databaseUrl);
+  await runMigrations(databaseUrl);
 }
