@@ -1,14 +1,16 @@
 import { DynamicModule, Module, type Type } from '@nestjs/common';
+import { AuthModule } from './auth/auth.module.js';
 import { ConfigModule } from './config/config.module.js';
 import { Settings } from './config/settings.js';
 import { DatabaseModule } from './database/database.module.js';
 import { HealthModule } from './health/health.module.js';
 import { LoggingModule } from './logging/logging.module.js';
+import { OrganizationsModule } from './organizations/organizations.module.js';
 import { QueuesModule } from './queues/queues.module.js';
 import { RedisModule } from './redis/redis.module.js';
 
 /** Feature modules that serve the HTTP API (`APP_ROLE` api or all). */
-const API_MODULES: Type[] = [];
+const API_MODULES: Type[] = [AuthModule, OrganizationsModule];
 /** Modules that consume queues (`APP_ROLE` worker or all). */
 const WORKER_MODULES: Type[] = [];
 

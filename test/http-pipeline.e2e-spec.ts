@@ -1,6 +1,7 @@
 import { Body, Controller, Get, Module, Post } from '@nestjs/common';
 import { Type } from 'class-transformer';
 import { IsIn, IsString, ValidateNested } from 'class-validator';
+import { Public } from '../src/auth/access.decorators.js';
 import { HTTPS, startApp, type TestApp } from './support/app.js';
 
 class ProbeItem {
@@ -18,6 +19,7 @@ class ProbeBody {
 }
 
 /** Routes that exist only in this test, to drive the pipeline's error paths. */
+@Public()
 @Controller('pipeline-probe')
 class ProbeController {
   @Get('explode')

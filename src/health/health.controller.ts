@@ -1,5 +1,6 @@
 import { Controller, Get, Header, HttpCode } from '@nestjs/common';
 import { ApiExcludeController } from '@nestjs/swagger';
+import { Public } from '../auth/access.decorators.js';
 import { ApiError } from '../common/errors/api-error.js';
 import { ErrorCode } from '../common/errors/error-codes.js';
 import { HealthService } from './health.service.js';
@@ -7,6 +8,7 @@ import { MetricsService } from './metrics.service.js';
 
 /** Cluster-internal probes, outside `/api/v1` and allowed over plain HTTP. */
 @ApiExcludeController()
+@Public()
 @Controller()
 export class HealthController {
   constructor(

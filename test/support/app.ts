@@ -11,9 +11,12 @@ export interface TestApp {
   close(): Promise<void>;
 }
 
+/** The operator token the test apps are configured with. */
+export const ADMIN_TOKEN = 'test-operator-token-0123456789';
+
 /** Settings of this test run (database and Redis prefix from the global setup) plus overrides. */
 export function testSettings(overrides: Record<string, string> = {}): Settings {
-  return loadSettings({ ...process.env, ...overrides });
+  return loadSettings({ ...process.env, ADMIN_TOKEN, ...overrides });
 }
 
 /** Starts the real application (whole HTTP pipeline) against the run's database and Redis. */
@@ -34,3 +37,11 @@ export async function startApp(
 
 /** Marks a request as arriving over HTTPS through the (trusted, loopback) proxy. */
 export const HTTPS = { 'X-Forwarded-Proto': 'https' } as const;
+
+/** Headers of an internal-API call. */
+export const OPERATOR = { ...HTTPS, Authorization: `Bearer ${ADMIN_TOKEN}` } as const;
+
+/** Headers of a public-API call with `key`. */
+export function withKey(key: string): Record<string, string> {
+  return { ...HTTPS, Authorization: `Bearer ${key}` };
+}

@@ -1,8 +1,11 @@
 import 'express-serve-static-core';
+import type { ApiPrincipal } from '../../auth/api-principal.js';
 
 declare module 'express-serve-static-core' {
   interface Request {
     /** Set by the request-id middleware for every request. */
     id: string;
+    /** The authenticated API key and its organization, set by the access guard. */
+    principal?: ApiPrincipal;
   }
 }

@@ -1,4 +1,7 @@
 import type { MigrationInterface } from 'typeorm';
+import { CreateOrganizationsAndApiKeys1795302842865 } from './1795302842865-CreateOrganizationsAndApiKeys.js';
 
 /** Every migration in the order it runs; the app and the migration CLI share this list. */
-export const MIGRATIONS: Array<new () => MigrationInterface> = [];
+export const MIGRATIONS: Array<new () => MigrationInterface> = [
+  CreateOrganizationsAndApiKeys1795302842865,
+];

@@ -1,0 +1,78 @@
+import {
+  applyDecorators,
+  createParamDecorator,
+  type ExecutionContext,
+  SetMetadata,
+} from '@nestjs/common';
+import { ApiBearerAuth, ApiExtension, ApiResponse } from '@nestjs/swagger';
+import type { Request } from 'express';
+import { ErrorEnvelopeDto } from '../common/errors/error-envelope.dto.js';
+import type { Scope } from '../common/scopes.js';
+import type { ApiPrincipal } from './api-principal.js';
+
+export const ACCESS_METADATA = 'access';
+export const BEARER_SCHEME = 'bearer';
+export const ADMIN_SCHEME = 'admin';
+
+/** What a route needs; the global guard refuses any route that declares nothing. */
+export type AccessRule =
+  { kind: 'public' } | { kind: 'internal' } | { kind: 'api-key'; scopes: Scope[] };
+
+const authErrors = [
+  ApiResponse({
+    status: 401,
+    description: 'Key missing, malformed, unknown or deleted',
+    type: ErrorEnvelopeDto,
+  }),
+  ApiResponse({
+    status: 403,
+    description: 'Basic plan (`plan_required`) or missing scope (`insufficient_scope`)',
+    type: ErrorEnvelopeDto,
+  }),
+  ApiResponse({
+    status: 429,
+    description: 'Monthly or per-minute limit exceeded',
+    type: ErrorEnvelopeDto,
+  }),
+];
+
+/** An API-key route that needs one of `scopes` (any one suffices). */
+export function RequireScopes(...scopes: [Scope, ...Scope[]]) {
+  return applyDecorators(
+    SetMetadata(ACCESS_METADATA, { kind: 'api-key', scopes } satisfies AccessRule),
+    ApiBearerAuth(BEARER_SCHEME),
+    ApiExtension('x-required-scopes', scopes),
+    ...authErrors,
+  );
+}
+
+/** An API-key route that any valid key may call, whatever its scopes. */
+export function AnyApiKey() {
+  return applyDecorators(
+    SetMetadata(ACCESS_METADATA, { kind: 'api-key', scopes: [] } satisfies AccessRule),
+    ApiBearerAuth(BEARER_SCHEME),
+    ...authErrors,
+  );
+}
+
+/** A route without authentication (probes, the discovery redirect). */
+export function Public() {
+  return SetMetadata(ACCESS_METADATA, { kind: 'public' } satisfies AccessRule);
+}
+
+/** A route of the internal UI's API, authenticated with the operator token (ADMIN_TOKEN). */
+export function InternalApi() {
+  return applyDecorators(
+    SetMetadata(ACCESS_METADATA, { kind: 'internal' } satisfies AccessRule),
+    ApiBearerAuth(ADMIN_SCHEME),
+  );
+}
+
+/** The authenticated caller of an API-key route. */
+export const Principal = createParamDecorator(
+  (_data: unknown, ctx: ExecutionContext): ApiPrincipal => {
+    const principal = ctx.switchToHttp().getRequest<Request>().principal;
+    if (!principal) throw new Error('@Principal() used on a route without API-key access');
+    return principal;
+  },
+);

@@ -1,0 +1,125 @@
+import { type CanActivate, type ExecutionContext, Injectable } from '@nestjs/common';
+import { Reflector } from '@nestjs/core';
+import type { Request, Response } from 'express';
+import { ApiError } from '../common/errors/api-error.js';
+import { ErrorCode } from '../common/errors/error-codes.js';
+import type { Scope } from '../common/scopes.js';
+import { Settings } from '../config/settings.js';
+import { MinuteLimiter } from '../limits/minute-limiter.js';
+import { MonthlyQuotaService } from '../limits/monthly-quota.service.js';
+import { setRateLimitHeaders } from '../limits/rate-limit-headers.js';
+import { ACCESS_METADATA, type AccessRule } from './access.decorators.js';
+import { apiKeyFromAuthorization, secretsEqual } from './api-key-format.js';
+import type { ApiPrincipal } from './api-principal.js';
+import { ApiKeysService } from './api-keys.service.js';
+
+const unauthorized = () =>
+  new ApiError(
+    401,
+    ErrorCode.Unauthorized,
+    'Send a valid API key as "Authorization: Bearer <key>".',
+    {},
+    { 'WWW-Authenticate': 'Bearer' },
+  );
+
+/**
+ * The global guard: every route declares its access rule (`@RequireScopes`, `@AnyApiKey`,
+ * `@InternalApi`, `@Public`) and a route that declares nothing is refused. API-key routes
+ * run CONTRACT §3's order: authentication (401) → plan (403) → rate limits (429) → scope
+ * (403); validation (400) and the handler come after the guard.
+ */
+@Injectable()
+export class AccessGuard implements CanActivate {
+  constructor(
+    private readonly reflector: Reflector,
+    private readonly settings: Settings,
+    private readonly apiKeys: ApiKeysService,
+    private readonly minuteLimiter: MinuteLimiter,
+    private readonly quota: MonthlyQuotaService,
+  ) {}
+
+  async canActivate(context: ExecutionContext): Promise<boolean> {
+    const rule = this.reflector.getAllAndOverride<AccessRule | undefined>(ACCESS_METADATA, [
+      context.getHandler(),
+      context.getClass(),
+    ]);
+    if (!rule) {
+      throw new Error(
+        `${context.getClass().name}.${context.getHandler().name} declares no access rule`,
+      );
+    }
+    if (rule.kind === 'public') return true;
+    const req = context.switchToHttp().getRequest<Request>();
+    if (rule.kind === 'internal') {
+      this.checkOperatorToken(req);
+      return true;
+    }
+    req.principal = await this.admit(
+      req,
+      context.switchToHttp().getResponse<Response>(),
+      rule.scopes,
+    );
+    return true;
+  }
+
+  private checkOperatorToken(req: Request): void {
+    const token = this.settings.adminToken;
+    // Without an operator token the internal API does not exist.
+    if (token === null) throw ApiError.notFound();
+    const header = req.get('authorization') ?? '';
+    if (!header.startsWith('Bearer ') || !secretsEqual(header.slice('Bearer '.length), token)) {
+      throw unauthorized();
+    }
+  }
+
+  private async admit(req: Request, res: Response, scopes: Scope[]): Promise<ApiPrincipal> {
+    const plaintext = apiKeyFromAuthorization(req.get('authorization'));
+    const key = plaintext === null ? null : await this.apiKeys.authenticate(plaintext);
+    if (!key) throw unauthorized();
+    const org = key.organization;
+
+    if (org.plan === 'basic') {
+      setRateLimitHeaders(res, await this.quota.peek(org));
+      throw new ApiError(
+        403,
+        ErrorCode.PlanRequired,
+        'API access needs a Pro or Enterprise plan.',
+        { plan: org.plan },
+      );
+    }
+
+    const minute = await this.minuteLimiter.hit(org.id);
+    if (!minute.allowed) {
+      setRateLimitHeaders(res, await this.quota.peek(org));
+      throw new ApiError(
+        429,
+        ErrorCode.RateLimitExceeded,
+        `More than ${minute.limit} calls this minute; retry after ${minute.retryAfter} s.`,
+        { limit: minute.limit, retry_after: minute.retryAfter, window: 'minute' },
+        { 'Retry-After': String(minute.retryAfter) },
+      );
+    }
+
+    const quota = await this.quota.consume(org);
+    setRateLimitHeaders(res, quota);
+    if (!quota.admitted) {
+      throw new ApiError(
+        429,
+        ErrorCode.RateLimitExceeded,
+        `The monthly limit of ${quota.limit} calls is used up until ${quota.resetAt.toISOString()}.`,
+        { limit: quota.limit, reset_at: quota.resetAt.toISOString(), window: 'month' },
+      );
+    }
+    this.apiKeys.noteUse(key);
+
+    if (scopes.length > 0 && !scopes.some((scope) => key.scopes.includes(scope))) {
+      throw new ApiError(
+        403,
+        ErrorCode.InsufficientScope,
+        `This key lacks the scope this endpoint needs: ${scopes.join(' or ')}.`,
+        { required_scopes: scopes },
+      );
+    }
+    return { apiKeyId: key.id, scopes: key.scopes, organization: org, quota };
+  }
+}

@@ -1,0 +1,108 @@
+import { Injectable, Logger } from '@nestjs/common';
+import { InjectRepository } from '@nestjs/typeorm';
+import { IsNull, Repository } from 'typeorm';
+import { ApiError } from '../common/errors/api-error.js';
+import { type Page, PaginationQuery, toPage } from '../common/pagination/pagination.js';
+import { isoOrNull } from '../common/serialization.js';
+import { Organization } from '../organizations/entities/organization.entity.js';
+import { generateApiKey, hashApiKey } from './api-key-format.js';
+import { CreateApiKeyDto, ApiKeyResponse, CreatedApiKeyResponse } from './dto/api-key.dto.js';
+import { ApiKey } from './entities/api-key.entity.js';
+
+/** `last_used_at` is written at most this often per key. */
+const LAST_USED_RESOLUTION_MS = 60_000;
+
+export type AuthenticatedKey = ApiKey & { organization: Organization };
+
+export function toApiKeyResponse(key: ApiKey): ApiKeyResponse {
+  return {
+    id: key.id,
+    name: key.name,
+    scopes: key.scopes,
+    prefix: key.prefix,
+    last_used_at: isoOrNull(key.lastUsedAt),
+    created_at: key.createdAt.toISOString(),
+  };
+}
+
+@Injectable()
+export class ApiKeysService {
+  private readonly logger = new Logger(ApiKeysService.name);
+  /** When this process last wrote `last_used_at` per key, so bursts cost no extra writes. */
+  private readonly touchedAt = new Map<string, number>();
+
+  constructor(
+    @InjectRepository(ApiKey) private readonly keys: Repository<ApiKey>,
+    @InjectRepository(Organization) private readonly organizations: Repository<Organization>,
+  ) {}
+
+  /** Creates a key; the plaintext is in this response only and is never stored. */
+  async create(organizationId: string, dto: CreateApiKeyDto): Promise<CreatedApiKeyResponse> {
+    await this.requireOrganization(organizationId);
+    const { key, prefix, hash } = generateApiKey();
+    const saved = await this.keys.save(
+      this.keys.create({
+        organizationId,
+        name: dto.name,
+        scopes: dto.scopes,
+        prefix,
+        keyHash: hash,
+      }),
+    );
+    return { ...toApiKeyResponse(saved), key };
+  }
+
+  async list(organizationId: string, query: PaginationQuery): Promise<Page<ApiKeyResponse>> {
+    await this.requireOrganization(organizationId);
+    const [keys, total] = await this.keys.findAndCount({
+      where: { organizationId, deletedAt: IsNull() },
+      order: { createdAt: 'DESC', id: 'DESC' },
+      take: query.limit,
+      skip: query.offset,
+    });
+    return toPage(keys.map(toApiKeyResponse), total, query);
+  }
+
+  /** Deletes a key; its very next request is refused on every replica (keys are not cached). */
+  async delete(id: string): Promise<void> {
+    const result = await this.keys.softDelete({ id, deletedAt: IsNull() });
+    if (!result.affected) throw ApiError.notFound('api_key');
+  }
+
+  /** The live key with this plaintext, with its organization, or null. */
+  async authenticate(key: string): Promise<AuthenticatedKey | null> {
+    const found = await this.keys
+      .createQueryBuilder('key')
+      .innerJoinAndSelect('key.organization', 'organization')
+      .where('key.keyHash = :hash', { hash: hashApiKey(key) })
+      .andWhere('key.deletedAt IS NULL')
+      .getOne();
+    return (found as AuthenticatedKey | null) ?? null;
+  }
+
+  /**
+   * Records that a key was used, at most once a minute per key: skipped in this process
+   * within the minute, and the conditional UPDATE makes it once a minute across replicas.
+   * Not awaited by the request.
+   */
+  noteUse(key: ApiKey, now = Date.now()): void {
+    const seen = Math.max(this.touchedAt.get(key.id) ?? 0, key.lastUsedAt?.getTime() ?? 0);
+    if (now - seen < LAST_USED_RESOLUTION_MS) return;
+    this.touchedAt.set(key.id, now);
+    if (this.touchedAt.size > 10_000) this.touchedAt.clear();
+    this.keys
+      .createQueryBuilder()
+      .update()
+      .set({ lastUsedAt: () => 'now()' })
+      .where('id = :id', { id: key.id })
+      .andWhere(`(last_used_at IS NULL OR last_used_at < now() - interval '1 minute')`)
+      .execute()
+      .catch((error: unknown) =>
+        this.logger.warn(`Could not record last use of a key: ${String(error)}`),
+      );
+  }
+
+  private async requireOrganization(id: string): Promise<void> {
+    if (!(await this.organizations.existsBy({ id }))) throw ApiError.notFound('organization');
+  }
+}

@@ -1,0 +1,59 @@
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { Transform } from 'class-transformer';
+import { IsInt, Max, Min } from 'class-validator';
+
+export const DEFAULT_PAGE_SIZE = 25;
+export const MAX_PAGE_SIZE = 100;
+
+/** Query strings arrive as text: whole numbers become numbers, anything else fails `IsInt`. */
+export function toInteger({ value }: { value: unknown }): unknown {
+  return typeof value === 'string' && /^-?\d+$/.test(value) ? Number(value) : value;
+}
+
+/** `limit` and `offset` of every list (CONTRACT §5); list query DTOs extend it. */
+export class PaginationQuery {
+  @ApiPropertyOptional({ minimum: 1, maximum: MAX_PAGE_SIZE, default: DEFAULT_PAGE_SIZE })
+  @Transform(toInteger)
+  @IsInt({ message: `limit must be an integer from 1 to ${MAX_PAGE_SIZE}` })
+  @Min(1, { message: `limit must be an integer from 1 to ${MAX_PAGE_SIZE}` })
+  @Max(MAX_PAGE_SIZE, { message: `limit must be an integer from 1 to ${MAX_PAGE_SIZE}` })
+  limit: number = DEFAULT_PAGE_SIZE;
+
+  @ApiPropertyOptional({ minimum: 0, default: 0 })
+  @Transform(toInteger)
+  @IsInt({ message: 'offset must be an integer of 0 or more' })
+  @Min(0, { message: 'offset must be an integer of 0 or more' })
+  offset: number = 0;
+}
+
+export class PaginationMeta {
+  @ApiProperty({ description: 'Number of all matching items', example: 42 })
+  total!: number;
+
+  @ApiProperty({ description: 'Page size used', example: 25 })
+  limit!: number;
+
+  @ApiProperty({ description: 'Index of the first item returned', example: 0 })
+  offset!: number;
+
+  @ApiProperty({ description: 'True when more items exist after this page', example: true })
+  has_more!: boolean;
+}
+
+export interface Page<T> {
+  data: T[];
+  pagination: PaginationMeta;
+}
+
+/** The one envelope builder every list uses. */
+export function toPage<T>(data: T[], total: number, query: PaginationQuery): Page<T> {
+  return {
+    data,
+    pagination: {
+      total,
+      limit: query.limit,
+      offset: query.offset,
+      has_more: query.offset + data.length < total,
+    },
+  };
+}

@@ -1,0 +1,88 @@
+import { Injectable } from '@nestjs/common';
+import { InjectRepository } from '@nestjs/typeorm';
+import { Repository } from 'typeorm';
+import type { ApiPrincipal } from '../auth/api-principal.js';
+import { ApiError } from '../common/errors/api-error.js';
+import { type Page, PaginationQuery, toPage } from '../common/pagination/pagination.js';
+import { MonthlyQuotaService, type QuotaState } from '../limits/monthly-quota.service.js';
+import {
+  CreateOrganizationDto,
+  OrganizationResponse,
+  UpdateOrganizationDto,
+} from './dto/organization.dto.js';
+import { Organization } from './entities/organization.entity.js';
+import { PLAN_WEBHOOK_LIMIT } from './plans.js';
+
+export function toOrganizationResponse(org: Organization, quota: QuotaState): OrganizationResponse {
+  return {
+    id: org.id,
+    name: org.name,
+    plan: org.plan,
+    subscription_started_at: org.subscriptionStartedAt.toISOString(),
+    monthly_call_limit: quota.limit,
+    calls_this_period: quota.used,
+    period_reset_at: quota.resetAt.toISOString(),
+    webhook_limit: PLAN_WEBHOOK_LIMIT[org.plan],
+    created_at: org.createdAt.toISOString(),
+    updated_at: org.updatedAt.toISOString(),
+  };
+}
+
+@Injectable()
+export class OrganizationsService {
+  constructor(
+    @InjectRepository(Organization) private readonly organizations: Repository<Organization>,
+    private readonly quota: MonthlyQuotaService,
+  ) {}
+
+  /** `GET /organizations`: a key sees its own organization and nothing else. */
+  listForPrincipal(principal: ApiPrincipal, query: PaginationQuery): Page<OrganizationResponse> {
+    const own = [toOrganizationResponse(principal.organization, principal.quota)];
+    return toPage(own.slice(query.offset, query.offset + query.limit), own.length, query);
+  }
+
+  async create(dto: CreateOrganizationDto): Promise<OrganizationResponse> {
+    const saved = await this.organizations.save(
+      this.organizations.create({
+        name: dto.name,
+        plan: dto.plan,
+        subscriptionStartedAt: dto.subscription_started_at
+          ? new Date(dto.subscription_started_at)
+          : new Date(),
+        monthlyCallLimit: dto.monthly_call_limit ?? null,
+      }),
+    );
+    return this.respond(saved);
+  }
+
+  async list(query: PaginationQuery): Promise<Page<OrganizationResponse>> {
+    const [orgs, total] = await this.organizations.findAndCount({
+      order: { createdAt: 'DESC', id: 'DESC' },
+      take: query.limit,
+      skip: query.offset,
+    });
+    return toPage(await Promise.all(orgs.map((org) => this.respond(org))), total, query);
+  }
+
+  async get(id: string): Promise<OrganizationResponse> {
+    return this.respond(await this.find(id));
+  }
+
+  async update(id: string, dto: UpdateOrganizationDto): Promise<OrganizationResponse> {
+    const org = await this.find(id);
+    if (dto.name !== undefined) org.name = dto.name;
+    if (dto.plan !== undefined) org.plan = dto.plan;
+    if (dto.monthly_call_limit !== undefined) org.monthlyCallLimit = dto.monthly_call_limit;
+    return this.respond(await this.organizations.save(org));
+  }
+
+  private async find(id: string): Promise<Organization> {
+    const org = await this.organizations.findOneBy({ id });
+    if (!org) throw ApiError.notFound('organization');
+    return org;
+  }
+
+  private async respond(org: Organization): Promise<OrganizationResponse> {
+    return toOrganizationResponse(org, await this.quota.peek(org));
+  }
+}
