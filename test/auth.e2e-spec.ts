@@ -1,5 +1,5 @@
 import { DataSource } from 'typeorm';
-import { createApiKey, createOrganization, createTenant } from './factories/organizations.js';
+import { createApiKey, createTenant } from './factories/organizations.js';
 import { HTTPS, OPERATOR, startApp, withKey, type TestApp } from './support/app.js';
 import { AuthProbeModule } from './support/probe.module.js';
 

@@ -1,9 +1,10 @@
 import { Module } from '@nestjs/common';
 import { MinuteLimiter } from './minute-limiter.js';
-import { MonthlyQuotaService } from './monthly-quota.service.js';
+import { QuotaModule } from './quota.module.js';
 
 @Module({
-  providers: [MonthlyQuotaService, MinuteLimiter],
-  exports: [MonthlyQuotaService, MinuteLimiter],
+  imports: [QuotaModule],
+  providers: [MinuteLimiter],
+  exports: [MinuteLimiter, QuotaModule],
 })
 export class LimitsModule {}

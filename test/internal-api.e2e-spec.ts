@@ -1,0 +1,293 @@
+import { execFile } from 'node:child_process';
+import { resolve } from 'node:path';
+import { tmpdir } from 'node:os';
+import { promisify } from 'node:util';
+import { DataSource } from 'typeorm';
+import { createOrganization, createTenant } from './factories/organizations.js';
+import { ADMIN_TOKEN, HTTPS, OPERATOR, startApp, withKey, type TestApp } from './support/app.js';
+
+const UNKNOWN_ID = '9d0b3a52-7c1e-4f7a-8a3b-1c2d3e4f5a6b';
+
+describe('internal API', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await startApp();
+  });
+  afterAll(() => t.close());
+
+  describe('operator token', () => {
+    it.each([
+      ['no token', undefined],
+      ['a wrong token', 'Bearer not-the-operator-token'],
+      ['a lowercase scheme', `bearer ${ADMIN_TOKEN}`],
+      ['an API key', `Bearer svc_live_${'a'.repeat(64)}`],
+    ])('refuses %s with 401', async (_name, header) => {
+      const req = t.http.get('/internal/v1/organizations').set(HTTPS);
+      if (header) req.set('Authorization', header);
+      const res = await req;
+      expect(res.status).toBe(401);
+      expect(res.body.error).toBe('unauthorized');
+    });
+
+    it('answers 404 on every internal route when no token is configured', async () => {
+      const off = await startApp({ ADMIN_TOKEN: '' });
+      try {
+        for (const [method, path] of [
+          ['get', '/internal/v1/organizations'],
+          ['post', '/internal/v1/organizations'],
+          ['delete', `/internal/v1/api-keys/${UNKNOWN_ID}`],
+        ] as const) {
+          const res = await off.http[method](path).set(OPERATOR);
+          expect(res.status).toBe(404);
+          expect(res.body.error).toBe('not_found');
+        }
+      } finally {
+        await off.close();
+      }
+    });
+  });
+
+  describe('organizations', () => {
+    it('creates, reads, lists and updates an organization', async () => {
+      const created = await t.http
+        .post('/internal/v1/organizations')
+        .set(OPERATOR)
+        .send({ name: 'Globex', plan: 'pro', subscription_started_at: '2026-02-29T00:00:00Z' });
+      expect(created.status).toBe(400);
+      expect(created.body.details.field).toBe('subscription_started_at');
+
+      const ok = await t.http
+        .post('/internal/v1/organizations')
+        .set(OPERATOR)
+        .send({
+          name: 'Globex',
+          plan: 'pro',
+          subscription_started_at: '2026-01-31T08:00:00Z',
+          monthly_call_limit: 5000,
+        });
+      expect(ok.status).toBe(201);
+      expect(ok.body).toMatchObject({
+        name: 'Globex',
+        plan: 'pro',
+        subscription_started_at: '2026-01-31T08:00:00.000Z',
+        monthly_call_limit: 5000,
+        calls_this_period: 0,
+        webhook_limit: 5,
+      });
+      const id = ok.body.id;
+
+      const got = await t.http.get(`/internal/v1/organizations/${id}`).set(OPERATOR).expect(200);
+      expect(got.body).toEqual(ok.body);
+
+      const patched = await t.http
+        .patch(`/internal/v1/organizations/${id}`)
+        .set(OPERATOR)
+        .send({ plan: 'enterprise', name: 'Globex Corp' })
+        .expect(200);
+      expect(patched.body).toMatchObject({
+        plan: 'enterprise',
+        name: 'Globex Corp',
+        monthly_call_limit: 5000,
+        webhook_limit: null,
+      });
+
+      const newer = await createOrganization(t);
+      const list = await t.http.get('/internal/v1/organizations?limit=1').set(OPERATOR).expect(200);
+      expect(list.body.data.map((o: { id: string }) => o.id)).toEqual([newer.id]);
+      expect(list.body.pagination).toMatchObject({ limit: 1, offset: 0, has_more: true });
+      expect(list.body.pagination.total).toBeGreaterThanOrEqual(2);
+    });
+
+    it.each([
+      [{ plan: 'pro' }, 'name'],
+      [{ name: 'x', plan: 'gold' }, 'plan'],
+      [{ name: '', plan: 'pro' }, 'name'],
+      [{ name: 'x', plan: 'pro', monthly_call_limit: -1 }, 'monthly_call_limit'],
+      [{ name: 'x', plan: 'pro', monthly_call_limit: 1.5 }, 'monthly_call_limit'],
+      [{ name: 'x', plan: 'pro', id: UNKNOWN_ID }, 'id'],
+    ])('refuses %j naming %s, creating nothing', async (body, field) => {
+      const db = t.app.get(DataSource);
+      const before = (await db.query('SELECT count(*)::int AS n FROM organization'))[0].n;
+      const res = await t.http.post('/internal/v1/organizations').set(OPERATOR).send(body);
+      expect(res.status).toBe(400);
+      expect(res.body.details.field).toBe(field);
+      expect((await db.query('SELECT count(*)::int AS n FROM organization'))[0].n).toBe(before);
+    });
+
+    it('answers 404 for unknown and malformed ids', async () => {
+      for (const id of [UNKNOWN_ID, 'not-a-uuid', '1']) {
+        const res = await t.http.get(`/internal/v1/organizations/${id}`).set(OPERATOR);
+        expect(res.status).toBe(404);
+        expect(res.body).toEqual({
+          error: 'not_found',
+          message: expect.any(String),
+          details: { resource: 'organization' },
+        });
+      }
+      await t.http
+        .patch(`/internal/v1/organizations/${UNKNOWN_ID}`)
+        .set(OPERATOR)
+        .send({ name: 'x' })
+        .expect(404);
+    });
+  });
+
+  describe('API keys', () => {
+    it('shows the key once, lists keys without it or its hash, and deletes', async () => {
+      const org = await createOrganization(t);
+      const created = await t.http
+        .post(`/internal/v1/organizations/${org.id}/api-keys`)
+        .set(OPERATOR)
+        .send({ name: 'GitHub Actions', scopes: ['builds:create', 'results:submit'] });
+      expect(created.status).toBe(201);
+      expect(created.body).toEqual({
+        id: expect.any(String),
+        name: 'GitHub Actions',
+        scopes: ['builds:create', 'results:submit'],
+        prefix: created.body.key.slice(0, 17),
+        key: expect.stringMatching(/^svc_live_[0-9a-f]{64}$/),
+        last_used_at: null,
+        created_at: expect.any(String),
+      });
+
+      const stored = await t.app
+        .get(DataSource)
+        .query('SELECT * FROM api_key WHERE id = $1', [created.body.id]);
+      expect(JSON.stringify(stored)).not.toContain(created.body.key);
+
+      const list = await t.http
+        .get(`/internal/v1/organizations/${org.id}/api-keys`)
+        .set(OPERATOR)
+        .expect(200);
+      expect(list.body.data).toEqual([
+        {
+          id: created.body.id,
+          name: 'GitHub Actions',
+          scopes: ['builds:create', 'results:submit'],
+          prefix: created.body.prefix,
+          last_used_at: null,
+          created_at: created.body.created_at,
+        },
+      ]);
+      expect(JSON.stringify(list.body)).not.toMatch(/key_hash|keyHash|svc_live_[0-9a-f]{64}/);
+
+      await t.http.delete(`/internal/v1/api-keys/${created.body.id}`).set(OPERATOR).expect(204);
+      await t.http.delete(`/internal/v1/api-keys/${created.body.id}`).set(OPERATOR).expect(404);
+      const after = await t.http
+        .get(`/internal/v1/organizations/${org.id}/api-keys`)
+        .set(OPERATOR)
+        .expect(200);
+      expect(after.body.data).toEqual([]);
+      await t.http.get('/api/v1/organizations').set(withKey(created.body.key)).expect(401);
+    });
+
+    it('shows last_used_at in the key list once the key is used', async () => {
+      const { org, key, keyId } = await createTenant(t);
+      await t.http.get('/api/v1/organizations').set(withKey(key)).expect(200);
+      let listed: { id: string; last_used_at: string | null } | undefined;
+      for (let i = 0; i < 50 && !listed?.last_used_at; i++) {
+        await new Promise((r) => setTimeout(r, 20));
+        const list = await t.http
+          .get(`/internal/v1/organizations/${org.id}/api-keys`)
+          .set(OPERATOR);
+        listed = list.body.data.find((k: { id: string }) => k.id === keyId);
+      }
+      expect(listed?.last_used_at).toMatch(/Z$/);
+    });
+
+    it.each([
+      [{ name: 'x', scopes: ['builds:delete'] }, 'scopes'],
+      [{ name: 'x', scopes: [] }, 'scopes'],
+      [{ name: 'x' }, 'scopes'],
+      [{ scopes: ['builds:read'] }, 'name'],
+    ])('refuses %j naming %s', async (body, field) => {
+      const org = await createOrganization(t);
+      const res = await t.http
+        .post(`/internal/v1/organizations/${org.id}/api-keys`)
+        .set(OPERATOR)
+        .send(body);
+      expect(res.status).toBe(400);
+      expect(res.body.details.field).toBe(field);
+    });
+
+    it('answers 404 for a key of an unknown organization and an unknown key', async () => {
+      await t.http
+        .post(`/internal/v1/organizations/${UNKNOWN_ID}/api-keys`)
+        .set(OPERATOR)
+        .send({ name: 'x', scopes: ['builds:read'] })
+        .expect(404);
+      await t.http
+        .get(`/internal/v1/organizations/${UNKNOWN_ID}/api-keys`)
+        .set(OPERATOR)
+        .expect(404);
+      await t.http.delete('/internal/v1/api-keys/nope').set(OPERATOR).expect(404);
+    });
+  });
+});
+
+describe('command-line tool', () => {
+  const run = promisify(execFile);
+  const cli = (...args: string[]) =>
+    run(process.execPath, [resolve('dist/cli.js'), ...args], {
+      cwd: tmpdir(),
+      env: { ...process.env },
+    });
+
+  it('creates an organization and its first key, lists and deletes keys', async () => {
+    const { stdout: orgId } = await cli(
+      'org:create',
+      '--name',
+      'CLI Org',
+      '--plan',
+      'enterprise',
+      '--quiet',
+    );
+    expect(orgId.trim()).toMatch(/^[0-9a-f-]{36}$/);
+
+    const { stdout: key, stderr } = await cli(
+      'key:create',
+      '--org',
+      orgId.trim(),
+      '--name',
+      'first',
+      '--scopes',
+      'builds:read,projects:read',
+      '--quiet',
+    );
+    expect(key.trim()).toMatch(/^svc_live_[0-9a-f]{64}$/);
+    expect(stderr).toMatch(/shown only once/);
+
+    const t = await startApp();
+    try {
+      const res = await t.http.get('/api/v1/organizations').set(withKey(key.trim())).expect(200);
+      expect(res.body.data[0]).toMatchObject({
+        id: orgId.trim(),
+        name: 'CLI Org',
+        plan: 'enterprise',
+      });
+    } finally {
+      await t.close();
+    }
+
+    const { stdout: listed } = await cli('key:list', '--org', orgId.trim());
+    const keys = JSON.parse(listed);
+    expect(keys).toHaveLength(1);
+    expect(listed).not.toContain(key.trim());
+
+    await cli('key:delete', keys[0].id);
+    expect(JSON.parse((await cli('key:list', '--org', orgId.trim())).stdout)).toEqual([]);
+  });
+
+  it('explains a mistake and exits 1', async () => {
+    await expect(cli('org:create', '--name', 'x', '--plan', 'gold')).rejects.toMatchObject({
+      code: 1,
+      stderr: expect.stringMatching(/--plan must be one of basic, pro, enterprise/),
+    });
+    await expect(
+      cli('key:create', '--org', UNKNOWN_ID, '--name', 'x', '--scopes', 'builds:read'),
+    ).rejects.toMatchObject({
+      code: 1,
+      stderr: expect.stringMatching(/No such organization/),
+    });
+  });
+});

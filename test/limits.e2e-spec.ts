@@ -1,0 +1,193 @@
+import { DataSource } from 'typeorm';
+import { createTenant } from './factories/organizations.js';
+import { OPERATOR, startApp, withKey, type TestApp } from './support/app.js';
+
+describe('monthly quota', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await startApp();
+  });
+  afterAll(() => t.close());
+
+  it('lets call N through and refuses call N+1 with the monthly details, without counting it', async () => {
+    const { org, key } = await createTenant(t, ['builds:read'], { monthly_call_limit: 3 });
+    const statuses: number[] = [];
+    const remaining: string[] = [];
+    for (let i = 0; i < 3; i++) {
+      const res = await t.http.get('/api/v1/organizations').set(withKey(key));
+      statuses.push(res.status);
+      remaining.push(res.headers['x-ratelimit-remaining']);
+    }
+    expect(statuses).toEqual([200, 200, 200]);
+    expect(remaining).toEqual(['2', '1', '0']);
+
+    const refused = await t.http.get('/api/v1/organizations').set(withKey(key));
+    expect(refused.status).toBe(429);
+    expect(refused.body).toEqual({
+      error: 'rate_limit_exceeded',
+      message: expect.any(String),
+      details: { limit: 3, reset_at: expect.stringMatching(/T00:00:00\.000Z$/), window: 'month' },
+    });
+    expect(refused.headers['x-ratelimit-limit']).toBe('3');
+    expect(refused.headers['x-ratelimit-remaining']).toBe('0');
+    expect(Number(refused.headers['x-ratelimit-reset'])).toBe(
+      Date.parse(refused.body.details.reset_at) / 1000,
+    );
+    expect(refused.headers['retry-after']).toBeUndefined();
+
+    const usage = await t.http
+      .get(`/internal/v1/organizations/${org.id}`)
+      .set(OPERATOR)
+      .expect(200);
+    expect(usage.body.calls_this_period).toBe(3);
+  });
+
+  it('follows a raised limit at once', async () => {
+    const { org, key } = await createTenant(t, ['builds:read'], { monthly_call_limit: 1 });
+    await t.http.get('/api/v1/organizations').set(withKey(key)).expect(200);
+    await t.http.get('/api/v1/organizations').set(withKey(key)).expect(429);
+    await t.http
+      .patch(`/internal/v1/organizations/${org.id}`)
+      .set(OPERATOR)
+      .send({ monthly_call_limit: 2 })
+      .expect(200);
+    await t.http.get('/api/v1/organizations').set(withKey(key)).expect(200);
+  });
+
+  it('uses the plan’s limit once a custom limit is cleared', async () => {
+    const { org, key } = await createTenant(t, ['builds:read'], { monthly_call_limit: 7 });
+    await t.http
+      .patch(`/internal/v1/organizations/${org.id}`)
+      .set(OPERATOR)
+      .send({ monthly_call_limit: null })
+      .expect(200);
+    const res = await t.http.get('/api/v1/organizations').set(withKey(key)).expect(200);
+    expect(res.headers['x-ratelimit-limit']).toBe('1000');
+    expect(res.body.data[0].monthly_call_limit).toBe(1000);
+  });
+
+  it('counts every admitted call, whatever its outcome', async () => {
+    const { org, key } = await createTenant(t, ['projects:read'], { monthly_call_limit: 10 });
+    await t.http.get('/api/v1/organizations?limit=abc').set(withKey(key)).expect(400);
+    await t.http.get('/api/v1/organizations').set(withKey(key)).expect(200);
+    const usage = await t.http.get(`/internal/v1/organizations/${org.id}`).set(OPERATOR);
+    expect(usage.body.calls_this_period).toBe(2);
+  });
+
+  it('is exact under concurrency across two replicas: 50 calls against a limit of 20 → 20 pass', async () => {
+    const replica = await startApp();
+    try {
+      const { org, key } = await createTenant(t, ['builds:read'], { monthly_call_limit: 20 });
+      const calls = Array.from({ length: 50 }, (_, i) =>
+        (i % 2 === 0 ? t : replica).http.get('/api/v1/organizations').set(withKey(key)),
+      );
+      const statuses = (await Promise.all(calls)).map((res) => res.status);
+      expect(statuses.filter((s) => s === 200)).toHaveLength(20);
+      expect(statuses.filter((s) => s === 429)).toHaveLength(30);
+      const rows = await t.app
+        .get(DataSource)
+        .query(
+          'SELECT sum(calls)::int AS calls FROM organization_usage WHERE organization_id = $1',
+          [org.id],
+        );
+      expect(rows[0].calls).toBe(20);
+    } finally {
+      await replica.close();
+    }
+  });
+
+  it('survives a restart: the count lives in PostgreSQL', async () => {
+    const { key } = await createTenant(t, ['builds:read'], { monthly_call_limit: 2 });
+    const first = await startApp();
+    await first.http.get('/api/v1/organizations').set(withKey(key)).expect(200);
+    await first.close();
+    const second = await startApp();
+    try {
+      await second.http.get('/api/v1/organizations').set(withKey(key)).expect(200);
+      await second.http.get('/api/v1/organizations').set(withKey(key)).expect(429);
+    } finally {
+      await second.close();
+    }
+  });
+});
+
+describe('per-minute limit', () => {
+  it('refuses the call over RATE_LIMIT_PER_MINUTE with Retry-After and the minute details', async () => {
+    const t = await startApp({ RATE_LIMIT_PER_MINUTE: '3' });
+    try {
+      const { org, key } = await createTenant(t, ['builds:read']);
+      for (let i = 0; i < 3; i++)
+        await t.http.get('/api/v1/organizations').set(withKey(key)).expect(200);
+      const res = await t.http.get('/api/v1/organizations').set(withKey(key));
+      expect(res.status).toBe(429);
+      expect(res.body).toEqual({
+        error: 'rate_limit_exceeded',
+        message: expect.any(String),
+        details: { limit: 3, retry_after: expect.any(Number), window: 'minute' },
+      });
+      const retryAfter = res.body.details.retry_after;
+      expect(retryAfter).toBeGreaterThanOrEqual(1);
+      expect(retryAfter).toBeLessThanOrEqual(60);
+      expect(res.headers['retry-after']).toBe(String(retryAfter));
+      // The monthly headers are still there, and the refused call was not counted monthly.
+      expect(res.headers['x-ratelimit-limit']).toBe('1000');
+      expect(res.headers['x-ratelimit-remaining']).toBe('997');
+      const usage = await t.http.get(`/internal/v1/organizations/${org.id}`).set(OPERATOR);
+      expect(usage.body.calls_this_period).toBe(3);
+
+      // Another organization has its own minute.
+      const other = await createTenant(t, ['builds:read']);
+      await t.http.get('/api/v1/organizations').set(withKey(other.key)).expect(200);
+    } finally {
+      await t.close();
+    }
+  });
+
+  it('counts per process with the memory store', async () => {
+    const a = await startApp({ RATE_LIMIT_PER_MINUTE: '2', RATE_LIMIT_STORE: 'memory' });
+    const b = await startApp({ RATE_LIMIT_PER_MINUTE: '2', RATE_LIMIT_STORE: 'memory' });
+    try {
+      const { key } = await createTenant(a, ['builds:read']);
+      const statuses = [];
+      for (const app of [a, a, b, b])
+        statuses.push((await app.http.get('/api/v1/organizations').set(withKey(key))).status);
+      expect(statuses).toEqual([200, 200, 200, 200]);
+    } finally {
+      await Promise.all([a.close(), b.close()]);
+    }
+  });
+
+  it('is shared by all replicas with the redis store', async () => {
+    const a = await startApp({ RATE_LIMIT_PER_MINUTE: '3', RATE_LIMIT_STORE: 'redis' });
+    const b = await startApp({ RATE_LIMIT_PER_MINUTE: '3', RATE_LIMIT_STORE: 'redis' });
+    try {
+      const { key } = await createTenant(a, ['builds:read']);
+      // Keep all four calls inside one minute window.
+      const msIntoMinute = Date.now() % 60_000;
+      if (msIntoMinute > 55_000)
+        await new Promise((resolve) => setTimeout(resolve, 60_500 - msIntoMinute));
+      const statuses = [];
+      for (const app of [a, b, a, b])
+        statuses.push((await app.http.get('/api/v1/organizations').set(withKey(key))).status);
+      expect(statuses).toEqual([200, 200, 200, 429]);
+    } finally {
+      await Promise.all([a.close(), b.close()]);
+    }
+  }, 70_000);
+});
+
+describe('keys across replicas', () => {
+  it('refuses a key on another replica on its very next request after deletion', async () => {
+    const a = await startApp();
+    const b = await startApp();
+    try {
+      const { keyId, key } = await createTenant(a, ['builds:read']);
+      await b.http.get('/api/v1/organizations').set(withKey(key)).expect(200);
+      await a.http.delete(`/internal/v1/api-keys/${keyId}`).set(OPERATOR).expect(204);
+      await b.http.get('/api/v1/organizations').set(withKey(key)).expect(401);
+      await a.http.get('/api/v1/organizations').set(withKey(key)).expect(401);
+    } finally {
+      await Promise.all([a.close(), b.close()]);
+    }
+  });
+});
