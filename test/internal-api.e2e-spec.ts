@@ -56,15 +56,12 @@ describe('internal API', () => {
       expect(created.status).toBe(400);
       expect(created.body.details.field).toBe('subscription_started_at');
 
-      const ok = await t.http
-        .post('/internal/v1/organizations')
-        .set(OPERATOR)
-        .send({
-          name: 'Globex',
-          plan: 'pro',
-          subscription_started_at: '2026-01-31T08:00:00Z',
-          monthly_call_limit: 5000,
-        });
+      const ok = await t.http.post('/internal/v1/organizations').set(OPERATOR).send({
+        name: 'Globex',
+        plan: 'pro',
+        subscription_started_at: '2026-01-31T08:00:00Z',
+        monthly_call_limit: 5000,
+      });
       expect(ok.status).toBe(201);
       expect(ok.body).toMatchObject({
         name: 'Globex',

@@ -1,0 +1,133 @@
+// Shared pieces of the benchmarks: a scratch database, the built service as a child process,
+// and autocannon runs. Every benchmark prints its figures; nothing here is mocked.
+import { execFileSync, spawn } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { createServer } from 'node:net';
+import { resolve } from 'node:path';
+import { tmpdir } from 'node:os';
+import { Agent, request } from 'node:http';
+import autocannon from 'autocannon';
+import pg from 'pg';
+
+export const ADMIN_DATABASE_URL =
+  process.env.BENCH_ADMIN_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
+export const ADMIN_TOKEN = 'bench-operator-token-0123456789';
+
+export function freePort() {
+  return new Promise((done, fail) => {
+    const server = createServer();
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address();
+      server.close(() => done(port));
+    });
+    server.on('error', fail);
+  });
+}
+
+/** A new database, migrated by the built migration entry point. */
+export function createDatabase(label) {
+  const name = `tm_bench_${label}_${randomBytes(3).toString('hex')}`;
+  const url = new URL(ADMIN_DATABASE_URL);
+  url.pathname = `/${name}`;
+  execFileSync(process.execPath, [resolve('dist/migrate.js')], {
+    env: { ...process.env, DATABASE_URL: url.toString() },
+    cwd: tmpdir(),
+    stdio: ['ignore', 'ignore', 'inherit'],
+  });
+  return { name, url: url.toString() };
+}
+
+export async function dropDatabase(name) {
+  const client = new pg.Client({ connectionString: ADMIN_DATABASE_URL });
+  await client.connect();
+  await client.query(`DROP DATABASE IF EXISTS ${pg.escapeIdentifier(name)} WITH (FORCE)`);
+  await client.end();
+}
+
+/** Starts `dist/main.js` with the given settings and waits until it listens. */
+export async function startService(env) {
+  const port = await freePort();
+  const child = spawn(process.execPath, [resolve('dist/main.js')], {
+    cwd: tmpdir(),
+    env: {
+      ...process.env,
+      PORT: String(port),
+      ADMIN_TOKEN,
+      LOG_LEVEL: 'warn',
+      REDIS_PREFIX: `tmbench_${randomBytes(3).toString('hex')}`,
+      ...env,
+    },
+    stdio: ['ignore', 'inherit', 'inherit'],
+  });
+  const base = `http://127.0.0.1:${port}`;
+  for (let i = 0; i < 200; i++) {
+    if (child.exitCode !== null) throw new Error(`service exited with ${child.exitCode}`);
+    try {
+      if ((await fetch(`${base}/healthz`)).ok) break;
+    } catch {
+      // not listening yet
+    }
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  return { child, base, stop: () => new Promise((done) => { child.once('exit', done); child.kill('SIGTERM'); }) };
+}
+
+/** Requests through the loopback "proxy": the service treats them as HTTPS. */
+export const viaHttps = { 'x-forwarded-proto': 'https' };
+
+export async function operator(base, method, path, body) {
+  const res = await fetch(`${base}${path}`, {
+    method,
+    headers: { ...viaHttps, authorization: `Bearer ${ADMIN_TOKEN}`, 'content-type': 'application/json' },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  if (!res.ok) throw new Error(`${method} ${path}: ${res.status} ${await res.text()}`);
+  return res.json();
+}
+
+export function cannon(options) {
+  return new Promise((done, fail) => {
+    autocannon(options, (error, result) => (error ? fail(error) : done(result)));
+  });
+}
+
+export function rss(pid) {
+  try {
+    const status = execFileSync('cat', [`/proc/${pid}/status`]).toString();
+    return Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? 0) * 1024;
+  } catch {
+    return 0;
+  }
+}
+
+/**
+ * Precise latency of sequential requests over one keep-alive connection (autocannon reports
+ * whole milliseconds): returns percentiles in milliseconds with microsecond resolution.
+ */
+export async function sampleLatency(url, headers, count = 3000) {
+  const agent = new Agent({ keepAlive: true, maxSockets: 1 });
+  const target = new URL(url);
+  const once = () =>
+    new Promise((done, fail) => {
+      const started = process.hrtime.bigint();
+      const req = request(
+        { host: target.hostname, port: target.port, path: target.pathname + target.search, headers, agent },
+        (res) => {
+          res.resume();
+          res.on('end', () => {
+            if (res.statusCode >= 300) fail(new Error(`${url}: ${res.statusCode}`));
+            else done(Number(process.hrtime.bigint() - started) / 1e6);
+          });
+        },
+      );
+      req.on('error', fail);
+      req.end();
+    });
+  for (let i = 0; i < 200; i++) await once();
+  const samples = [];
+  for (let i = 0; i < count; i++) samples.push(await once());
+  agent.destroy();
+  samples.sort((a, b) => a - b);
+  const at = (q) => samples[Math.min(samples.length - 1, Math.floor(q * samples.length))];
+  return { p50: at(0.5), p90: at(0.9), p99: at(0.99), mean: samples.reduce((a, b) => a + b, 0) / samples.length };
+}
