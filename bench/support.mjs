@@ -45,9 +45,9 @@ export async function dropDatabase(name) {
 }
 
 /** Starts `dist/main.js` with the given settings and waits until it listens. */
-export async function startService(env) {
+export async function startService(env, nodeArgs = []) {
   const port = await freePort();
-  const child = spawn(process.execPath, [resolve('dist/main.js')], {
+  const child = spawn(process.execPath, [...nodeArgs, resolve('dist/main.js')], {
     cwd: tmpdir(),
     env: {
       ...process.env,
