@@ -11,6 +11,32 @@ describe('the service process', () => {
     expect(service.output()).toMatch(/RATE_LIMIT_STORE must be one of memory, redis/);
   });
 
+  it('logs JSON lines with the request id and never the Authorization header', async () => {
+    const port = await freePort();
+    const service = spawnService({ PORT: String(port) });
+    await waitForOutput(service, /Listening on/);
+    const secret = `svc_live_${'5e'.repeat(32)}`;
+    const res = await fetch(`http://127.0.0.1:${port}/api/v1/organizations`, {
+      headers: {
+        'X-Forwarded-Proto': 'https',
+        Authorization: `Bearer ${secret}`,
+        'X-Request-Id': 'log-probe-1',
+      },
+    });
+    expect(res.status).toBe(401);
+    await waitForOutput(service, /log-probe-1/);
+    service.child.kill('SIGTERM');
+    await service.exited;
+    const lines = service
+      .output()
+      .split('\n')
+      .filter((line) => line.includes('log-probe-1'));
+    expect(lines.length).toBeGreaterThan(0);
+    for (const line of lines) expect(() => JSON.parse(line)).not.toThrow();
+    expect(service.output()).not.toContain(secret);
+    expect(service.output()).not.toMatch(/authorization/i);
+  });
+
   it('drains an in-flight request on SIGTERM, refuses new connections, then exits 0', async () => {
     const port = await freePort();
     const service = spawnService({ PORT: String(port) });
