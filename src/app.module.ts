@@ -1,16 +1,27 @@
 import { DynamicModule, Module, type Type } from '@nestjs/common';
 import { AuthModule } from './auth/auth.module.js';
+import { BuildsModule } from './builds/builds.module.js';
 import { ConfigModule } from './config/config.module.js';
 import { Settings } from './config/settings.js';
 import { DatabaseModule } from './database/database.module.js';
 import { HealthModule } from './health/health.module.js';
+import { IdempotencyModule } from './idempotency/idempotency.module.js';
 import { LoggingModule } from './logging/logging.module.js';
 import { OrganizationsModule } from './organizations/organizations.module.js';
+import { ProjectsModule } from './projects/projects.module.js';
 import { QueuesModule } from './queues/queues.module.js';
 import { RedisModule } from './redis/redis.module.js';
+import { ReleasesModule } from './releases/releases.module.js';
 
 /** Feature modules that serve the HTTP API (`APP_ROLE` api or all). */
-const API_MODULES: Type[] = [AuthModule, OrganizationsModule];
+const API_MODULES: Type[] = [
+  AuthModule,
+  IdempotencyModule,
+  OrganizationsModule,
+  ProjectsModule,
+  ReleasesModule,
+  BuildsModule,
+];
 /** Modules that consume queues (`APP_ROLE` worker or all). */
 const WORKER_MODULES: Type[] = [];
 

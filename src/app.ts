@@ -10,6 +10,7 @@ import type { Request, Response } from 'express';
 import { ApiError } from './common/errors/api-error.js';
 import { ApiExceptionFilter, sendEnvelope } from './common/errors/api-exception.filter.js';
 import { createValidationPipe } from './common/errors/validation.js';
+import { ApiExpressAdapter } from './common/http/http-result.js';
 import { bodyParsing } from './common/http/body-parsing.middleware.js';
 import { httpsOnly } from './common/http/https-only.middleware.js';
 import { requestId } from './common/http/request-id.middleware.js';
@@ -29,6 +30,7 @@ export async function createApp(
 ): Promise<NestExpressApplication> {
   const app = await NestFactory.create<NestExpressApplication>(
     AppModule.forRoot(settings, options.extraModules),
+    new ApiExpressAdapter(),
     {
       bodyParser: false,
       bufferLogs: true,

@@ -4,6 +4,7 @@ import { IsNull, Repository } from 'typeorm';
 import { ApiError } from '../common/errors/api-error.js';
 import { type Page, PaginationQuery, toPage } from '../common/pagination/pagination.js';
 import { isoOrNull } from '../common/serialization.js';
+import { Transactions } from '../database/transactions.js';
 import { Organization } from '../organizations/entities/organization.entity.js';
 import { generateApiKey, hashApiKey } from './api-key-format.js';
 import { CreateApiKeyDto, ApiKeyResponse, CreatedApiKeyResponse } from './dto/api-key.dto.js';
@@ -74,6 +75,7 @@ export class ApiKeysService {
   constructor(
     @InjectRepository(ApiKey) private readonly keys: Repository<ApiKey>,
     @InjectRepository(Organization) private readonly organizations: Repository<Organization>,
+    private readonly transactions: Transactions,
   ) {}
 
   /** Creates a key; the plaintext is in this response only and is never stored. */

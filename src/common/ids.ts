@@ -16,7 +16,7 @@ export class ParseIdPipe implements PipeTransform<string, string> {
   constructor(private readonly resource: string) {}
 
   transform(value: string): string {
-    if (!isUuid(value)) throw ApiError.notFound(this.resource);
+    if (!isUuid(value)) throw ApiError.notFound(this.resource).refusedBeforeHandler();
     return value.toLowerCase();
   }
 }

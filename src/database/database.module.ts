@@ -1,8 +1,10 @@
-import { Module } from '@nestjs/common';
+import { Global, Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { Settings } from '../config/settings.js';
 import { dataSourceOptions } from './data-source-options.js';
+import { Transactions } from './transactions.js';
 
+@Global()
 @Module({
   imports: [
     TypeOrmModule.forRootAsync({
@@ -10,5 +12,7 @@ import { dataSourceOptions } from './data-source-options.js';
       useFactory: (settings: Settings) => dataSourceOptions(settings.databaseUrl),
     }),
   ],
+  providers: [Transactions],
+  exports: [Transactions],
 })
 export class DatabaseModule {}

@@ -1,6 +1,20 @@
 import { ApiKey } from '../auth/entities/api-key.entity.js';
+import { Build } from '../builds/entities/build.entity.js';
+import { IdempotencyRecord } from '../idempotency/entities/idempotency-record.entity.js';
 import { OrganizationUsage } from '../limits/entities/organization-usage.entity.js';
 import { Organization } from '../organizations/entities/organization.entity.js';
+import { Project } from '../projects/entities/project.entity.js';
+import { TestCase } from '../projects/entities/test-case.entity.js';
+import { Release } from '../releases/entities/release.entity.js';
 
 /** Every TypeORM entity of the service; the app and the migration CLI share this list. */
-export const ENTITIES: Array<new () => object> = [Organization, ApiKey, OrganizationUsage];
+export const ENTITIES: Array<new () => object> = [
+  Organization,
+  ApiKey,
+  OrganizationUsage,
+  Project,
+  TestCase,
+  Release,
+  Build,
+  IdempotencyRecord,
+];

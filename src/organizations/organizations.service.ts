@@ -4,6 +4,7 @@ import { Repository } from 'typeorm';
 import type { ApiPrincipal } from '../auth/api-principal.js';
 import { ApiError } from '../common/errors/api-error.js';
 import { type Page, PaginationQuery, toPage } from '../common/pagination/pagination.js';
+import { Transactions } from '../database/transactions.js';
 import { MonthlyQuotaService, type QuotaState } from '../limits/monthly-quota.service.js';
 import {
   CreateOrganizationDto,
@@ -33,6 +34,7 @@ export class OrganizationsService {
   constructor(
     @InjectRepository(Organization) private readonly organizations: Repository<Organization>,
     private readonly quota: MonthlyQuotaService,
+    private readonly transactions: Transactions,
   ) {}
 
   /** `GET /organizations`: a key sees its own organization and nothing else. */
@@ -42,15 +44,17 @@ export class OrganizationsService {
   }
 
   async create(dto: CreateOrganizationDto): Promise<OrganizationResponse> {
-    const saved = await this.organizations.save(
-      this.organizations.create({
-        name: dto.name,
-        plan: dto.plan,
-        subscriptionStartedAt: dto.subscription_started_at
-          ? new Date(dto.subscription_started_at)
-          : new Date(),
-        monthlyCallLimit: dto.monthly_call_limit ?? null,
-      }),
+    const saved = await this.transactions.run((manager) =>
+      manager.save(
+        manager.create(Organization, {
+          name: dto.name,
+          plan: dto.plan,
+          subscriptionStartedAt: dto.subscription_started_at
+            ? new Date(dto.subscription_started_at)
+            : new Date(),
+          monthlyCallLimit: dto.monthly_call_limit ?? null,
+        }),
+      ),
     );
     return this.respond(saved);
   }
@@ -73,7 +77,7 @@ export class OrganizationsService {
     if (dto.name !== undefined) org.name = dto.name;
     if (dto.plan !== undefined) org.plan = dto.plan;
     if (dto.monthly_call_limit !== undefined) org.monthlyCallLimit = dto.monthly_call_limit;
-    return this.respond(await this.organizations.save(org));
+    return this.respond(await this.transactions.run((manager) => manager.save(org)));
   }
 
   private async find(id: string): Promise<Organization> {

@@ -27,6 +27,17 @@ export class ApiError extends HttpException {
     super(message, status);
   }
 
+  /**
+   * Set on refusals raised before the handler ran (validation pipes): such a request changed
+   * nothing and left nothing to replay, so an Idempotency-Key used with it stays free.
+   */
+  beforeHandler = false;
+
+  refusedBeforeHandler(): this {
+    this.beforeHandler = true;
+    return this;
+  }
+
   toEnvelope(): ErrorEnvelope {
     return { error: this.code, message: this.message, details: this.details };
   }

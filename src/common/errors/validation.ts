@@ -32,6 +32,7 @@ export function createValidationPipe(): ValidationPipe {
     forbidNonWhitelisted: true,
     transform: true,
     validateCustomDecorators: false,
-    exceptionFactory: (errors) => ApiError.invalid(flattenValidationErrors(errors)),
+    exceptionFactory: (errors) =>
+      ApiError.invalid(flattenValidationErrors(errors)).refusedBeforeHandler(),
   });
 }

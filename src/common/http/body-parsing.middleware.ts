@@ -15,8 +15,17 @@ const XML_TYPES = ['application/xml', 'text/xml'];
 /** Routes that also take an XML body (the JUnit form of `POST /results/ingest`). */
 const XML_ROUTES = new Set(['/api/v1/results/ingest']);
 
-const parseJson = express.json({ limit: MAX_BODY_BYTES, type: JSON_TYPE, strict: false });
-const parseXml = express.text({ limit: MAX_BODY_BYTES, type: XML_TYPES });
+/** Keeps the raw bytes: the idempotency fingerprint is taken over the body as sent. */
+const keepRawBody = (req: Request, _res: Response, buffer: Buffer) => {
+  req.rawBody = buffer;
+};
+const parseJson = express.json({
+  limit: MAX_BODY_BYTES,
+  type: JSON_TYPE,
+  strict: false,
+  verify: keepRawBody,
+});
+const parseXml = express.text({ limit: MAX_BODY_BYTES, type: XML_TYPES, verify: keepRawBody });
 
 function hasBody(req: Request): boolean {
   const length = req.get('content-length');

@@ -1,7 +1,9 @@
 import type { MigrationInterface } from 'typeorm';
 import { CreateOrganizationsAndApiKeys1795302842865 } from './1795302842865-CreateOrganizationsAndApiKeys.js';
+import { CreateProjectsReleasesBuildsIdempotency1795303622861 } from './1795303622861-CreateProjectsReleasesBuildsIdempotency.js';
 
 /** Every migration in the order it runs; the app and the migration CLI share this list. */
 export const MIGRATIONS: Array<new () => MigrationInterface> = [
   CreateOrganizationsAndApiKeys1795302842865,
+  CreateProjectsReleasesBuildsIdempotency1795303622861,
 ];

@@ -1,0 +1,48 @@
+import { Body, Controller, Get, HttpCode, Param, Post, Query } from '@nestjs/common';
+import { ApiAcceptedResponse, ApiCreatedResponse, ApiOkResponse, ApiTags } from '@nestjs/swagger';
+import { InternalApi } from '../auth/access.decorators.js';
+import { ParseIdPipe } from '../common/ids.js';
+import { PaginationQuery, type Page } from '../common/pagination/pagination.js';
+import { BuildsService, type CreatedBuild } from './builds.service.js';
+import {
+  AssignBuildDto,
+  BuildResponse,
+  CreateBuildDto,
+  QueuedBuildResponse,
+} from './dto/build.dto.js';
+
+@ApiTags('internal')
+@InternalApi()
+@Controller('internal/v1')
+export class BuildsInternalController {
+  constructor(private readonly builds: BuildsService) {}
+
+  @Post('organizations/:id/builds')
+  @ApiAcceptedResponse({ type: QueuedBuildResponse })
+  @ApiCreatedResponse({ type: BuildResponse })
+  create(
+    @Param('id', new ParseIdPipe('organization')) organizationId: string,
+    @Body() dto: CreateBuildDto,
+  ): Promise<CreatedBuild> {
+    return this.builds.createInOrganization(organizationId, dto);
+  }
+
+  @Get('organizations/:id/build-queue')
+  @ApiOkResponse({ description: 'Planned builds in queue order' })
+  queue(
+    @Param('id', new ParseIdPipe('organization')) organizationId: string,
+    @Query() query: PaginationQuery,
+  ): Promise<Page<BuildResponse>> {
+    return this.builds.queueOf(organizationId, query);
+  }
+
+  @Post('builds/:id/assign')
+  @HttpCode(200)
+  @ApiOkResponse({ type: BuildResponse })
+  assign(
+    @Param('id', new ParseIdPipe('build')) id: string,
+    @Body() dto: AssignBuildDto,
+  ): Promise<BuildResponse> {
+    return this.builds.assign(id, dto.release_id);
+  }
+}

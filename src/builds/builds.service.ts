@@ -1,0 +1,231 @@
+import { Injectable } from '@nestjs/common';
+import type { EntityManager } from 'typeorm';
+import { ApiError } from '../common/errors/api-error.js';
+import { HttpResult } from '../common/http/http-result.js';
+import { type Page, PaginationQuery, toPage } from '../common/pagination/pagination.js';
+import { requireReference } from '../common/references.js';
+import { Transactions } from '../database/transactions.js';
+import { Organization } from '../organizations/entities/organization.entity.js';
+import { Project } from '../projects/entities/project.entity.js';
+import { Release } from '../releases/entities/release.entity.js';
+import { BuildQueue } from './build-queue.js';
+import {
+  BuildQuery,
+  BuildResponse,
+  CreateBuildDto,
+  QueuedBuildResponse,
+  UpdateBuildDto,
+} from './dto/build.dto.js';
+import { Build, type Source } from './entities/build.entity.js';
+
+export function toBuildResponse(build: Build): BuildResponse {
+  return {
+    id: build.id,
+    name: build.name,
+    build_number: build.buildNumber,
+    commit_sha: build.commitSha,
+    branch: build.branch,
+    repo_url: build.repoUrl,
+    status: build.status,
+    source: build.source,
+    queue_position: build.queuePosition,
+    project_id: build.projectId,
+    release_id: build.releaseId,
+    created_at: build.createdAt.toISOString(),
+    updated_at: build.updatedAt.toISOString(),
+  };
+}
+
+export type CreatedBuild = HttpResult<BuildResponse | QueuedBuildResponse>;
+
+@Injectable()
+export class BuildsService {
+  constructor(
+    private readonly transactions: Transactions,
+    private readonly queue: BuildQueue,
+  ) {}
+
+  /**
+   * Registers a build: without a release it waits in the queue (202, `planned`); with one it
+   * is assigned at once (201, `assigned`).
+   */
+  async create(organizationId: string, dto: CreateBuildDto, source: Source): Promise<CreatedBuild> {
+    return this.transactions.run(async (manager) => {
+      const { projectId, releaseId } = await this.resolveReferences(
+        manager,
+        organizationId,
+        dto,
+        null,
+      );
+      const queuePosition =
+        releaseId === null ? await this.queue.append(manager, organizationId) : null;
+      const build = await manager.save(
+        manager.create(Build, {
+          organizationId,
+          projectId,
+          releaseId,
+          name: dto.name,
+          buildNumber: dto.build_number ?? null,
+          commitSha: dto.commit_sha ?? null,
+          branch: dto.branch ?? null,
+          repoUrl: dto.repo_url ?? null,
+          status: releaseId === null ? 'planned' : 'assigned',
+          source,
+          queuePosition,
+        }),
+      );
+      // Events: `build.created.v1` is written to the outbox here, in this transaction.
+      if (build.queuePosition === null) return new HttpResult(201, toBuildResponse(build));
+      return new HttpResult(202, {
+        ...toBuildResponse(build),
+        message: `Build registered; it waits in the queue for assignment to a release (position ${build.queuePosition}).`,
+      });
+    });
+  }
+
+  /** Internal API: a build from the UI into an organization named in the path. */
+  async createInOrganization(organizationId: string, dto: CreateBuildDto): Promise<CreatedBuild> {
+    if (!(await this.transactions.manager.existsBy(Organization, { id: organizationId }))) {
+      throw ApiError.notFound('organization');
+    }
+    return this.create(organizationId, dto, 'ui');
+  }
+
+  async list(organizationId: string, query: BuildQuery): Promise<Page<BuildResponse>> {
+    const manager = this.transactions.manager;
+    if (query.project_id)
+      await requireReference(manager, Project, organizationId, query.project_id, 'project_id');
+    if (query.release_id)
+      await requireReference(manager, Release, organizationId, query.release_id, 'release_id');
+    const qb = manager
+      .createQueryBuilder(Build, 'build')
+      .where('build.organizationId = :organizationId', {
+        organizationId,
+      });
+    const exact = {
+      status: query.status,
+      branch: query.branch,
+      commitSha: query.commit_sha,
+      buildNumber: query.build_number,
+      releaseId: query.release_id,
+      projectId: query.project_id,
+      source: query.source,
+    };
+    for (const [column, value] of Object.entries(exact)) {
+      if (value !== undefined) qb.andWhere(`build.${column} = :${column}`, { [column]: value });
+    }
+    if (query.created_after)
+      qb.andWhere('build.createdAt > :after', { after: query.created_after });
+    if (query.created_before)
+      qb.andWhere('build.createdAt < :before', { before: query.created_before });
+    const [builds, total] = await qb
+      .orderBy('build.createdAt', 'DESC')
+      .addOrderBy('build.id', 'DESC')
+      .limit(query.limit)
+      .offset(query.offset)
+      .getManyAndCount();
+    return toPage(builds.map(toBuildResponse), total, query);
+  }
+
+  async get(organizationId: string, id: string): Promise<BuildResponse> {
+    return toBuildResponse(await this.find(this.transactions.manager, organizationId, id));
+  }
+
+  /** Updates metadata; a `release_id` assigns the build and takes it out of the queue. */
+  async update(organizationId: string, id: string, dto: UpdateBuildDto): Promise<BuildResponse> {
+    return this.transactions.run(async (manager) => {
+      if (dto.release_id !== undefined) await this.queue.lock(manager, organizationId);
+      const build = await this.find(manager, organizationId, id, true);
+      const { projectId, releaseId } = await this.resolveReferences(
+        manager,
+        organizationId,
+        dto,
+        build,
+      );
+      if (releaseId !== null && build.releaseId !== releaseId) {
+        await this.queue.remove(manager, organizationId, build.id);
+        build.queuePosition = null;
+        build.status = 'assigned';
+      }
+      build.projectId = projectId;
+      build.releaseId = releaseId;
+      if (dto.name !== undefined) build.name = dto.name;
+      if (dto.build_number !== undefined) build.buildNumber = dto.build_number;
+      if (dto.commit_sha !== undefined) build.commitSha = dto.commit_sha;
+      if (dto.branch !== undefined) build.branch = dto.branch;
+      if (dto.repo_url !== undefined) build.repoUrl = dto.repo_url;
+      return toBuildResponse(await manager.save(build));
+    });
+  }
+
+  /** Internal API: assigns a build (of whatever organization) to a release of its organization. */
+  async assign(id: string, releaseId: string): Promise<BuildResponse> {
+    const build = await this.transactions.manager.findOneBy(Build, { id });
+    if (!build) throw ApiError.notFound('build');
+    return this.update(build.organizationId, id, { release_id: releaseId });
+  }
+
+  /** Internal API: the organization's planned builds in queue order. */
+  async queueOf(organizationId: string, query: PaginationQuery): Promise<Page<BuildResponse>> {
+    const manager = this.transactions.manager;
+    if (!(await manager.existsBy(Organization, { id: organizationId })))
+      throw ApiError.notFound('organization');
+    const [builds, total] = await manager
+      .createQueryBuilder(Build, 'build')
+      .where('build.organizationId = :organizationId', { organizationId })
+      .andWhere('build.queuePosition IS NOT NULL')
+      .orderBy('build.queuePosition', 'ASC')
+      .limit(query.limit)
+      .offset(query.offset)
+      .getManyAndCount();
+    return toPage(builds.map(toBuildResponse), total, query);
+  }
+
+  private async find(
+    manager: EntityManager,
+    organizationId: string,
+    id: string,
+    lock = false,
+  ): Promise<Build> {
+    const build = await manager.findOne(Build, {
+      where: { id, organizationId },
+      ...(lock ? { lock: { mode: 'pessimistic_write' as const } } : {}),
+    });
+    if (!build) throw ApiError.notFound('build');
+    return build;
+  }
+
+  /**
+   * Checks `project_id` and `release_id` belong to the organization (400 naming the field
+   * otherwise) and agree with each other; a release also decides the project.
+   */
+  private async resolveReferences(
+    manager: EntityManager,
+    organizationId: string,
+    dto: { project_id?: string; release_id?: string },
+    current: Build | null,
+  ): Promise<{ projectId: string | null; releaseId: string | null }> {
+    let projectId = dto.project_id ?? current?.projectId ?? null;
+    if (dto.project_id !== undefined) {
+      await requireReference(manager, Project, organizationId, dto.project_id, 'project_id');
+    }
+    const releaseId = dto.release_id ?? current?.releaseId ?? null;
+    if (dto.release_id !== undefined) {
+      const release = await requireReference(
+        manager,
+        Release,
+        organizationId,
+        dto.release_id,
+        'release_id',
+      );
+      if (projectId !== null && projectId !== release.projectId) {
+        throw ApiError.invalidField(
+          'release_id',
+          'release_id belongs to another project than project_id',
+        );
+      }
+      projectId = release.projectId;
+    }
+    return { projectId, releaseId };
+  }
+}

@@ -1,0 +1,193 @@
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { Transform } from 'class-transformer';
+import { IsDate, IsIn, IsOptional, IsString, IsUUID, Length, MaxLength } from 'class-validator';
+import { PaginationQuery } from '../../common/pagination/pagination.js';
+import { IsCommitSha, IsHttpUrl, ToDate, Trim } from '../../common/validation.js';
+import {
+  BUILD_STATUSES,
+  type BuildStatus,
+  SOURCES,
+  type Source,
+} from '../entities/build.entity.js';
+
+const lowercase = () =>
+  Transform(({ value }) => (typeof value === 'string' ? value.toLowerCase() : value));
+
+export class BuildResponse {
+  @ApiProperty({ format: 'uuid' })
+  id!: string;
+
+  @ApiProperty({ example: 'web-shop main #1042' })
+  name!: string;
+
+  @ApiProperty({ type: String, nullable: true, description: 'CI run number', example: '1042' })
+  build_number!: string | null;
+
+  @ApiProperty({
+    type: String,
+    nullable: true,
+    description: 'Commit hash, lowercase',
+    example: '9fceb02d0ae598e95dc970b74767f19372d61af8',
+  })
+  commit_sha!: string | null;
+
+  @ApiProperty({ type: String, nullable: true, example: 'main' })
+  branch!: string | null;
+
+  @ApiProperty({ type: String, nullable: true, example: 'https://github.com/acme/web-shop' })
+  repo_url!: string | null;
+
+  @ApiProperty({
+    enum: BUILD_STATUSES,
+    description: '`planned`: waiting in the release-assignment queue',
+  })
+  status!: BuildStatus;
+
+  @ApiProperty({ enum: SOURCES })
+  source!: Source;
+
+  @ApiProperty({
+    type: Number,
+    nullable: true,
+    description: '1-based place in the release-assignment queue while planned, else null',
+    example: 3,
+  })
+  queue_position!: number | null;
+
+  @ApiProperty({ type: String, format: 'uuid', nullable: true })
+  project_id!: string | null;
+
+  @ApiProperty({ type: String, format: 'uuid', nullable: true })
+  release_id!: string | null;
+
+  @ApiProperty({ format: 'date-time' })
+  created_at!: string;
+
+  @ApiProperty({ format: 'date-time' })
+  updated_at!: string;
+}
+
+export class QueuedBuildResponse extends BuildResponse {
+  @ApiProperty({
+    example: 'Build registered; it waits in the queue for assignment to a release (position 3).',
+  })
+  message!: string;
+}
+
+/** Fields a build's metadata can have, shared by creation and update. */
+class BuildFields {
+  @ApiPropertyOptional({ description: 'CI run number', maxLength: 255, example: '1042' })
+  @IsOptional()
+  @IsString()
+  @Length(1, 255)
+  build_number?: string;
+
+  @ApiPropertyOptional({ description: 'Hex commit hash, 7–64 characters; stored lowercase' })
+  @IsOptional()
+  @IsCommitSha()
+  @lowercase()
+  commit_sha?: string;
+
+  @ApiPropertyOptional({ maxLength: 255, example: 'main' })
+  @IsOptional()
+  @IsString()
+  @Length(1, 255)
+  branch?: string;
+
+  @ApiPropertyOptional({ description: 'http(s) URL of the repository', maxLength: 2048 })
+  @IsOptional()
+  @IsHttpUrl()
+  repo_url?: string;
+
+  @ApiPropertyOptional({ format: 'uuid', description: 'A project of the organization' })
+  @IsOptional()
+  @IsUUID('all', { message: 'project_id must be a project id (UUID)' })
+  project_id?: string;
+
+  @ApiPropertyOptional({
+    format: 'uuid',
+    description: 'A release of the organization: the build is assigned to it at once',
+  })
+  @IsOptional()
+  @IsUUID('all', { message: 'release_id must be a release id (UUID)' })
+  release_id?: string;
+}
+
+export class CreateBuildDto extends BuildFields {
+  @ApiProperty({ minLength: 1, maxLength: 255, example: 'web-shop main #1042' })
+  @Trim()
+  @IsString()
+  @Length(1, 255)
+  name!: string;
+}
+
+export class UpdateBuildDto extends BuildFields {
+  @ApiPropertyOptional({ minLength: 1, maxLength: 255 })
+  @IsOptional()
+  @Trim()
+  @IsString()
+  @Length(1, 255)
+  name?: string;
+}
+
+export class AssignBuildDto {
+  @ApiProperty({ format: 'uuid' })
+  @IsUUID('all', { message: 'release_id must be a release id (UUID)' })
+  release_id!: string;
+}
+
+export class BuildQuery extends PaginationQuery {
+  @ApiPropertyOptional({ enum: BUILD_STATUSES })
+  @IsOptional()
+  @IsIn(BUILD_STATUSES)
+  status?: BuildStatus;
+
+  @ApiPropertyOptional()
+  @IsOptional()
+  @IsString()
+  @MaxLength(255)
+  branch?: string;
+
+  @ApiPropertyOptional({ description: 'Exact commit hash (either case)' })
+  @IsOptional()
+  @IsCommitSha()
+  @lowercase()
+  commit_sha?: string;
+
+  @ApiPropertyOptional()
+  @IsOptional()
+  @IsString()
+  @MaxLength(255)
+  build_number?: string;
+
+  @ApiPropertyOptional({ format: 'uuid' })
+  @IsOptional()
+  @IsUUID('all', { message: 'release_id must be a release id (UUID)' })
+  release_id?: string;
+
+  @ApiPropertyOptional({ format: 'uuid' })
+  @IsOptional()
+  @IsUUID('all', { message: 'project_id must be a project id (UUID)' })
+  project_id?: string;
+
+  @ApiPropertyOptional({ enum: SOURCES })
+  @IsOptional()
+  @IsIn(SOURCES)
+  source?: Source;
+
+  @ApiPropertyOptional({ type: String, format: 'date-time', description: 'Created strictly after' })
+  @IsOptional()
+  @ToDate()
+  @IsDate({ message: 'created_after must be an ISO 8601 timestamp' })
+  created_after?: Date;
+
+  @ApiPropertyOptional({
+    type: String,
+    format: 'date-time',
+    description: 'Created strictly before',
+  })
+  @IsOptional()
+  @ToDate()
+  @IsDate({ message: 'created_before must be an ISO 8601 timestamp' })
+  created_before?: Date;
+}

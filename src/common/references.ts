@@ -1,0 +1,21 @@
+import type { EntityManager, EntityTarget, ObjectLiteral } from 'typeorm';
+import { ApiError } from './errors/api-error.js';
+
+/**
+ * Checks that an id given in a body or query names a row of the caller's organization:
+ * unknown and foreign ids alike are 400 naming the field (CONTRACT §5b), never a leak.
+ */
+export async function requireReference<
+  T extends ObjectLiteral & { id: string; organizationId: string },
+>(
+  manager: EntityManager,
+  entity: EntityTarget<T>,
+  organizationId: string,
+  id: string,
+  field: string,
+): Promise<T> {
+  const found = await manager.findOne(entity, { where: { id, organizationId } as never });
+  if (!found)
+    throw ApiError.invalidField(field, `${field} does not name a resource of this organization`);
+  return found;
+}

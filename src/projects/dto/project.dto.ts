@@ -1,0 +1,42 @@
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { IsOptional, IsString, Length, Matches, MaxLength } from 'class-validator';
+import { Trim } from '../../common/validation.js';
+
+export class ProjectResponse {
+  @ApiProperty({ format: 'uuid' })
+  id!: string;
+
+  @ApiProperty({ example: 'Web shop' })
+  name!: string;
+
+  @ApiProperty({ description: 'Short code, unique within the organization', example: 'WEB' })
+  key!: string;
+
+  @ApiProperty({ type: String, nullable: true, example: 'Storefront and checkout' })
+  description!: string | null;
+
+  @ApiProperty({ format: 'date-time' })
+  created_at!: string;
+
+  @ApiProperty({ format: 'date-time' })
+  updated_at!: string;
+}
+
+export class CreateProjectDto {
+  @ApiProperty({ minLength: 1, maxLength: 255, example: 'Web shop' })
+  @Trim()
+  @IsString()
+  @Length(1, 255)
+  name!: string;
+
+  @ApiProperty({ description: 'Letters, digits, _ or -; 1–32 characters', example: 'WEB' })
+  @IsString()
+  @Matches(/^[A-Za-z0-9_-]{1,32}$/, { message: 'key must be 1 to 32 letters, digits, _ or -' })
+  key!: string;
+
+  @ApiPropertyOptional({ maxLength: 10000 })
+  @IsOptional()
+  @IsString()
+  @MaxLength(10000)
+  description?: string;
+}

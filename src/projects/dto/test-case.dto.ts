@@ -1,0 +1,93 @@
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { IsDate, IsIn, IsOptional, IsString, Length, MaxLength } from 'class-validator';
+import { PaginationQuery } from '../../common/pagination/pagination.js';
+import { ToDate, Trim } from '../../common/validation.js';
+import {
+  TEST_CASE_PRIORITIES,
+  TEST_CASE_STATUSES,
+  type TestCasePriority,
+  type TestCaseStatus,
+} from '../entities/test-case.entity.js';
+
+export class TestCaseResponse {
+  @ApiProperty({ format: 'uuid' })
+  id!: string;
+
+  @ApiProperty({ format: 'uuid' })
+  project_id!: string;
+
+  @ApiProperty({ example: 'Pays with a saved card' })
+  title!: string;
+
+  @ApiProperty({
+    type: String,
+    nullable: true,
+    description: 'Stable key of the automated test, unique in the project',
+    example: 'checkout.PaymentTest.paysWithSavedCard',
+  })
+  automation_id!: string | null;
+
+  @ApiProperty({ type: String, nullable: true, example: 'Checkout / Payments' })
+  section!: string | null;
+
+  @ApiProperty({ enum: TEST_CASE_PRIORITIES })
+  priority!: TestCasePriority;
+
+  @ApiProperty({ enum: TEST_CASE_STATUSES })
+  status!: TestCaseStatus;
+
+  @ApiProperty({ format: 'date-time' })
+  created_at!: string;
+
+  @ApiProperty({ format: 'date-time' })
+  updated_at!: string;
+}
+
+export class CreateTestCaseDto {
+  @ApiProperty({ minLength: 1, maxLength: 1000 })
+  @Trim()
+  @IsString()
+  @Length(1, 1000)
+  title!: string;
+
+  @ApiPropertyOptional({ minLength: 1, maxLength: 1000 })
+  @IsOptional()
+  @IsString()
+  @Length(1, 1000)
+  automation_id?: string;
+
+  @ApiPropertyOptional({ maxLength: 1000 })
+  @IsOptional()
+  @IsString()
+  @MaxLength(1000)
+  section?: string;
+
+  @ApiPropertyOptional({ enum: TEST_CASE_PRIORITIES, default: 'medium' })
+  @IsOptional()
+  @IsIn(TEST_CASE_PRIORITIES)
+  priority?: TestCasePriority;
+}
+
+export class TestCaseQuery extends PaginationQuery {
+  @ApiPropertyOptional({ description: 'Exact automation id' })
+  @IsOptional()
+  @IsString()
+  @MaxLength(1000)
+  automation_id?: string;
+
+  @ApiPropertyOptional({
+    type: String,
+    format: 'date-time',
+    description: 'Only cases changed strictly after this time (incremental sync)',
+  })
+  @IsOptional()
+  @ToDate()
+  @IsDate({ message: 'updated_after must be an ISO 8601 timestamp' })
+  updated_after?: Date;
+
+  @ApiPropertyOptional({ description: 'Title contains this text (case-insensitive)' })
+  @IsOptional()
+  @IsString()
+  @Length(1, 255)
+  q?: string;
+}

@@ -1,0 +1,175 @@
+import { Injectable } from '@nestjs/common';
+import { ApiError } from '../common/errors/api-error.js';
+import { type Page, PaginationQuery, toPage } from '../common/pagination/pagination.js';
+import { Transactions } from '../database/transactions.js';
+import { Organization } from '../organizations/entities/organization.entity.js';
+import { CreateProjectDto, ProjectResponse } from './dto/project.dto.js';
+import { CreateTestCaseDto, TestCaseQuery, TestCaseResponse } from './dto/test-case.dto.js';
+import { Project } from './entities/project.entity.js';
+import { TestCase } from './entities/test-case.entity.js';
+
+export function toProjectResponse(project: Project): ProjectResponse {
+  return {
+    id: project.id,
+    name: project.name,
+    key: project.key,
+    description: project.description,
+    created_at: project.createdAt.toISOString(),
+    updated_at: project.updatedAt.toISOString(),
+  };
+}
+
+export function toTestCaseResponse(testCase: TestCase): TestCaseResponse {
+  return {
+    id: testCase.id,
+    project_id: testCase.projectId,
+    title: testCase.title,
+    automation_id: testCase.automationId,
+    section: testCase.section,
+    priority: testCase.priority,
+    status: testCase.status,
+    created_at: testCase.createdAt.toISOString(),
+    updated_at: testCase.updatedAt.toISOString(),
+  };
+}
+
+/** Escapes LIKE wildcards so `q` matches literally. */
+function likePattern(text: string): string {
+  return `%${text.replace(/[\\%_]/g, (char) => `\\${char}`)}%`;
+}
+
+@Injectable()
+export class ProjectsService {
+  constructor(private readonly transactions: Transactions) {}
+
+  async list(organizationId: string, query: PaginationQuery): Promise<Page<ProjectResponse>> {
+    const [projects, total] = await this.transactions.manager
+      .createQueryBuilder(Project, 'project')
+      .where('project.organizationId = :organizationId', { organizationId })
+      .orderBy('project.createdAt', 'DESC')
+      .addOrderBy('project.id', 'DESC')
+      .limit(query.limit)
+      .offset(query.offset)
+      .getManyAndCount();
+    return toPage(projects.map(toProjectResponse), total, query);
+  }
+
+  /** Internal API: the organization named in the path must exist. */
+  async listInOrganization(
+    organizationId: string,
+    query: PaginationQuery,
+  ): Promise<Page<ProjectResponse>> {
+    await this.requireOrganization(organizationId);
+    return this.list(organizationId, query);
+  }
+
+  async createInOrganization(
+    organizationId: string,
+    dto: CreateProjectDto,
+  ): Promise<ProjectResponse> {
+    await this.requireOrganization(organizationId);
+    return this.create(organizationId, dto);
+  }
+
+  async create(organizationId: string, dto: CreateProjectDto): Promise<ProjectResponse> {
+    return this.transactions.run(async (manager) => {
+      const clash = await manager.existsBy(Project, { organizationId, key: dto.key });
+      if (clash)
+        throw ApiError.conflict('duplicate_key', `A project with key "${dto.key}" already exists.`);
+      const project = await manager.save(
+        manager.create(Project, {
+          organizationId,
+          name: dto.name,
+          key: dto.key,
+          description: dto.description ?? null,
+        }),
+      );
+      return toProjectResponse(project);
+    });
+  }
+
+  private async requireOrganization(id: string): Promise<void> {
+    if (!(await this.transactions.manager.existsBy(Organization, { id })))
+      throw ApiError.notFound('organization');
+  }
+
+  /** The project if it belongs to the organization; 404 otherwise (no existence leaks). */
+  async find(organizationId: string, id: string): Promise<Project> {
+    const project = await this.transactions.manager.findOneBy(Project, { id, organizationId });
+    if (!project) throw ApiError.notFound('project');
+    return project;
+  }
+
+  /** For the internal API, whose routes name a project without its organization. */
+  async findAnywhere(id: string): Promise<Project> {
+    const project = await this.transactions.manager.findOneBy(Project, { id });
+    if (!project) throw ApiError.notFound('project');
+    return project;
+  }
+
+  async listTestCasesAnywhere(
+    projectId: string,
+    query: TestCaseQuery,
+  ): Promise<Page<TestCaseResponse>> {
+    const project = await this.findAnywhere(projectId);
+    return this.listTestCases(project.organizationId, projectId, query);
+  }
+
+  async listTestCases(
+    organizationId: string,
+    projectId: string,
+    query: TestCaseQuery,
+  ): Promise<Page<TestCaseResponse>> {
+    await this.find(organizationId, projectId);
+    const qb = this.transactions.manager
+      .createQueryBuilder(TestCase, 'tc')
+      .where('tc.projectId = :projectId', { projectId })
+      .andWhere('tc.organizationId = :organizationId', { organizationId });
+    if (query.automation_id !== undefined) {
+      qb.andWhere('tc.automationId = :automationId', { automationId: query.automation_id });
+    }
+    if (query.updated_after !== undefined) {
+      qb.andWhere('tc.updatedAt > :updatedAfter', { updatedAfter: query.updated_after });
+    }
+    if (query.q !== undefined) {
+      qb.andWhere(`tc.title ILIKE :q ESCAPE '\\'`, { q: likePattern(query.q) });
+    }
+    const [cases, total] = await qb
+      .orderBy('tc.createdAt', 'DESC')
+      .addOrderBy('tc.id', 'DESC')
+      .limit(query.limit)
+      .offset(query.offset)
+      .getManyAndCount();
+    return toPage(cases.map(toTestCaseResponse), total, query);
+  }
+
+  async createTestCase(projectId: string, dto: CreateTestCaseDto): Promise<TestCaseResponse> {
+    return this.transactions.run(async (manager) => {
+      const project = await this.findAnywhere(projectId);
+      if (dto.automation_id !== undefined) {
+        const clash = await manager.existsBy(TestCase, {
+          projectId,
+          automationId: dto.automation_id,
+        });
+        if (clash) {
+          throw ApiError.conflict(
+            'duplicate_automation_id',
+            `A test case with automation_id "${dto.automation_id}" already exists in this project.`,
+          );
+        }
+      }
+      const testCase = await manager.save(
+        manager.create(TestCase, {
+          organizationId: project.organizationId,
+          projectId,
+          title: dto.title,
+          automationId: dto.automation_id ?? null,
+          section: dto.section ?? null,
+          priority: dto.priority ?? 'medium',
+          status: 'active',
+        }),
+      );
+      return toTestCaseResponse(testCase);
+    });
+  }
+}

@@ -1,0 +1,95 @@
+import { Injectable } from '@nestjs/common';
+import { ApiError } from '../common/errors/api-error.js';
+import { type Page, PaginationQuery, toPage } from '../common/pagination/pagination.js';
+import { isoOrNull } from '../common/serialization.js';
+import { Transactions } from '../database/transactions.js';
+import { ProjectsService } from '../projects/projects.service.js';
+import { CreateReleaseDto, ReleaseResponse, UpdateReleaseDto } from './dto/release.dto.js';
+import { Release, RELEASE_STATUSES, type ReleaseStatus } from './entities/release.entity.js';
+
+export function toReleaseResponse(release: Release): ReleaseResponse {
+  return {
+    id: release.id,
+    project_id: release.projectId,
+    name: release.name,
+    version: release.version,
+    status: release.status,
+    target_date: release.targetDate,
+    released_at: isoOrNull(release.releasedAt),
+    created_at: release.createdAt.toISOString(),
+    updated_at: release.updatedAt.toISOString(),
+  };
+}
+
+/** Releases move forward only: planned → in_progress → completed, and completed is final. */
+function canMove(from: ReleaseStatus, to: ReleaseStatus): boolean {
+  return RELEASE_STATUSES.indexOf(to) > RELEASE_STATUSES.indexOf(from);
+}
+
+@Injectable()
+export class ReleasesService {
+  constructor(
+    private readonly transactions: Transactions,
+    private readonly projects: ProjectsService,
+  ) {}
+
+  async create(projectId: string, dto: CreateReleaseDto): Promise<ReleaseResponse> {
+    const project = await this.projects.findAnywhere(projectId);
+    const release = await this.transactions.run((manager) =>
+      manager.save(
+        manager.create(Release, {
+          organizationId: project.organizationId,
+          projectId,
+          name: dto.name,
+          version: dto.version ?? null,
+          status: 'planned',
+          targetDate: dto.target_date ?? null,
+          releasedAt: null,
+        }),
+      ),
+    );
+    return toReleaseResponse(release);
+  }
+
+  async list(projectId: string, query: PaginationQuery): Promise<Page<ReleaseResponse>> {
+    await this.projects.findAnywhere(projectId);
+    const [releases, total] = await this.transactions.manager
+      .createQueryBuilder(Release, 'release')
+      .where('release.projectId = :projectId', { projectId })
+      .orderBy('release.createdAt', 'DESC')
+      .addOrderBy('release.id', 'DESC')
+      .limit(query.limit)
+      .offset(query.offset)
+      .getManyAndCount();
+    return toPage(releases.map(toReleaseResponse), total, query);
+  }
+
+  /** A change to `completed` sets `released_at` (and emits `release.released.v1` once). */
+  async update(id: string, dto: UpdateReleaseDto): Promise<ReleaseResponse> {
+    return this.transactions.run(async (manager) => {
+      // Row lock: two concurrent completions cannot both see "not completed yet".
+      const release = await manager.findOne(Release, {
+        where: { id },
+        lock: { mode: 'pessimistic_write' },
+      });
+      if (!release) throw ApiError.notFound('release');
+      if (dto.status !== undefined) {
+        if (!canMove(release.status, dto.status)) {
+          throw ApiError.conflict(
+            'invalid_transition',
+            `A release cannot move from ${release.status} to ${dto.status}.`,
+          );
+        }
+        release.status = dto.status;
+        if (dto.status === 'completed') {
+          release.releasedAt = new Date();
+          // Events: `release.released.v1` is written to the outbox here, in this transaction.
+        }
+      }
+      if (dto.name !== undefined) release.name = dto.name;
+      if (dto.version !== undefined) release.version = dto.version;
+      if (dto.target_date !== undefined) release.targetDate = dto.target_date;
+      return toReleaseResponse(await manager.save(release));
+    });
+  }
+}
