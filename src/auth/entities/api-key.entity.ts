@@ -39,12 +39,12 @@ export class ApiKey {
   @Column({ type: 'char', length: 64, select: false })
   keyHash!: string;
 
-  @Column({ type: 'timestamptz', nullable: true })
+  @Column({ type: 'timestamptz', precision: 3, nullable: true })
   lastUsedAt!: Date | null;
 
-  @CreateDateColumn({ type: 'timestamptz' })
+  @CreateDateColumn({ type: 'timestamptz', precision: 3 })
   createdAt!: Date;
 
-  @DeleteDateColumn({ type: 'timestamptz' })
+  @DeleteDateColumn({ type: 'timestamptz', precision: 3 })
   deletedAt!: Date | null;
 }

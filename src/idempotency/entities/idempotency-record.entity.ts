@@ -23,9 +23,9 @@ export class IdempotencyRecord {
   responseBody!: unknown;
 
   /** When the in-flight request took the key; a stale claim (crashed process) can be taken over. */
-  @Column({ type: 'timestamptz' })
+  @Column({ type: 'timestamptz', precision: 3 })
   lockedAt!: Date;
 
-  @CreateDateColumn({ type: 'timestamptz' })
+  @CreateDateColumn({ type: 'timestamptz', precision: 3 })
   createdAt!: Date;
 }

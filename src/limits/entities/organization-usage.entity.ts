@@ -7,7 +7,7 @@ export class OrganizationUsage {
   @PrimaryColumn({ type: 'uuid' })
   organizationId!: string;
 
-  @PrimaryColumn({ type: 'timestamptz' })
+  @PrimaryColumn({ type: 'timestamptz', precision: 3 })
   periodStart!: Date;
 
   @ManyToOne(() => Organization, { onDelete: 'CASCADE' })

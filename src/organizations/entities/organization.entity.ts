@@ -21,16 +21,16 @@ export class Organization {
   plan!: Plan;
 
   /** Anchor of the monthly billing period (its day of month, in UTC). */
-  @Column({ type: 'timestamptz' })
+  @Column({ type: 'timestamptz', precision: 3 })
   subscriptionStartedAt!: Date;
 
   /** A custom monthly limit agreed with sales; null = the plan's. */
   @Column({ type: 'integer', nullable: true })
   monthlyCallLimit!: number | null;
 
-  @CreateDateColumn({ type: 'timestamptz' })
+  @CreateDateColumn({ type: 'timestamptz', precision: 3 })
   createdAt!: Date;
 
-  @UpdateDateColumn({ type: 'timestamptz' })
+  @UpdateDateColumn({ type: 'timestamptz', precision: 3 })
   updatedAt!: Date;
 }
