@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
 import { ApiError } from '../common/errors/api-error.js';
 import { HttpResult } from '../common/http/http-result.js';
-import { type Page, PaginationQuery, toPage } from '../common/pagination/pagination.js';
+import { fetchPage, type Page, PaginationQuery, toPage } from '../common/pagination/pagination.js';
 import { requireReference } from '../common/references.js';
 import { Transactions } from '../database/transactions.js';
 import { Organization } from '../organizations/entities/organization.entity.js';
@@ -118,13 +118,26 @@ export class BuildsService {
       qb.andWhere('build.createdAt > :after', { after: query.created_after });
     if (query.created_before)
       qb.andWhere('build.createdAt < :before', { before: query.created_before });
-    const [builds, total] = await qb
-      .orderBy('build.createdAt', 'DESC')
-      .addOrderBy('build.id', 'DESC')
-      .limit(query.limit)
-      .offset(query.offset)
-      .getManyAndCount();
+    qb.orderBy('build.createdAt', 'DESC').addOrderBy('build.id', 'DESC');
+    const filtered =
+      Object.values(exact).some((v) => v !== undefined) ||
+      query.created_after ||
+      query.created_before;
+    const [builds, total] = await fetchPage(
+      qb,
+      query,
+      filtered ? undefined : () => this.countAll(manager, organizationId),
+    );
     return toPage(builds.map(toBuildResponse), total, query);
+  }
+
+  /** All of the organization's builds, from the counter the database keeps. */
+  private async countAll(manager: EntityManager, organizationId: string): Promise<number> {
+    const [row]: Array<{ total: number }> = await manager.query(
+      'SELECT total FROM build_count WHERE organization_id = $1',
+      [organizationId],
+    );
+    return row?.total ?? 0;
   }
 
   async get(organizationId: string, id: string): Promise<BuildResponse> {
@@ -170,14 +183,14 @@ export class BuildsService {
     const manager = this.transactions.manager;
     if (!(await manager.existsBy(Organization, { id: organizationId })))
       throw ApiError.notFound('organization');
-    const [builds, total] = await manager
-      .createQueryBuilder(Build, 'build')
-      .where('build.organizationId = :organizationId', { organizationId })
-      .andWhere('build.queuePosition IS NOT NULL')
-      .orderBy('build.queuePosition', 'ASC')
-      .limit(query.limit)
-      .offset(query.offset)
-      .getManyAndCount();
+    const [builds, total] = await fetchPage(
+      manager
+        .createQueryBuilder(Build, 'build')
+        .where('build.organizationId = :organizationId', { organizationId })
+        .andWhere('build.queuePosition IS NOT NULL')
+        .orderBy('build.queuePosition', 'ASC'),
+      query,
+    );
     return toPage(builds.map(toBuildResponse), total, query);
   }
 

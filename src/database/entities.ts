@@ -1,4 +1,5 @@
 import { ApiKey } from '../auth/entities/api-key.entity.js';
+import { BuildCount } from '../builds/entities/build-count.entity.js';
 import { Build } from '../builds/entities/build.entity.js';
 import { IdempotencyRecord } from '../idempotency/entities/idempotency-record.entity.js';
 import { OrganizationUsage } from '../limits/entities/organization-usage.entity.js';
@@ -16,5 +17,6 @@ export const ENTITIES: Array<new () => object> = [
   TestCase,
   Release,
   Build,
+  BuildCount,
   IdempotencyRecord,
 ];

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { ApiError } from '../common/errors/api-error.js';
-import { type Page, PaginationQuery, toPage } from '../common/pagination/pagination.js';
+import { fetchPage, type Page, PaginationQuery, toPage } from '../common/pagination/pagination.js';
 import { Transactions } from '../database/transactions.js';
 import { Organization } from '../organizations/entities/organization.entity.js';
 import { CreateProjectDto, ProjectResponse } from './dto/project.dto.js';
@@ -43,14 +43,14 @@ export class ProjectsService {
   constructor(private readonly transactions: Transactions) {}
 
   async list(organizationId: string, query: PaginationQuery): Promise<Page<ProjectResponse>> {
-    const [projects, total] = await this.transactions.manager
-      .createQueryBuilder(Project, 'project')
-      .where('project.organizationId = :organizationId', { organizationId })
-      .orderBy('project.createdAt', 'DESC')
-      .addOrderBy('project.id', 'DESC')
-      .limit(query.limit)
-      .offset(query.offset)
-      .getManyAndCount();
+    const [projects, total] = await fetchPage(
+      this.transactions.manager
+        .createQueryBuilder(Project, 'project')
+        .where('project.organizationId = :organizationId', { organizationId })
+        .orderBy('project.createdAt', 'DESC')
+        .addOrderBy('project.id', 'DESC'),
+      query,
+    );
     return toPage(projects.map(toProjectResponse), total, query);
   }
 
@@ -134,12 +134,10 @@ export class ProjectsService {
     if (query.q !== undefined) {
       qb.andWhere(`tc.title ILIKE :q ESCAPE '\\'`, { q: likePattern(query.q) });
     }
-    const [cases, total] = await qb
-      .orderBy('tc.createdAt', 'DESC')
-      .addOrderBy('tc.id', 'DESC')
-      .limit(query.limit)
-      .offset(query.offset)
-      .getManyAndCount();
+    const [cases, total] = await fetchPage(
+      qb.orderBy('tc.createdAt', 'DESC').addOrderBy('tc.id', 'DESC'),
+      query,
+    );
     return toPage(cases.map(toTestCaseResponse), total, query);
   }
 

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { ApiError } from '../common/errors/api-error.js';
-import { type Page, PaginationQuery, toPage } from '../common/pagination/pagination.js';
+import { fetchPage, type Page, PaginationQuery, toPage } from '../common/pagination/pagination.js';
 import { isoOrNull } from '../common/serialization.js';
 import { Transactions } from '../database/transactions.js';
 import { ProjectsService } from '../projects/projects.service.js';
@@ -53,14 +53,14 @@ export class ReleasesService {
 
   async list(projectId: string, query: PaginationQuery): Promise<Page<ReleaseResponse>> {
     await this.projects.findAnywhere(projectId);
-    const [releases, total] = await this.transactions.manager
-      .createQueryBuilder(Release, 'release')
-      .where('release.projectId = :projectId', { projectId })
-      .orderBy('release.createdAt', 'DESC')
-      .addOrderBy('release.id', 'DESC')
-      .limit(query.limit)
-      .offset(query.offset)
-      .getManyAndCount();
+    const [releases, total] = await fetchPage(
+      this.transactions.manager
+        .createQueryBuilder(Release, 'release')
+        .where('release.projectId = :projectId', { projectId })
+        .orderBy('release.createdAt', 'DESC')
+        .addOrderBy('release.id', 'DESC'),
+      query,
+    );
     return toPage(releases.map(toReleaseResponse), total, query);
   }
 

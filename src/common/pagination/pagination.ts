@@ -1,6 +1,7 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Transform } from 'class-transformer';
 import { IsInt, Max, Min } from 'class-validator';
+import type { ObjectLiteral, SelectQueryBuilder } from 'typeorm';
 
 export const DEFAULT_PAGE_SIZE = 25;
 export const MAX_PAGE_SIZE = 100;
@@ -56,4 +57,27 @@ export function toPage<T>(data: T[], total: number, query: PaginationQuery): Pag
       has_more: query.offset + data.length < total,
     },
   };
+}
+
+/**
+ * One page of a single-table query (already filtered and ordered) and the exact number of
+ * all its matches. The count is `count(*)` (TypeORM's own counts DISTINCT ids, which is
+ * several times slower), skipped when the page itself shows where the list ends, or taken
+ * from `knownTotal` when the caller keeps it (e.g. a counter table).
+ */
+export async function fetchPage<T extends ObjectLiteral>(
+  qb: SelectQueryBuilder<T>,
+  query: PaginationQuery,
+  knownTotal?: () => Promise<number>,
+): Promise<[T[], number]> {
+  const rows = await qb.clone().limit(query.limit).offset(query.offset).getMany();
+  if (rows.length > 0 && rows.length < query.limit) return [rows, query.offset + rows.length];
+  if (rows.length === 0 && query.offset === 0) return [rows, 0];
+  if (knownTotal) return [rows, await knownTotal()];
+  const counted = await qb
+    .clone()
+    .orderBy()
+    .select('count(*)::int', 'total')
+    .getRawOne<{ total: number }>();
+  return [rows, counted?.total ?? 0];
 }

@@ -2,6 +2,7 @@ import type { MigrationInterface } from 'typeorm';
 import { CreateOrganizationsAndApiKeys1795302842865 } from './1795302842865-CreateOrganizationsAndApiKeys.js';
 import { CreateProjectsReleasesBuildsIdempotency1795303622861 } from './1795303622861-CreateProjectsReleasesBuildsIdempotency.js';
 import { MillisecondTimestamps1795303906157 } from './1795303906157-MillisecondTimestamps.js';
+import { CountBuildsPerOrganization1795304119576 } from './1795304119576-CountBuildsPerOrganization.js';
 
 /** Every migration in the order it runs; the app and the migration CLI share this list. */
 export const MIGRATIONS: Array<new () => MigrationInterface> = [
@@ -9,4 +10,5 @@ export const MIGRATIONS: Array<new () => MigrationInterface> = [
   CreateProjectsReleasesBuildsIdempotency1795303622861,
   // Timestamps are stored as the API shows them (milliseconds), so `*_after` filters are exact.
   MillisecondTimestamps1795303906157,
+  CountBuildsPerOrganization1795304119576,
 ];
