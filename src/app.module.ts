@@ -7,6 +7,7 @@ import { DatabaseModule } from './database/database.module.js';
 import { HealthModule } from './health/health.module.js';
 import { IdempotencyModule } from './idempotency/idempotency.module.js';
 import { LoggingModule } from './logging/logging.module.js';
+import { OpenApiModule } from './openapi/openapi.module.js';
 import { OrganizationsModule } from './organizations/organizations.module.js';
 import { ProjectsModule } from './projects/projects.module.js';
 import { QueuesModule } from './queues/queues.module.js';
@@ -21,6 +22,7 @@ const API_MODULES: Type[] = [
   ProjectsModule,
   ReleasesModule,
   BuildsModule,
+  OpenApiModule,
 ];
 /** Modules that consume queues (`APP_ROLE` worker or all). */
 const WORKER_MODULES: Type[] = [];

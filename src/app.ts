@@ -15,6 +15,7 @@ import { bodyParsing } from './common/http/body-parsing.middleware.js';
 import { httpsOnly } from './common/http/https-only.middleware.js';
 import { requestId } from './common/http/request-id.middleware.js';
 import { Settings } from './config/settings.js';
+import { OpenApiDocument } from './openapi/openapi-document.provider.js';
 import { MetricsService } from './health/metrics.service.js';
 
 export const API_PREFIX = 'api/v1';
@@ -60,6 +61,7 @@ export async function createApp(
   app.useGlobalPipes(createValidationPipe());
   app.useGlobalFilters(new ApiExceptionFilter());
   await app.init();
+  if (settings.servesHttpApi) app.get(OpenApiDocument).build(app);
   // Nest answers unknown paths under the prefix; this catches every other path (after init,
   // so it sits behind all routes).
   app.use(notFound);

@@ -1,5 +1,6 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Post, Query } from '@nestjs/common';
-import { ApiCreatedResponse, ApiNoContentResponse, ApiOkResponse, ApiTags } from '@nestjs/swagger';
+import { ApiCreatedResponse, ApiNoContentResponse, ApiTags } from '@nestjs/swagger';
+import { ApiErrors, ApiPageResponse } from '../common/openapi.decorators.js';
 import { ParseIdPipe } from '../common/ids.js';
 import { PaginationQuery, type Page } from '../common/pagination/pagination.js';
 import { InternalApi } from './access.decorators.js';
@@ -13,6 +14,7 @@ export class ApiKeysInternalController {
   constructor(private readonly apiKeys: ApiKeysService) {}
 
   @Post('organizations/:id/api-keys')
+  @ApiErrors(400, 404, 409, 415, 422)
   @ApiCreatedResponse({ type: CreatedApiKeyResponse })
   create(
     @Param('id', new ParseIdPipe('organization')) organizationId: string,
@@ -22,7 +24,8 @@ export class ApiKeysInternalController {
   }
 
   @Get('organizations/:id/api-keys')
-  @ApiOkResponse({ description: 'The organization’s live keys, newest first (never the hash)' })
+  @ApiErrors(400, 404)
+  @ApiPageResponse(ApiKeyResponse, 'The organization’s live keys, newest first (never the hash)')
   list(
     @Param('id', new ParseIdPipe('organization')) organizationId: string,
     @Query() query: PaginationQuery,
@@ -31,6 +34,7 @@ export class ApiKeysInternalController {
   }
 
   @Delete('api-keys/:id')
+  @ApiErrors(404)
   @HttpCode(204)
   @ApiNoContentResponse({ description: 'Deleted; the key stops working at once' })
   delete(@Param('id', new ParseIdPipe('api_key')) id: string): Promise<void> {

@@ -1,15 +1,8 @@
 import { Body, Controller, Get, Param, Patch, Post, Query } from '@nestjs/common';
-import {
-  ApiAcceptedResponse,
-  ApiBadRequestResponse,
-  ApiCreatedResponse,
-  ApiNotFoundResponse,
-  ApiOkResponse,
-  ApiTags,
-} from '@nestjs/swagger';
+import { ApiAcceptedResponse, ApiCreatedResponse, ApiOkResponse, ApiTags } from '@nestjs/swagger';
 import { Principal, RequireScopes } from '../auth/access.decorators.js';
 import type { ApiPrincipal } from '../auth/api-principal.js';
-import { ErrorEnvelopeDto } from '../common/errors/error-envelope.dto.js';
+import { ApiErrors, ApiPageResponse } from '../common/openapi.decorators.js';
 import { ParseIdPipe } from '../common/ids.js';
 import type { Page } from '../common/pagination/pagination.js';
 import { BuildsService, type CreatedBuild } from './builds.service.js';
@@ -33,15 +26,15 @@ export class BuildsController {
     description: 'No release: queued for release assignment',
   })
   @ApiCreatedResponse({ type: BuildResponse, description: 'With `release_id`: assigned at once' })
-  @ApiBadRequestResponse({ type: ErrorEnvelopeDto })
+  @ApiErrors(400, 409, 415, 422)
   create(@Principal() principal: ApiPrincipal, @Body() dto: CreateBuildDto): Promise<CreatedBuild> {
     return this.builds.create(principal.organization.id, dto, 'api');
   }
 
   @Get()
   @RequireScopes('builds:read')
-  @ApiOkResponse({ description: 'Builds, newest first' })
-  @ApiBadRequestResponse({ type: ErrorEnvelopeDto })
+  @ApiPageResponse(BuildResponse, 'Builds, newest first')
+  @ApiErrors(400)
   list(
     @Principal() principal: ApiPrincipal,
     @Query() query: BuildQuery,
@@ -52,7 +45,7 @@ export class BuildsController {
   @Get(':id')
   @RequireScopes('builds:read')
   @ApiOkResponse({ type: BuildResponse })
-  @ApiNotFoundResponse({ type: ErrorEnvelopeDto })
+  @ApiErrors(404)
   get(
     @Principal() principal: ApiPrincipal,
     @Param('id', new ParseIdPipe('build')) id: string,
@@ -63,7 +56,7 @@ export class BuildsController {
   @Patch(':id')
   @RequireScopes('builds:update')
   @ApiOkResponse({ type: BuildResponse })
-  @ApiNotFoundResponse({ type: ErrorEnvelopeDto })
+  @ApiErrors(400, 404, 415)
   update(
     @Principal() principal: ApiPrincipal,
     @Param('id', new ParseIdPipe('build')) id: string,

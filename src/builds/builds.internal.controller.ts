@@ -1,6 +1,7 @@
 import { Body, Controller, Get, HttpCode, Param, Post, Query } from '@nestjs/common';
 import { ApiAcceptedResponse, ApiCreatedResponse, ApiOkResponse, ApiTags } from '@nestjs/swagger';
 import { InternalApi } from '../auth/access.decorators.js';
+import { ApiErrors, ApiPageResponse } from '../common/openapi.decorators.js';
 import { ParseIdPipe } from '../common/ids.js';
 import { PaginationQuery, type Page } from '../common/pagination/pagination.js';
 import { BuildsService, type CreatedBuild } from './builds.service.js';
@@ -18,6 +19,7 @@ export class BuildsInternalController {
   constructor(private readonly builds: BuildsService) {}
 
   @Post('organizations/:id/builds')
+  @ApiErrors(400, 404, 409, 415, 422)
   @ApiAcceptedResponse({ type: QueuedBuildResponse })
   @ApiCreatedResponse({ type: BuildResponse })
   create(
@@ -28,7 +30,8 @@ export class BuildsInternalController {
   }
 
   @Get('organizations/:id/build-queue')
-  @ApiOkResponse({ description: 'Planned builds in queue order' })
+  @ApiErrors(400, 404)
+  @ApiPageResponse(BuildResponse, 'Planned builds in queue order')
   queue(
     @Param('id', new ParseIdPipe('organization')) organizationId: string,
     @Query() query: PaginationQuery,
@@ -37,6 +40,7 @@ export class BuildsInternalController {
   }
 
   @Post('builds/:id/assign')
+  @ApiErrors(400, 404, 409, 415, 422)
   @HttpCode(200)
   @ApiOkResponse({ type: BuildResponse })
   assign(

@@ -1,6 +1,7 @@
 import { Body, Controller, Get, Param, Patch, Post, Query } from '@nestjs/common';
 import { ApiCreatedResponse, ApiOkResponse, ApiTags } from '@nestjs/swagger';
 import { InternalApi } from '../auth/access.decorators.js';
+import { ApiErrors, ApiPageResponse } from '../common/openapi.decorators.js';
 import { ParseIdPipe } from '../common/ids.js';
 import { PaginationQuery, type Page } from '../common/pagination/pagination.js';
 import {
@@ -17,24 +18,28 @@ export class OrganizationsInternalController {
   constructor(private readonly organizations: OrganizationsService) {}
 
   @Post()
+  @ApiErrors(400, 409, 415, 422)
   @ApiCreatedResponse({ type: OrganizationResponse })
   create(@Body() dto: CreateOrganizationDto): Promise<OrganizationResponse> {
     return this.organizations.create(dto);
   }
 
   @Get()
-  @ApiOkResponse({ description: 'Every organization, newest first' })
+  @ApiErrors(400)
+  @ApiPageResponse(OrganizationResponse, 'Every organization, newest first')
   list(@Query() query: PaginationQuery): Promise<Page<OrganizationResponse>> {
     return this.organizations.list(query);
   }
 
   @Get(':id')
+  @ApiErrors(400, 404)
   @ApiOkResponse({ type: OrganizationResponse })
   get(@Param('id', new ParseIdPipe('organization')) id: string): Promise<OrganizationResponse> {
     return this.organizations.get(id);
   }
 
   @Patch(':id')
+  @ApiErrors(400, 404, 409, 415)
   @ApiOkResponse({ type: OrganizationResponse })
   update(
     @Param('id', new ParseIdPipe('organization')) id: string,

@@ -1,8 +1,8 @@
 import { Controller, Get, Param, Query } from '@nestjs/common';
-import { ApiNotFoundResponse, ApiOkResponse, ApiTags } from '@nestjs/swagger';
+import { ApiTags } from '@nestjs/swagger';
 import { Principal, RequireScopes } from '../auth/access.decorators.js';
 import type { ApiPrincipal } from '../auth/api-principal.js';
-import { ErrorEnvelopeDto } from '../common/errors/error-envelope.dto.js';
+import { ApiErrors, ApiPageResponse } from '../common/openapi.decorators.js';
 import { ParseIdPipe } from '../common/ids.js';
 import { PaginationQuery, type Page } from '../common/pagination/pagination.js';
 import { ProjectResponse } from './dto/project.dto.js';
@@ -16,7 +16,8 @@ export class ProjectsController {
 
   @Get()
   @RequireScopes('projects:read')
-  @ApiOkResponse({ description: 'The organization’s projects, newest first' })
+  @ApiPageResponse(ProjectResponse, 'The organization’s projects, newest first')
+  @ApiErrors(400)
   list(
     @Principal() principal: ApiPrincipal,
     @Query() query: PaginationQuery,
@@ -26,8 +27,8 @@ export class ProjectsController {
 
   @Get(':id/testcases')
   @RequireScopes('projects:read')
-  @ApiOkResponse({ description: 'Test cases of the project, newest first' })
-  @ApiNotFoundResponse({ type: ErrorEnvelopeDto })
+  @ApiPageResponse(TestCaseResponse, 'Test cases of the project, newest first')
+  @ApiErrors(400, 404)
   testCases(
     @Principal() principal: ApiPrincipal,
     @Param('id', new ParseIdPipe('project')) id: string,

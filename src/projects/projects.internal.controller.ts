@@ -1,6 +1,7 @@
 import { Body, Controller, Get, Param, Post, Query } from '@nestjs/common';
-import { ApiCreatedResponse, ApiOkResponse, ApiTags } from '@nestjs/swagger';
+import { ApiCreatedResponse, ApiTags } from '@nestjs/swagger';
 import { InternalApi } from '../auth/access.decorators.js';
+import { ApiErrors, ApiPageResponse } from '../common/openapi.decorators.js';
 import { ParseIdPipe } from '../common/ids.js';
 import { PaginationQuery, type Page } from '../common/pagination/pagination.js';
 import { CreateProjectDto, ProjectResponse } from './dto/project.dto.js';
@@ -14,6 +15,7 @@ export class ProjectsInternalController {
   constructor(private readonly projects: ProjectsService) {}
 
   @Post('organizations/:id/projects')
+  @ApiErrors(400, 404, 409, 415, 422)
   @ApiCreatedResponse({ type: ProjectResponse })
   create(
     @Param('id', new ParseIdPipe('organization')) organizationId: string,
@@ -23,7 +25,8 @@ export class ProjectsInternalController {
   }
 
   @Get('organizations/:id/projects')
-  @ApiOkResponse({ description: 'The organization’s projects, newest first' })
+  @ApiErrors(400, 404)
+  @ApiPageResponse(ProjectResponse, 'The organization’s projects, newest first')
   list(
     @Param('id', new ParseIdPipe('organization')) organizationId: string,
     @Query() query: PaginationQuery,
@@ -32,6 +35,7 @@ export class ProjectsInternalController {
   }
 
   @Post('projects/:id/testcases')
+  @ApiErrors(400, 404, 409, 415, 422)
   @ApiCreatedResponse({ type: TestCaseResponse })
   createTestCase(
     @Param('id', new ParseIdPipe('project')) projectId: string,
@@ -41,7 +45,8 @@ export class ProjectsInternalController {
   }
 
   @Get('projects/:id/testcases')
-  @ApiOkResponse({ description: 'Test cases of the project, newest first' })
+  @ApiErrors(400, 404)
+  @ApiPageResponse(TestCaseResponse, 'Test cases of the project, newest first')
   testCases(
     @Param('id', new ParseIdPipe('project')) projectId: string,
     @Query() query: TestCaseQuery,

@@ -1,6 +1,7 @@
 import { Body, Controller, Get, Param, Patch, Post, Query } from '@nestjs/common';
 import { ApiCreatedResponse, ApiOkResponse, ApiTags } from '@nestjs/swagger';
 import { InternalApi } from '../auth/access.decorators.js';
+import { ApiErrors, ApiPageResponse } from '../common/openapi.decorators.js';
 import { ParseIdPipe } from '../common/ids.js';
 import { PaginationQuery, type Page } from '../common/pagination/pagination.js';
 import { CreateReleaseDto, ReleaseResponse, UpdateReleaseDto } from './dto/release.dto.js';
@@ -13,6 +14,7 @@ export class ReleasesInternalController {
   constructor(private readonly releases: ReleasesService) {}
 
   @Post('projects/:id/releases')
+  @ApiErrors(400, 404, 409, 415, 422)
   @ApiCreatedResponse({ type: ReleaseResponse })
   create(
     @Param('id', new ParseIdPipe('project')) projectId: string,
@@ -22,7 +24,8 @@ export class ReleasesInternalController {
   }
 
   @Get('projects/:id/releases')
-  @ApiOkResponse({ description: 'Releases of the project, newest first' })
+  @ApiErrors(400, 404)
+  @ApiPageResponse(ReleaseResponse, 'Releases of the project, newest first')
   list(
     @Param('id', new ParseIdPipe('project')) projectId: string,
     @Query() query: PaginationQuery,
@@ -31,6 +34,7 @@ export class ReleasesInternalController {
   }
 
   @Patch('releases/:id')
+  @ApiErrors(400, 404, 409, 415)
   @ApiOkResponse({ type: ReleaseResponse })
   update(
     @Param('id', new ParseIdPipe('release')) id: string,

@@ -1,0 +1,26 @@
+import { Controller, Get, Redirect } from '@nestjs/common';
+import { ApiExcludeEndpoint, ApiOkResponse, ApiTags } from '@nestjs/swagger';
+import { AnyApiKey, Public } from '../auth/access.decorators.js';
+import { OpenApiDocument } from './openapi-document.provider.js';
+
+@ApiTags('discovery')
+@Controller()
+export class OpenApiController {
+  constructor(private readonly document: OpenApiDocument) {}
+
+  @Get('openapi')
+  @Public()
+  @ApiExcludeEndpoint()
+  @Redirect('/api/v1/openapi.json', 308)
+  redirect(): void {}
+
+  @Get('openapi.json')
+  @AnyApiKey()
+  @ApiOkResponse({
+    description: 'This document (OpenAPI 3)',
+    schema: { type: 'object', additionalProperties: true },
+  })
+  get(): object {
+    return this.document.get();
+  }
+}

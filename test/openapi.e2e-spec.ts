@@ -1,0 +1,98 @@
+import { createTenant } from './factories/organizations.js';
+import { HTTPS, startApp, withKey, type TestApp } from './support/app.js';
+
+interface Operation {
+  security?: Array<Record<string, string[]>>;
+  parameters?: Array<{ name: string; in: string }>;
+  responses: Record<
+    string,
+    { content?: Record<string, { schema?: unknown }>; headers?: Record<string, unknown> }
+  >;
+  'x-required-scopes'?: string[];
+}
+
+describe('OpenAPI document', () => {
+  let t: TestApp;
+  let key: string;
+  let document: { openapi: string; paths: Record<string, Record<string, Operation>> };
+
+  beforeAll(async () => {
+    t = await startApp();
+    key = (await createTenant(t, ['builds:read'])).key;
+    document = (await t.http.get('/api/v1/openapi.json').set(withKey(key)).expect(200)).body;
+  });
+  afterAll(() => t.close());
+
+  it('redirects GET /openapi to /openapi.json with 308 and no authentication', async () => {
+    const res = await t.http.get('/api/v1/openapi').set(HTTPS);
+    expect(res.status).toBe(308);
+    expect(res.headers.location).toBe('/api/v1/openapi.json');
+  });
+
+  it('needs a valid key for the document itself', async () => {
+    expect((await t.http.get('/api/v1/openapi.json').set(HTTPS)).status).toBe(401);
+  });
+
+  it('describes the public endpoints and none of the internal ones', () => {
+    expect(document.openapi).toMatch(/^3\./);
+    const operations = Object.entries(document.paths).flatMap(([path, item]) =>
+      Object.keys(item).map((method) => `${method.toUpperCase()} ${path}`),
+    );
+    expect(operations).toEqual(
+      expect.arrayContaining([
+        'GET /api/v1/organizations',
+        'GET /api/v1/projects',
+        'GET /api/v1/projects/{id}/testcases',
+        'POST /api/v1/builds',
+        'GET /api/v1/builds',
+        'GET /api/v1/builds/{id}',
+        'PATCH /api/v1/builds/{id}',
+        'GET /api/v1/openapi.json',
+      ]),
+    );
+    expect(operations.filter((op) => op.includes('/internal/'))).toEqual([]);
+  });
+
+  it('gives every operation the bearer scheme, its scopes, error responses and rate-limit headers', () => {
+    for (const [path, item] of Object.entries(document.paths)) {
+      for (const [method, operation] of Object.entries(item)) {
+        const where = `${method.toUpperCase()} ${path}`;
+        expect({ where, security: operation.security }).toEqual({
+          where,
+          security: [{ bearer: [] }],
+        });
+        for (const status of ['401', '403', '429'])
+          expect(operation.responses[status]).toBeDefined();
+        const success = Object.entries(operation.responses).find(([status]) =>
+          status.startsWith('2'),
+        );
+        expect(success).toBeDefined();
+        expect(success?.[1].content?.['application/json']?.schema).toBeDefined();
+        expect(Object.keys(success?.[1].headers ?? {})).toEqual(
+          expect.arrayContaining([
+            'X-RateLimit-Limit',
+            'X-RateLimit-Remaining',
+            'X-RateLimit-Reset',
+          ]),
+        );
+        if (method === 'post') {
+          expect(operation.parameters?.map((p) => p.name)).toContain('Idempotency-Key');
+        }
+      }
+    }
+    expect(document.paths['/api/v1/builds'].post['x-required-scopes']).toEqual(['builds:create']);
+    expect(document.paths['/api/v1/builds/{id}'].patch['x-required-scopes']).toEqual([
+      'builds:update',
+    ]);
+  });
+
+  it('documents both responses of POST /builds and the list envelope', () => {
+    const create = document.paths['/api/v1/builds'].post.responses;
+    expect(Object.keys(create)).toEqual(expect.arrayContaining(['201', '202', '400']));
+    const list = document.paths['/api/v1/builds'].get.responses['200'].content?.['application/json']
+      ?.schema as {
+      properties: Record<string, unknown>;
+    };
+    expect(Object.keys(list.properties)).toEqual(['data', 'pagination']);
+  });
+});
