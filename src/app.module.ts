@@ -12,6 +12,8 @@ import { OrganizationsModule } from './organizations/organizations.module.js';
 import { ProjectsModule } from './projects/projects.module.js';
 import { QueuesModule } from './queues/queues.module.js';
 import { RedisModule } from './redis/redis.module.js';
+import { ResultsModule } from './results/results.module.js';
+import { TestRunsModule } from './testruns/testruns.module.js';
 import { ReleasesModule } from './releases/releases.module.js';
 
 /** Feature modules that serve the HTTP API (`APP_ROLE` api or all). */
@@ -22,6 +24,8 @@ const API_MODULES: Type[] = [
   ProjectsModule,
   ReleasesModule,
   BuildsModule,
+  TestRunsModule,
+  ResultsModule,
   OpenApiModule,
 ];
 /** Modules that consume queues (`APP_ROLE` worker or all). */

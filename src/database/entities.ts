@@ -7,6 +7,8 @@ import { Organization } from '../organizations/entities/organization.entity.js';
 import { Project } from '../projects/entities/project.entity.js';
 import { TestCase } from '../projects/entities/test-case.entity.js';
 import { Release } from '../releases/entities/release.entity.js';
+import { TestResult } from '../results/entities/test-result.entity.js';
+import { TestRun } from '../testruns/entities/test-run.entity.js';
 
 /** Every TypeORM entity of the service; the app and the migration CLI share this list. */
 export const ENTITIES: Array<new () => object> = [
@@ -19,4 +21,6 @@ export const ENTITIES: Array<new () => object> = [
   Build,
   BuildCount,
   IdempotencyRecord,
+  TestRun,
+  TestResult,
 ];

@@ -4,6 +4,8 @@ import { fetchPage, type Page, PaginationQuery, toPage } from '../common/paginat
 import { isoOrNull } from '../common/serialization.js';
 import { Transactions } from '../database/transactions.js';
 import { ProjectsService } from '../projects/projects.service.js';
+import { ReleaseProgressResponse } from './dto/release-progress.dto.js';
+import { releaseProgress } from './release-progress.js';
 import { CreateReleaseDto, ReleaseResponse, UpdateReleaseDto } from './dto/release.dto.js';
 import { Release, RELEASE_STATUSES, type ReleaseStatus } from './entities/release.entity.js';
 
@@ -62,6 +64,14 @@ export class ReleasesService {
       query,
     );
     return toPage(releases.map(toReleaseResponse), total, query);
+  }
+
+  /** `GET /releases/{id}/progress`: readiness of the organization's release. */
+  async progress(organizationId: string, id: string): Promise<ReleaseProgressResponse> {
+    const manager = this.transactions.manager;
+    const release = await manager.findOneBy(Release, { id, organizationId });
+    if (!release) throw ApiError.notFound('release');
+    return releaseProgress(manager, release);
   }
 
   /** A change to `completed` sets `released_at` (and emits `release.released.v1` once). */

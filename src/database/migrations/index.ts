@@ -3,6 +3,7 @@ import { CreateOrganizationsAndApiKeys1795302842865 } from './1795302842865-Crea
 import { CreateProjectsReleasesBuildsIdempotency1795303622861 } from './1795303622861-CreateProjectsReleasesBuildsIdempotency.js';
 import { MillisecondTimestamps1795303906157 } from './1795303906157-MillisecondTimestamps.js';
 import { CountBuildsPerOrganization1795304119576 } from './1795304119576-CountBuildsPerOrganization.js';
+import { CreateTestRunsAndResults1795304583665 } from './1795304583665-CreateTestRunsAndResults.js';
 
 /** Every migration in the order it runs; the app and the migration CLI share this list. */
 export const MIGRATIONS: Array<new () => MigrationInterface> = [
@@ -11,4 +12,5 @@ export const MIGRATIONS: Array<new () => MigrationInterface> = [
   // Timestamps are stored as the API shows them (milliseconds), so `*_after` filters are exact.
   MillisecondTimestamps1795303906157,
   CountBuildsPerOrganization1795304119576,
+  CreateTestRunsAndResults1795304583665,
 ];

@@ -1,0 +1,59 @@
+import { ApiProperty } from '@nestjs/swagger';
+import { RELEASE_STATUSES, type ReleaseStatus } from '../entities/release.entity.js';
+
+export class ReleaseRunCounts {
+  @ApiProperty() total!: number;
+  @ApiProperty() in_progress!: number;
+  @ApiProperty() submitted!: number;
+  @ApiProperty() completed!: number;
+}
+
+export class ReleaseResultCounts {
+  @ApiProperty({ description: 'Cases with a current result across the release’s runs' })
+  total!: number;
+  @ApiProperty() passed!: number;
+  @ApiProperty() failed!: number;
+  @ApiProperty() blocked!: number;
+  @ApiProperty() skipped!: number;
+  @ApiProperty() retest!: number;
+  @ApiProperty() untested!: number;
+}
+
+export class ReleaseProgressResponse {
+  @ApiProperty({ format: 'uuid' })
+  release_id!: string;
+
+  @ApiProperty({ enum: RELEASE_STATUSES })
+  status!: ReleaseStatus;
+
+  @ApiProperty({ description: 'Builds assigned to the release' })
+  builds!: number;
+
+  @ApiProperty({ type: ReleaseRunCounts })
+  test_runs!: ReleaseRunCounts;
+
+  @ApiProperty({
+    type: ReleaseResultCounts,
+    description: 'Each case counted once, by its current result',
+  })
+  results!: ReleaseResultCounts;
+
+  @ApiProperty({
+    type: Number,
+    nullable: true,
+    description: 'passed / executed, 4 decimals',
+    example: 0.9583,
+  })
+  pass_rate!: number | null;
+
+  @ApiProperty({
+    type: Number,
+    nullable: true,
+    description: 'executed / total, 4 decimals',
+    example: 0.96,
+  })
+  completion_rate!: number | null;
+
+  @ApiProperty({ description: 'At least one run, every run completed, nothing failed or blocked' })
+  ready!: boolean;
+}

@@ -1,0 +1,204 @@
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { Transform } from 'class-transformer';
+import { IsBoolean, IsIn, IsOptional, IsString, IsUUID, Length } from 'class-validator';
+import { PaginationQuery } from '../../common/pagination/pagination.js';
+import { RESULT_STATUSES, type ResultStatus } from '../entities/test-result.entity.js';
+
+const toBoolean = () =>
+  Transform(({ value }) => (value === 'true' ? true : value === 'false' ? false : value));
+
+export class ResultResponse {
+  @ApiProperty({ format: 'uuid' })
+  id!: string;
+
+  @ApiProperty({ format: 'uuid' })
+  test_run_id!: string;
+
+  @ApiProperty({ format: 'uuid' })
+  test_case_id!: string;
+
+  @ApiProperty({ enum: RESULT_STATUSES })
+  status!: ResultStatus;
+
+  @ApiProperty({ type: Number, nullable: true, example: 1250 })
+  duration_ms!: number | null;
+
+  @ApiProperty({ type: String, nullable: true })
+  message!: string | null;
+
+  @ApiProperty({ type: [String], example: ['JIRA-123'] })
+  defects!: string[];
+
+  @ApiProperty({ description: 'Failed attempts before the final status', example: 0 })
+  retries!: number;
+
+  @ApiProperty({ description: '`passed` after failed attempts', example: false })
+  flaky!: boolean;
+
+  @ApiProperty({ type: String, format: 'date-time', nullable: true })
+  executed_at!: string | null;
+
+  @ApiProperty({ format: 'date-time' })
+  created_at!: string;
+}
+
+/** One result in a submission. Name the case by `test_case_id` or by `automation_id`. */
+export class ResultItemDto {
+  @ApiPropertyOptional({ format: 'uuid', description: 'A test case of the run’s project' })
+  test_case_id?: string;
+
+  @ApiPropertyOptional({
+    maxLength: 1000,
+    description: 'Stable key of the automated test; an unknown one creates the test case',
+    example: 'checkout.PaymentTest.paysWithSavedCard',
+  })
+  automation_id?: string;
+
+  @ApiPropertyOptional({
+    maxLength: 1000,
+    description: 'Title of a test case created from this result',
+  })
+  title?: string;
+
+  @ApiPropertyOptional({
+    maxLength: 1000,
+    description: 'Section of a test case created from this result',
+  })
+  section?: string;
+
+  @ApiProperty({ enum: RESULT_STATUSES })
+  status!: ResultStatus;
+
+  @ApiPropertyOptional({ minimum: 0 })
+  duration_ms?: number;
+
+  @ApiPropertyOptional({ maxLength: 65535 })
+  message?: string;
+
+  @ApiPropertyOptional({ type: [String], maxItems: 100 })
+  defects?: string[];
+
+  @ApiPropertyOptional({
+    minimum: 0,
+    maximum: 1000,
+    default: 0,
+    description: 'Failed attempts before this one',
+  })
+  retries?: number;
+
+  @ApiPropertyOptional({ format: 'date-time' })
+  executed_at?: string;
+}
+
+export class SubmitResultsDto {
+  @ApiProperty({ type: [ResultItemDto], minItems: 1, maxItems: 5000 })
+  results!: ResultItemDto[];
+
+  @ApiPropertyOptional({ default: false, description: 'Also complete the run' })
+  complete?: boolean;
+}
+
+export class SubmittedResultsResponse {
+  @ApiProperty({ example: 1000 })
+  accepted!: number;
+
+  @ApiProperty({ description: 'Test cases created for unknown automation ids', example: 3 })
+  created_test_cases!: number;
+
+  @ApiProperty({ type: [ResultResponse] })
+  data!: ResultResponse[];
+}
+
+export class IngestJsonDto {
+  @ApiPropertyOptional({ format: 'uuid', description: 'Required unless `test_run_id` is given' })
+  project_id?: string;
+
+  @ApiPropertyOptional({
+    format: 'uuid',
+    description: 'Add to this run; without it a run is created',
+  })
+  test_run_id?: string;
+
+  @ApiPropertyOptional({ maxLength: 255, description: 'Name of the created run' })
+  run_name?: string;
+
+  @ApiPropertyOptional({ format: 'uuid' })
+  build_id?: string;
+
+  @ApiPropertyOptional({ format: 'uuid' })
+  release_id?: string;
+
+  @ApiProperty({ type: [ResultItemDto], minItems: 1, maxItems: 5000 })
+  results!: ResultItemDto[];
+
+  @ApiPropertyOptional({ default: false })
+  complete?: boolean;
+}
+
+export class IngestResponse {
+  @ApiProperty({ format: 'uuid' })
+  test_run_id!: string;
+
+  @ApiProperty({ example: 1200 })
+  accepted!: number;
+
+  @ApiProperty({ example: 4 })
+  created_test_cases!: number;
+}
+
+/** Query parameters of the JUnit XML form of `/results/ingest`. */
+export class IngestQuery {
+  @ApiPropertyOptional({ format: 'uuid', description: 'Required unless `test_run_id` is given' })
+  @IsOptional()
+  @IsUUID('all', { message: 'project_id must be a project id (UUID)' })
+  project_id?: string;
+
+  @ApiPropertyOptional({ format: 'uuid' })
+  @IsOptional()
+  @IsUUID('all', { message: 'test_run_id must be a test run id (UUID)' })
+  test_run_id?: string;
+
+  @ApiPropertyOptional({ maxLength: 255 })
+  @IsOptional()
+  @IsString()
+  @Length(1, 255)
+  run_name?: string;
+
+  @ApiPropertyOptional({ format: 'uuid' })
+  @IsOptional()
+  @IsUUID('all', { message: 'build_id must be a build id (UUID)' })
+  build_id?: string;
+
+  @ApiPropertyOptional({ format: 'uuid' })
+  @IsOptional()
+  @IsUUID('all', { message: 'release_id must be a release id (UUID)' })
+  release_id?: string;
+
+  @ApiPropertyOptional({ type: Boolean, default: false })
+  @IsOptional()
+  @toBoolean()
+  @IsBoolean({ message: 'complete must be true or false' })
+  complete?: boolean;
+}
+
+export class ResultQuery extends PaginationQuery {
+  @ApiPropertyOptional({ enum: RESULT_STATUSES })
+  @IsOptional()
+  @IsIn(RESULT_STATUSES)
+  status?: ResultStatus;
+
+  @ApiPropertyOptional({ format: 'uuid' })
+  @IsOptional()
+  @IsUUID('all', { message: 'test_case_id must be a test case id (UUID)' })
+  test_case_id?: string;
+
+  @ApiPropertyOptional({
+    type: Boolean,
+    default: false,
+    description: 'Every result, not only each case’s current one',
+  })
+  @IsOptional()
+  @toBoolean()
+  @IsBoolean({ message: 'include_history must be true or false' })
+  include_history?: boolean;
+}

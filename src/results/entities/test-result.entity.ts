@@ -1,0 +1,88 @@
+import {
+  Column,
+  CreateDateColumn,
+  Entity,
+  Index,
+  JoinColumn,
+  ManyToOne,
+  PrimaryGeneratedColumn,
+  type Relation,
+} from 'typeorm';
+import { TestCase } from '../../projects/entities/test-case.entity.js';
+import { TestRun } from '../../testruns/entities/test-run.entity.js';
+
+export const RESULT_STATUSES = [
+  'passed',
+  'failed',
+  'blocked',
+  'skipped',
+  'retest',
+  'untested',
+] as const;
+export type ResultStatus = (typeof RESULT_STATUSES)[number];
+
+/**
+ * One execution result. Every result is kept (history); the latest one per case and run is
+ * the case's current result (`is_current`), and only that one counts in the run's `counts`.
+ */
+@Entity('test_result')
+@Index('IDX_test_result_run_created', ['testRunId', 'createdAt', 'id'])
+@Index('UQ_test_result_current', ['testRunId', 'testCaseId'], {
+  unique: true,
+  where: '"is_current"',
+})
+@Index('IDX_test_result_case', ['testCaseId'])
+export class TestResult {
+  @PrimaryGeneratedColumn('uuid')
+  id!: string;
+
+  @Column({ type: 'uuid' })
+  organizationId!: string;
+
+  @Column({ type: 'uuid' })
+  testRunId!: string;
+
+  @ManyToOne(() => TestRun, { onDelete: 'CASCADE' })
+  @JoinColumn({ name: 'test_run_id' })
+  testRun?: Relation<TestRun>;
+
+  @Column({ type: 'uuid' })
+  testCaseId!: string;
+
+  @ManyToOne(() => TestCase, { onDelete: 'CASCADE' })
+  @JoinColumn({ name: 'test_case_id' })
+  testCase?: Relation<TestCase>;
+
+  @Column({ type: 'enum', enum: RESULT_STATUSES, enumName: 'result_status' })
+  status!: ResultStatus;
+
+  @Column({ type: 'integer', nullable: true })
+  durationMs!: number | null;
+
+  @Column({ type: 'text', nullable: true })
+  message!: string | null;
+
+  @Column({ type: 'text', array: true, default: () => "'{}'" })
+  defects!: string[];
+
+  /** Failed attempts before the final status (test retries, Surefire reruns). */
+  @Column({ type: 'integer', default: 0 })
+  retries!: number;
+
+  /** Passed only after failing: `passed` with `retries` > 0. */
+  @Column({ type: 'boolean', default: false })
+  flaky!: boolean;
+
+  @Column({ type: 'boolean', default: true })
+  isCurrent!: boolean;
+
+  @Column({ type: 'timestamptz', precision: 3, nullable: true })
+  executedAt!: Date | null;
+
+  /** Storage order within a run: "latest" means the highest sequence. */
+  @Column({ type: 'bigint', generated: 'increment' })
+  seq!: string;
+
+  @CreateDateColumn({ type: 'timestamptz', precision: 3 })
+  createdAt!: Date;
+}

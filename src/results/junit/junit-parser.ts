@@ -1,0 +1,148 @@
+import { SaxesParser, type SaxesTagPlain } from 'saxes';
+import { ApiError } from '../../common/errors/api-error.js';
+import type { ResultItem } from '../result-items.js';
+
+/** Longest failure message kept per result (reports can carry megabytes of stack traces). */
+const MAX_MESSAGE = 65_535;
+const MAX_ID = 1000;
+
+const FAILURE = new Set(['failure', 'error']);
+/** Surefire's re-run records: a passed test with flaky ones is flaky; reruns are retries. */
+const RETRY = new Set(['flakyFailure', 'flakyError', 'rerunFailure', 'rerunError']);
+
+interface OpenCase {
+  name: string;
+  classname: string;
+  time: string | undefined;
+  failed: boolean;
+  skipped: boolean;
+  retries: number;
+  message: string | null;
+  /** Text inside the first <failure>/<error> when it has no message attribute. */
+  collecting: boolean;
+  text: string;
+}
+
+/**
+ * Turns a JUnit XML report into result items, streaming through the document once (linear
+ * in its size). Accepts what Jest, Mocha, pytest (xunit1/xunit2), Playwright, Maven Surefire
+ * and go-junit-report write: nested suites, missing classnames, properties, system-out,
+ * CDATA and entities. Malformed XML is a 400 naming `body` with the parser's line and column.
+ */
+export function parseJunitReport(xml: string): ResultItem[] {
+  const parser = new SaxesParser<{ xmlns: false; position: true }>({
+    xmlns: false,
+    position: true,
+  });
+  const items: ResultItem[] = [];
+  let current: OpenCase | null = null;
+  let depthInCase = 0;
+  let sawRoot = false;
+  let failure: Error | null = null;
+
+  parser.on('error', (error) => {
+    failure ??= error;
+  });
+  parser.on('opentag', (tag: SaxesTagPlain) => {
+    if (!sawRoot) {
+      sawRoot = true;
+      if (tag.name !== 'testsuites' && tag.name !== 'testsuite') {
+        failure ??= new Error(`the root element is <${tag.name}>, not <testsuites> or <testsuite>`);
+      }
+    }
+    if (current === null) {
+      if (tag.name === 'testcase') {
+        current = {
+          name: attribute(tag, 'name'),
+          classname: attribute(tag, 'classname'),
+          time: tag.attributes.time,
+          failed: false,
+          skipped: false,
+          retries: 0,
+          message: null,
+          collecting: false,
+          text: '',
+        };
+        depthInCase = 0;
+      }
+      return;
+    }
+    depthInCase++;
+    if (depthInCase !== 1) return;
+    if (FAILURE.has(tag.name)) {
+      if (!current.failed) {
+        current.failed = true;
+        const message = tag.attributes.message;
+        if (message) current.message = message;
+        else current.collecting = true;
+      }
+    } else if (tag.name === 'skipped') {
+      current.skipped = true;
+      current.message ??= tag.attributes.message || null;
+    } else if (RETRY.has(tag.name)) {
+      current.retries++;
+    }
+  });
+  const onText = (text: string) => {
+    if (current?.collecting && current.text.length < MAX_MESSAGE) current.text += text;
+  };
+  parser.on('text', onText);
+  parser.on('cdata', onText);
+  parser.on('closetag', (tag) => {
+    if (current === null) return;
+    if (depthInCase > 0) {
+      if (depthInCase === 1 && FAILURE.has(tag.name)) current.collecting = false;
+      depthInCase--;
+      return;
+    }
+    if (tag.name === 'testcase') {
+      items.push(toItem(current));
+      current = null;
+    }
+  });
+
+  parser.write(xml).close();
+  if (failure) throw malformed(failure as Error);
+  if (!sawRoot)
+    throw ApiError.invalidField('body', 'The body is not a JUnit XML report: it is empty.');
+  return items;
+}
+
+function attribute(tag: SaxesTagPlain, name: string): string {
+  return (tag.attributes[name] ?? '').trim();
+}
+
+function toItem(testCase: OpenCase): ResultItem {
+  const automationId =
+    (testCase.classname ? `${testCase.classname}.${testCase.name}` : testCase.name) || 'unnamed';
+  const status = testCase.failed ? 'failed' : testCase.skipped ? 'skipped' : 'passed';
+  const message = testCase.message ?? (testCase.text.trim() || null);
+  return {
+    testCaseId: null,
+    automationId: automationId.slice(0, MAX_ID),
+    title: (testCase.name || automationId).slice(0, MAX_ID),
+    section: testCase.classname ? testCase.classname.slice(0, MAX_ID) : null,
+    status,
+    durationMs: durationOf(testCase.time),
+    message: message ? message.slice(0, MAX_MESSAGE) : null,
+    defects: [],
+    retries: testCase.retries,
+    executedAt: null,
+  };
+}
+
+/** `time` is seconds, sometimes with a thousands separator (Surefire in some locales). */
+export function durationOf(time: string | undefined): number | null {
+  if (time === undefined) return null;
+  const seconds = Number(time.replace(/,/g, '').trim());
+  if (!Number.isFinite(seconds) || seconds < 0) return null;
+  return Math.min(Math.round(seconds * 1000), 2_147_483_647);
+}
+
+/** saxes reports "line:column: message". */
+function malformed(error: Error): ApiError {
+  const match = /^(\d+):(\d+): (.*)$/s.exec(error.message);
+  const where = match ? ` at line ${match[1]}, column ${match[2]}` : '';
+  const what = match ? match[3] : error.message;
+  return ApiError.invalidField('body', `The body is not well-formed JUnit XML${where}: ${what}`);
+}

@@ -1,0 +1,12 @@
+import { Module } from '@nestjs/common';
+import { TestRunsModule } from '../testruns/testruns.module.js';
+import { ResultWriterModule } from './result-writer.module.js';
+import { ResultsController } from './results.controller.js';
+import { ResultsService } from './results.service.js';
+
+@Module({
+  imports: [TestRunsModule, ResultWriterModule],
+  controllers: [ResultsController],
+  providers: [ResultsService],
+})
+export class ResultsModule {}

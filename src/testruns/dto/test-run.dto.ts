@@ -1,0 +1,160 @@
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import {
+  ArrayMaxSize,
+  ArrayUnique,
+  IsArray,
+  IsDate,
+  IsIn,
+  IsOptional,
+  IsString,
+  IsUUID,
+  Length,
+} from 'class-validator';
+import { SOURCES, type Source } from '../../builds/entities/build.entity.js';
+import { PaginationQuery } from '../../common/pagination/pagination.js';
+import { ToDate, Trim } from '../../common/validation.js';
+import { TEST_RUN_STATUSES, type TestRunStatus } from '../entities/test-run.entity.js';
+
+export const MAX_PREPOPULATED_CASES = 5000;
+
+export class TestRunCounts {
+  @ApiProperty({ description: 'Cases with a current result', example: 120 })
+  total!: number;
+  @ApiProperty({ example: 110 })
+  passed!: number;
+  @ApiProperty({ example: 4 })
+  failed!: number;
+  @ApiProperty({ example: 0 })
+  blocked!: number;
+  @ApiProperty({ example: 3 })
+  skipped!: number;
+  @ApiProperty({ example: 0 })
+  retest!: number;
+  @ApiProperty({ example: 3 })
+  untested!: number;
+  @ApiProperty({ description: 'Current results that passed only after retries', example: 2 })
+  flaky!: number;
+}
+
+export class TestRunResponse {
+  @ApiProperty({ format: 'uuid' })
+  id!: string;
+
+  @ApiProperty({ format: 'uuid' })
+  project_id!: string;
+
+  @ApiProperty({ example: 'Nightly regression #311' })
+  name!: string;
+
+  @ApiProperty({ type: String, format: 'uuid', nullable: true })
+  build_id!: string | null;
+
+  @ApiProperty({ type: String, format: 'uuid', nullable: true })
+  release_id!: string | null;
+
+  @ApiProperty({ enum: TEST_RUN_STATUSES })
+  status!: TestRunStatus;
+
+  @ApiProperty({ enum: SOURCES })
+  source!: Source;
+
+  @ApiProperty({ type: TestRunCounts, description: 'Counts of each case’s current result' })
+  counts!: TestRunCounts;
+
+  @ApiProperty({ type: String, format: 'date-time', nullable: true })
+  submitted_at!: string | null;
+
+  @ApiProperty({ type: String, format: 'date-time', nullable: true })
+  completed_at!: string | null;
+
+  @ApiProperty({ format: 'date-time' })
+  created_at!: string;
+
+  @ApiProperty({ format: 'date-time' })
+  updated_at!: string;
+}
+
+/** The run's fields the UI also sets (its project comes from the path). */
+export class TestRunFields {
+  @ApiProperty({ minLength: 1, maxLength: 255, example: 'Nightly regression #311' })
+  @Trim()
+  @IsString()
+  @Length(1, 255)
+  name!: string;
+
+  @ApiPropertyOptional({ format: 'uuid' })
+  @IsOptional()
+  @IsUUID('all', { message: 'build_id must be a build id (UUID)' })
+  build_id?: string;
+
+  @ApiPropertyOptional({ format: 'uuid', description: 'A release of the same project' })
+  @IsOptional()
+  @IsUUID('all', { message: 'release_id must be a release id (UUID)' })
+  release_id?: string;
+
+  @ApiPropertyOptional({
+    type: [String],
+    format: 'uuid',
+    maxItems: MAX_PREPOPULATED_CASES,
+    description: 'Cases of the project to start as `untested`',
+  })
+  @IsOptional()
+  @IsArray()
+  @ArrayMaxSize(MAX_PREPOPULATED_CASES)
+  @ArrayUnique()
+  @IsUUID('all', { each: true, message: 'test_case_ids must contain test case ids (UUIDs)' })
+  test_case_ids?: string[];
+}
+
+export class CreateTestRunDto extends TestRunFields {
+  @ApiProperty({ format: 'uuid' })
+  @IsUUID('all', { message: 'project_id must be a project id (UUID)' })
+  project_id!: string;
+}
+
+export class UpdateTestRunDto {
+  @ApiProperty({
+    enum: ['submitted', 'completed'],
+    description: '`submitted` from `in_progress`; `completed` from either. Completed is final.',
+  })
+  @IsIn(['submitted', 'completed'])
+  status!: 'submitted' | 'completed';
+}
+
+export class TestRunQuery extends PaginationQuery {
+  @ApiPropertyOptional({ enum: TEST_RUN_STATUSES })
+  @IsOptional()
+  @IsIn(TEST_RUN_STATUSES)
+  status?: TestRunStatus;
+
+  @ApiPropertyOptional({ format: 'uuid' })
+  @IsOptional()
+  @IsUUID('all', { message: 'project_id must be a project id (UUID)' })
+  project_id?: string;
+
+  @ApiPropertyOptional({ format: 'uuid' })
+  @IsOptional()
+  @IsUUID('all', { message: 'build_id must be a build id (UUID)' })
+  build_id?: string;
+
+  @ApiPropertyOptional({ format: 'uuid' })
+  @IsOptional()
+  @IsUUID('all', { message: 'release_id must be a release id (UUID)' })
+  release_id?: string;
+
+  @ApiPropertyOptional({ type: String, format: 'date-time', description: 'Created strictly after' })
+  @IsOptional()
+  @ToDate()
+  @IsDate({ message: 'created_after must be an ISO 8601 timestamp' })
+  created_after?: Date;
+
+  @ApiPropertyOptional({
+    type: String,
+    format: 'date-time',
+    description: 'Created strictly before',
+  })
+  @IsOptional()
+  @ToDate()
+  @IsDate({ message: 'created_before must be an ISO 8601 timestamp' })
+  created_before?: Date;
+}

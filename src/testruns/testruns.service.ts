@@ -1,0 +1,230 @@
+import { Injectable } from '@nestjs/common';
+import type { EntityManager } from 'typeorm';
+import { Build, type Source } from '../builds/entities/build.entity.js';
+import { ApiError } from '../common/errors/api-error.js';
+import { fetchPage, type Page, toPage } from '../common/pagination/pagination.js';
+import { requireReference } from '../common/references.js';
+import { isoOrNull } from '../common/serialization.js';
+import { Transactions } from '../database/transactions.js';
+import { Project } from '../projects/entities/project.entity.js';
+import { ProjectsService } from '../projects/projects.service.js';
+import { Release } from '../releases/entities/release.entity.js';
+import { ResultWriter } from '../results/result-writer.js';
+import {
+  CreateTestRunDto,
+  TestRunFields,
+  TestRunQuery,
+  TestRunResponse,
+  UpdateTestRunDto,
+} from './dto/test-run.dto.js';
+import { TestRun, type TestRunStatus } from './entities/test-run.entity.js';
+
+export function toTestRunResponse(run: TestRun): TestRunResponse {
+  return {
+    id: run.id,
+    project_id: run.projectId,
+    name: run.name,
+    build_id: run.buildId,
+    release_id: run.releaseId,
+    status: run.status,
+    source: run.source,
+    counts: {
+      total: run.total,
+      passed: run.passed,
+      failed: run.failed,
+      blocked: run.blocked,
+      skipped: run.skipped,
+      retest: run.retest,
+      untested: run.untested,
+      flaky: run.flaky,
+    },
+    submitted_at: isoOrNull(run.submittedAt),
+    completed_at: isoOrNull(run.completedAt),
+    created_at: run.createdAt.toISOString(),
+    updated_at: run.updatedAt.toISOString(),
+  };
+}
+
+/** Allowed moves: in_progress → submitted → completed, or in_progress → completed. */
+const NEXT: Record<TestRunStatus, readonly TestRunStatus[]> = {
+  in_progress: ['submitted', 'completed'],
+  submitted: ['completed'],
+  completed: [],
+};
+
+export interface NewRun {
+  projectId: string;
+  name: string;
+  buildId?: string;
+  releaseId?: string;
+  testCaseIds?: string[];
+}
+
+@Injectable()
+export class TestRunsService {
+  constructor(
+    private readonly transactions: Transactions,
+    private readonly projects: ProjectsService,
+    private readonly writer: ResultWriter,
+  ) {}
+
+  async create(
+    organizationId: string,
+    dto: CreateTestRunDto,
+    source: Source = 'api',
+  ): Promise<TestRunResponse> {
+    return this.transactions.run(async (manager) => {
+      const run = await this.open(manager, organizationId, source, {
+        projectId: dto.project_id,
+        name: dto.name,
+        buildId: dto.build_id,
+        releaseId: dto.release_id,
+        testCaseIds: dto.test_case_ids,
+      });
+      return toTestRunResponse(run);
+    });
+  }
+
+  /** Internal API: a run from the UI in the project named in the path. */
+  async createFromUi(projectId: string, dto: TestRunFields): Promise<TestRunResponse> {
+    const project = await this.projects.findAnywhere(projectId);
+    return this.create(project.organizationId, { ...dto, project_id: projectId }, 'ui');
+  }
+
+  /**
+   * Creates a run in the caller's transaction, checking every reference (400 naming the
+   * field), with `test_case_ids` pre-populated as untested results.
+   */
+  async open(
+    manager: EntityManager,
+    organizationId: string,
+    source: Source,
+    fields: NewRun,
+  ): Promise<TestRun> {
+    await requireReference(manager, Project, organizationId, fields.projectId, 'project_id');
+    if (fields.buildId)
+      await requireReference(manager, Build, organizationId, fields.buildId, 'build_id');
+    if (fields.releaseId) {
+      const release = await requireReference(
+        manager,
+        Release,
+        organizationId,
+        fields.releaseId,
+        'release_id',
+      );
+      if (release.projectId !== fields.projectId) {
+        throw ApiError.invalidField(
+          'release_id',
+          'release_id belongs to another project than project_id',
+        );
+      }
+    }
+    const run = await manager.save(
+      manager.create(TestRun, {
+        organizationId,
+        projectId: fields.projectId,
+        name: fields.name,
+        buildId: fields.buildId ?? null,
+        releaseId: fields.releaseId ?? null,
+        status: 'in_progress',
+        source,
+      }),
+    );
+    // Events: `testrun.created.v1` is written to the outbox here, in this transaction.
+    if (fields.testCaseIds?.length) {
+      const items = fields.testCaseIds.map((testCaseId) => ({
+        testCaseId,
+        automationId: null,
+        title: null,
+        section: null,
+        status: 'untested' as const,
+        durationMs: null,
+        message: null,
+        defects: [],
+        retries: 0,
+        executedAt: null,
+      }));
+      await this.writer.write(manager, run, items, (i) => `test_case_ids[${i}]`);
+    }
+    return run;
+  }
+
+  async list(organizationId: string, query: TestRunQuery): Promise<Page<TestRunResponse>> {
+    const manager = this.transactions.manager;
+    if (query.project_id)
+      await requireReference(manager, Project, organizationId, query.project_id, 'project_id');
+    if (query.build_id)
+      await requireReference(manager, Build, organizationId, query.build_id, 'build_id');
+    if (query.release_id)
+      await requireReference(manager, Release, organizationId, query.release_id, 'release_id');
+    const qb = manager
+      .createQueryBuilder(TestRun, 'run')
+      .where('run.organizationId = :organizationId', { organizationId });
+    const exact = {
+      status: query.status,
+      projectId: query.project_id,
+      buildId: query.build_id,
+      releaseId: query.release_id,
+    };
+    for (const [column, value] of Object.entries(exact)) {
+      if (value !== undefined) qb.andWhere(`run.${column} = :${column}`, { [column]: value });
+    }
+    if (query.created_after) qb.andWhere('run.createdAt > :after', { after: query.created_after });
+    if (query.created_before)
+      qb.andWhere('run.createdAt < :before', { before: query.created_before });
+    qb.orderBy('run.createdAt', 'DESC').addOrderBy('run.id', 'DESC');
+    const [runs, total] = await fetchPage(qb, query);
+    return toPage(runs.map(toTestRunResponse), total, query);
+  }
+
+  async get(organizationId: string, id: string): Promise<TestRunResponse> {
+    return toTestRunResponse(await this.find(this.transactions.manager, organizationId, id));
+  }
+
+  /** The run if it is the organization's; 404 otherwise (no existence leaks). */
+  async find(manager: EntityManager, organizationId: string, id: string): Promise<TestRun> {
+    const run = await manager.findOneBy(TestRun, { id, organizationId });
+    if (!run) throw ApiError.notFound('test_run');
+    return run;
+  }
+
+  async update(
+    organizationId: string,
+    id: string,
+    dto: UpdateTestRunDto,
+  ): Promise<TestRunResponse> {
+    return this.transactions.run(async (manager) => {
+      const run = await this.lock(manager, organizationId, id);
+      this.moveTo(run, dto.status);
+      return toTestRunResponse(await manager.save(run));
+    });
+  }
+
+  /** The run, row-locked for the rest of the transaction (404 unless it is the organization's). */
+  async lock(manager: EntityManager, organizationId: string, id: string): Promise<TestRun> {
+    const run = await manager.findOne(TestRun, {
+      where: { id, organizationId },
+      lock: { mode: 'pessimistic_write' },
+    });
+    if (!run) throw ApiError.notFound('test_run');
+    return run;
+  }
+
+  /** Applies a status change or refuses it with 409; the caller saves the run. */
+  moveTo(run: TestRun, status: 'submitted' | 'completed'): void {
+    if (!NEXT[run.status].includes(status)) {
+      throw ApiError.conflict(
+        'invalid_transition',
+        `A test run cannot move from ${run.status} to ${status}.`,
+      );
+    }
+    run.status = status;
+    if (status === 'submitted') {
+      run.submittedAt = new Date();
+      // Events: `testrun.submitted.v1` is written to the outbox here, in this transaction.
+    } else {
+      run.completedAt = new Date();
+      // Events: `testrun.completed.v1` is written to the outbox here, in this transaction.
+    }
+  }
+}
