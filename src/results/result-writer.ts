@@ -63,12 +63,14 @@ export class ResultWriter {
     caseIds.forEach((caseId, i) => lastIndex.set(caseId, i));
     const distinctCases = [...lastIndex.keys()];
 
-    const retired: Array<{ status: ResultStatus; flaky: boolean }> = await manager.query(
-      `UPDATE test_result SET is_current = false
+    // TypeORM answers an UPDATE with [rows, affected].
+    const [retired]: [Array<{ status: ResultStatus; flaky: boolean }>, number] =
+      await manager.query(
+        `UPDATE test_result SET is_current = false
         WHERE test_run_id = $1 AND is_current AND test_case_id = ANY($2::uuid[])
         RETURNING status, flaky`,
-      [run.id, distinctCases],
-    );
+        [run.id, distinctCases],
+      );
 
     const rows = items.map((item, i) => ({
       ord: i,
