@@ -1,0 +1,112 @@
+import { ApiError } from '../../common/errors/api-error.js';
+import { durationOf, parseJunitReport } from './junit-parser.js';
+
+function statuses(xml: string) {
+  return parseJunitReport(xml).map((item) => [item.automationId, item.status, item.retries]);
+}
+
+describe('parseJunitReport', () => {
+  it('maps failure and error to failed, skipped to skipped, anything else to passed', () => {
+    const xml = `<?xml version="1.0"?>
+      <testsuites><testsuite name="s">
+        <testcase classname="a.B" name="ok" time="0.5"/>
+        <testcase classname="a.B" name="fails"><failure message="expected 1">trace</failure></testcase>
+        <testcase classname="a.B" name="errors"><error type="NPE"/></testcase>
+        <testcase classname="a.B" name="skips"><skipped message="later"/></testcase>
+      </testsuite></testsuites>`;
+    expect(statuses(xml)).toEqual([
+      ['a.B.ok', 'passed', 0],
+      ['a.B.fails', 'failed', 0],
+      ['a.B.errors', 'failed', 0],
+      ['a.B.skips', 'skipped', 0],
+    ]);
+    const [ok, fails, errors, skips] = parseJunitReport(xml);
+    expect(ok).toMatchObject({ title: 'ok', section: 'a.B', durationMs: 500, message: null });
+    expect(fails.message).toBe('expected 1');
+    expect(errors.message).toBeNull();
+    expect(skips.message).toBe('later');
+  });
+
+  it('uses the failure text when there is no message attribute, CDATA and entities included', () => {
+    const [item] = parseJunitReport(
+      '<testsuite><testcase name="t"><failure><![CDATA[a < b ]] & "c"]]> &amp; &#233;&#x2713;</failure></testcase></testsuite>',
+    );
+    expect(item.message).toBe('a < b ]] & "c" & é✓');
+  });
+
+  it('falls back to the name when classname is missing or empty, and finds nested suites', () => {
+    const xml = `<testsuites><testsuite name="outer"><testsuite name="inner">
+        <testcase name="lonely"/><testcase classname="" name="empty"/>
+        <testcase classname="  pkg.Spaced  " name="x"><properties><property name="k" value="v"/></properties>
+          <system-out>hello</system-out></testcase>
+      </testsuite></testsuite></testsuites>`;
+    expect(parseJunitReport(xml).map((i) => [i.automationId, i.section])).toEqual([
+      ['lonely', null],
+      ['empty', null],
+      ['pkg.Spaced.x', 'pkg.Spaced'],
+    ]);
+  });
+
+  it('counts Surefire reruns as retries; a passed test with flaky failures is flaky', () => {
+    const xml = `<testsuite>
+      <testcase classname="C" name="flaky"><flakyFailure message="1"/><flakyError message="2"/><system-out/></testcase>
+      <testcase classname="C" name="broken"><failure message="x"/><rerunFailure message="r1"/><rerunError message="r2"/></testcase>
+    </testsuite>`;
+    expect(statuses(xml)).toEqual([
+      ['C.flaky', 'passed', 2],
+      ['C.broken', 'failed', 2],
+    ]);
+  });
+
+  it('ignores failure-like elements nested deeper than the testcase’s children', () => {
+    const xml = `<testsuite><testcase name="t"><system-out><failure>not a failure</failure></system-out></testcase></testsuite>`;
+    expect(statuses(xml)).toEqual([['t', 'passed', 0]]);
+  });
+
+  it('reads durations in seconds, with thousands separators, and ignores nonsense', () => {
+    expect(durationOf('1.2345')).toBe(1235);
+    expect(durationOf('1,234.567')).toBe(1234567);
+    expect(durationOf('0')).toBe(0);
+    expect(durationOf('abc')).toBeNull();
+    expect(durationOf('-1')).toBeNull();
+    expect(durationOf(undefined)).toBeNull();
+  });
+
+  it('rejects malformed XML naming the body with line and column', () => {
+    const error = (() => {
+      try {
+        parseJunitReport('<testsuite>\n  <testcase name="a">\n</testsuite>');
+      } catch (e) {
+        return e as ApiError;
+      }
+      throw new Error('no error');
+    })();
+    expect(error).toBeInstanceOf(ApiError);
+    expect(error.details.field).toBe('body');
+    expect(error.message).toMatch(/line 3, column \d+/);
+  });
+
+  it.each([
+    ['an empty body', ''],
+    ['another root element', '<html><body/></html>'],
+    ['text that is not XML', 'PASS all tests'],
+  ])('rejects %s', (_name, xml) => {
+    expect(() => parseJunitReport(xml)).toThrow(ApiError);
+  });
+
+  it('does not resolve external entities', () => {
+    const xml = `<?xml version="1.0"?><!DOCTYPE x [<!ENTITY ext SYSTEM "file:///etc/passwd">]><testsuite><testcase name="&ext;"/></testsuite>`;
+    expect(() => parseJunitReport(xml)).toThrow(ApiError);
+  });
+
+  it('parses a large report in linear time', () => {
+    const cases = Array.from(
+      { length: 20000 },
+      (_, i) => `<testcase classname="big.Suite" name="t${i}" time="0.01"/>`,
+    ).join('');
+    const started = Date.now();
+    const items = parseJunitReport(`<testsuite>${cases}</testsuite>`);
+    expect(items).toHaveLength(20000);
+    expect(Date.now() - started).toBeLessThan(2000);
+  });
+});
