@@ -8,6 +8,7 @@ import { Project } from '../projects/entities/project.entity.js';
 import { TestCase } from '../projects/entities/test-case.entity.js';
 import { Release } from '../releases/entities/release.entity.js';
 import { TestResult } from '../results/entities/test-result.entity.js';
+import { TestRunCase } from '../results/entities/test-run-case.entity.js';
 import { TestRun } from '../testruns/entities/test-run.entity.js';
 
 /** Every TypeORM entity of the service; the app and the migration CLI share this list. */
@@ -23,4 +24,5 @@ export const ENTITIES: Array<new () => object> = [
   IdempotencyRecord,
   TestRun,
   TestResult,
+  TestRunCase,
 ];

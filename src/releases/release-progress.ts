@@ -23,10 +23,12 @@ export async function releaseProgress(
     ) as Promise<Array<{ status: string; n: number }>>,
     manager.query(
       `SELECT status, count(*)::int AS n FROM (
-         SELECT DISTINCT ON (r.test_case_id) r.status
-           FROM test_result r JOIN test_run t ON t.id = r.test_run_id
-          WHERE t.release_id = $1 AND r.is_current
-          ORDER BY r.test_case_id, r.created_at DESC, r.id DESC
+         SELECT DISTINCT ON (c.test_case_id) c.status
+           FROM test_run_case c
+           JOIN test_run t ON t.id = c.test_run_id
+           JOIN test_result r ON r.id = c.result_id
+          WHERE t.release_id = $1
+          ORDER BY c.test_case_id, r.created_at DESC, r.id DESC
        ) latest GROUP BY status`,
       [release.id],
     ) as Promise<Array<{ status: ResultStatus; n: number }>>,

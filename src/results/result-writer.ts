@@ -1,11 +1,17 @@
+import { randomUUID } from 'node:crypto';
+import { Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
 import { Injectable } from '@nestjs/common';
+import type { PoolClient } from 'pg';
+import { from as copyFrom } from 'pg-copy-streams';
 import type { EntityManager } from 'typeorm';
 import { ApiError } from '../common/errors/api-error.js';
 import type { TestRun } from '../testruns/entities/test-run.entity.js';
+import { copyText, copyTextArray, COPY_NULL } from './copy-format.js';
 import { RESULT_STATUSES, type ResultStatus } from './entities/test-result.entity.js';
 import type { ResultItem } from './result-items.js';
 
-/** A stored result as the database returns it. */
+/** A stored result, as the API shows it. */
 export interface StoredResult {
   id: string;
   test_run_id: string;
@@ -18,7 +24,6 @@ export interface StoredResult {
   flaky: boolean;
   executed_at: Date | null;
   created_at: Date;
-  seq: string;
 }
 
 export interface WrittenBatch {
@@ -26,27 +31,19 @@ export interface WrittenBatch {
   createdTestCases: number;
 }
 
-type Counts = Record<ResultStatus | 'flaky' | 'total', number>;
+type CountColumn = ResultStatus | 'flaky' | 'total';
+const COUNT_COLUMNS: readonly CountColumn[] = ['total', ...RESULT_STATUSES, 'flaky'];
 
-function emptyCounts(): Counts {
-  return {
-    total: 0,
-    passed: 0,
-    failed: 0,
-    blocked: 0,
-    skipped: 0,
-    retest: 0,
-    untested: 0,
-    flaky: 0,
-  };
-}
+const RESULT_COLUMNS =
+  'id, organization_id, test_run_id, test_case_id, status, duration_ms, message, defects, retries, flaky, executed_at';
 
 /**
- * The set-based write path of results: a whole batch in a constant number of statements
- * (resolve ids, create missing cases, retire previous current results, insert all results,
- * update the run's counts), inside the caller's transaction. The caller holds the run's row
- * lock, so batches into one run (parallel CI shards) apply one after another and the counts
- * stay exact.
+ * The set-based write path of results: a whole batch in a constant number of statements,
+ * inside the caller's transaction. Cases are resolved (and missing ones created) in a few
+ * statements; the results go in with COPY, PostgreSQL's bulk load; the cases' current results
+ * are one upsert, which also returns what each replaced; the run's counts are one atomic
+ * increment, the batch's last statement. Batches into one run (parallel CI shards) run side by
+ * side: they only wait for each other on the cases they share and, briefly, on the counts.
  */
 @Injectable()
 export class ResultWriter {
@@ -61,19 +58,14 @@ export class ResultWriter {
     // The last item for a case in this batch becomes its current result.
     const lastIndex = new Map<string, number>();
     caseIds.forEach((caseId, i) => lastIndex.set(caseId, i));
-    const distinctCases = [...lastIndex.keys()];
 
-    // TypeORM answers an UPDATE with [rows, affected].
-    const [retired]: [Array<{ status: ResultStatus; flaky: boolean }>, number] =
-      await manager.query(
-        `UPDATE test_result SET is_current = false
-        WHERE test_run_id = $1 AND is_current AND test_case_id = ANY($2::uuid[])
-        RETURNING status, flaky`,
-        [run.id, distinctCases],
-      );
-
-    const rows = items.map((item, i) => ({
-      ord: i,
+    // What the created_at default stores for this transaction, at the column's precision.
+    const [{ now }]: Array<{ now: Date }> = await manager.query(
+      'SELECT now()::timestamptz(3) AS now',
+    );
+    const results: StoredResult[] = items.map((item, i) => ({
+      id: randomUUID(),
+      test_run_id: run.id,
       test_case_id: caseIds[i],
       status: item.status,
       duration_ms: item.durationMs,
@@ -81,39 +73,83 @@ export class ResultWriter {
       defects: item.defects,
       retries: item.retries,
       flaky: item.status === 'passed' && item.retries > 0,
-      is_current: lastIndex.get(caseIds[i]) === i,
       executed_at: item.executedAt,
+      created_at: now,
     }));
-    const inserted: StoredResult[] = await manager.query(
-      `INSERT INTO test_result (organization_id, test_run_id, test_case_id, status, duration_ms, message,
-                                defects, retries, flaky, is_current, executed_at)
-       SELECT $1, $2, x.test_case_id, x.status, x.duration_ms, x.message, coalesce(x.defects, '{}'),
-              x.retries, x.flaky, x.is_current, x.executed_at
-         FROM jsonb_to_recordset($3::jsonb) AS x(ord int, test_case_id uuid, status result_status,
-              duration_ms int, message text, defects text[], retries int, flaky boolean,
-              is_current boolean, executed_at timestamptz)
-        ORDER BY x.ord
-       RETURNING id, test_run_id, test_case_id, status, duration_ms, message, defects, retries, flaky,
-                 executed_at, created_at, seq`,
-      [run.organizationId, run.id, JSON.stringify(rows)],
-    );
-    inserted.sort((a, b) => (BigInt(a.seq) < BigInt(b.seq) ? -1 : 1));
-    // Events: `testcase.failed.v1` for every inserted `failed` result is written here, in this transaction.
+    await this.copyResults(manager, run, results);
+    // Events: `testcase.failed.v1` for every stored `failed` result is written here, in this transaction.
 
-    const delta = emptyCounts();
-    for (const row of rows) {
-      if (!row.is_current) continue;
-      delta.total++;
-      delta[row.status]++;
-      if (row.flaky) delta.flaky++;
-    }
-    for (const old of retired) {
-      delta.total--;
-      delta[old.status]--;
-      if (old.flaky) delta.flaky--;
+    // Sorted by case, so concurrent batches lock shared cases in the same order.
+    const current = [...lastIndex.entries()]
+      .sort(([a], [b]) => (a < b ? -1 : 1))
+      .map(([, index]) => results[index]);
+    const changes: Array<{
+      status: ResultStatus;
+      flaky: boolean;
+      replaced_status: ResultStatus | null;
+      replaced_flaky: boolean | null;
+    }> = await manager.query(
+      `INSERT INTO test_run_case AS c (test_run_id, test_case_id, result_id, status, flaky)
+       SELECT $1, x.test_case_id, x.id, x.status, x.flaky
+         FROM jsonb_to_recordset($2::jsonb) AS x(test_case_id uuid, id uuid, status result_status, flaky boolean)
+       ON CONFLICT (test_run_id, test_case_id) DO UPDATE
+          SET result_id = EXCLUDED.result_id, status = EXCLUDED.status, flaky = EXCLUDED.flaky,
+              replaced_status = c.status, replaced_flaky = c.flaky
+       RETURNING c.status, c.flaky,
+                 CASE WHEN xmax = 0 THEN NULL ELSE replaced_status END AS replaced_status,
+                 CASE WHEN xmax = 0 THEN NULL ELSE replaced_flaky END AS replaced_flaky`,
+      [
+        run.id,
+        JSON.stringify(
+          current.map(({ test_case_id, id, status, flaky }) => ({
+            test_case_id,
+            id,
+            status,
+            flaky,
+          })),
+        ),
+      ],
+    );
+
+    const delta = Object.fromEntries(COUNT_COLUMNS.map((c) => [c, 0])) as Record<
+      CountColumn,
+      number
+    >;
+    for (const change of changes) {
+      delta[change.status]++;
+      if (change.flaky) delta.flaky++;
+      if (change.replaced_status === null) {
+        delta.total++;
+      } else {
+        delta[change.replaced_status]--;
+        if (change.replaced_flaky) delta.flaky--;
+      }
     }
     await this.addCounts(manager, run, delta);
-    return { results: inserted, createdTestCases };
+    return { results, createdTestCases };
+  }
+
+  /** COPY the batch into test_result on the transaction's own connection. */
+  private async copyResults(
+    manager: EntityManager,
+    run: TestRun,
+    results: StoredResult[],
+  ): Promise<void> {
+    const runner = manager.queryRunner;
+    if (!runner) throw new Error('ResultWriter needs a transaction');
+    const client = (await runner.connect()) as PoolClient;
+    let data = '';
+    for (const r of results) {
+      data += `${r.id}\t${run.organizationId}\t${run.id}\t${r.test_case_id}\t${r.status}\t${
+        r.duration_ms ?? COPY_NULL
+      }\t${copyText(r.message)}\t${copyTextArray(r.defects)}\t${r.retries}\t${r.flaky ? 't' : 'f'}\t${
+        r.executed_at ? r.executed_at.toISOString() : COPY_NULL
+      }\n`;
+    }
+    await pipeline(
+      Readable.from([data]),
+      client.query(copyFrom(`COPY test_result (${RESULT_COLUMNS}) FROM STDIN`)),
+    );
   }
 
   /** Case ids for every item; cases named by an unknown automation id are created. */
@@ -148,32 +184,39 @@ export class ResultWriter {
         firstByAutomationId.set(item.automationId, item);
       }
     }
-    let created = 0;
     const idByAutomationId = new Map<string, string>();
+    let created = 0;
     if (firstByAutomationId.size > 0) {
-      // Sorted, so concurrent batches creating the same new cases lock them in the same order.
-      const wanted = [...firstByAutomationId.values()]
-        .map((item) => ({
-          automation_id: item.automationId,
-          title: item.title,
-          section: item.section,
-        }))
-        .sort((a, b) => ((a.automation_id ?? '') < (b.automation_id ?? '') ? -1 : 1));
-      const inserted: unknown[] = await manager.query(
-        `INSERT INTO test_case (organization_id, project_id, title, automation_id, section)
-         SELECT $1, $2, coalesce(x.title, x.automation_id), x.automation_id, x.section
-           FROM jsonb_to_recordset($3::jsonb) AS x(automation_id text, title text, section text)
-          ORDER BY x.automation_id
-         ON CONFLICT (project_id, automation_id) DO NOTHING
-         RETURNING id`,
-        [run.organizationId, run.projectId, JSON.stringify(wanted)],
-      );
-      created = inserted.length;
-      const all: Array<{ id: string; automation_id: string }> = await manager.query(
-        'SELECT id, automation_id FROM test_case WHERE project_id = $1 AND automation_id = ANY($2::text[])',
-        [run.projectId, [...firstByAutomationId.keys()]],
-      );
-      for (const row of all) idByAutomationId.set(row.automation_id, row.id);
+      const lookUp = async (automationIds: string[]) => {
+        const rows: Array<{ id: string; automation_id: string }> = await manager.query(
+          'SELECT id, automation_id FROM test_case WHERE project_id = $1 AND automation_id = ANY($2::text[])',
+          [run.projectId, automationIds],
+        );
+        for (const row of rows) idByAutomationId.set(row.automation_id, row.id);
+      };
+      await lookUp([...firstByAutomationId.keys()]);
+      const unknown = [...firstByAutomationId.keys()]
+        .filter((id) => !idByAutomationId.has(id))
+        .sort();
+      if (unknown.length > 0) {
+        // Sorted, so concurrent batches creating the same new cases lock them in the same order;
+        // a case another batch created meanwhile is skipped here and found by the second look-up.
+        const wanted = unknown.map((automationId) => {
+          const item = firstByAutomationId.get(automationId) as ResultItem;
+          return { automation_id: automationId, title: item.title, section: item.section };
+        });
+        const inserted: unknown[] = await manager.query(
+          `INSERT INTO test_case (organization_id, project_id, title, automation_id, section)
+           SELECT $1, $2, coalesce(x.title, x.automation_id), x.automation_id, x.section
+             FROM jsonb_to_recordset($3::jsonb) AS x(automation_id text, title text, section text)
+            ORDER BY x.automation_id
+           ON CONFLICT (project_id, automation_id) DO NOTHING
+           RETURNING id`,
+          [run.organizationId, run.projectId, JSON.stringify(wanted)],
+        );
+        created = inserted.length;
+        await lookUp(unknown);
+      }
     }
     const caseIds = items.map(
       (item) => item.testCaseId ?? (idByAutomationId.get(item.automationId as string) as string),
@@ -181,13 +224,16 @@ export class ResultWriter {
     return [caseIds, created];
   }
 
-  private async addCounts(manager: EntityManager, run: TestRun, delta: Counts): Promise<void> {
-    const columns = ['total', ...RESULT_STATUSES, 'flaky'] as const;
+  private async addCounts(
+    manager: EntityManager,
+    run: TestRun,
+    delta: Record<CountColumn, number>,
+  ): Promise<void> {
     await manager.query(
-      `UPDATE test_run SET ${columns.map((c, i) => `${c} = ${c} + $${i + 2}`).join(', ')}, updated_at = now()
+      `UPDATE test_run SET ${COUNT_COLUMNS.map((c, i) => `${c} = ${c} + $${i + 2}`).join(', ')}, updated_at = now()
         WHERE id = $1`,
-      [run.id, ...columns.map((c) => delta[c])],
+      [run.id, ...COUNT_COLUMNS.map((c) => delta[c])],
     );
-    for (const column of columns) run[column] += delta[column];
+    for (const column of COUNT_COLUMNS) run[column] += delta[column];
   }
 }

@@ -17,6 +17,7 @@ import {
   SubmittedResultsResponse,
 } from './dto/result.dto.js';
 import { TestResult } from './entities/test-result.entity.js';
+import { TestRunCase } from './entities/test-run-case.entity.js';
 import { parseJunitReport } from './junit/junit-parser.js';
 import { parseResultItems, type ResultItem } from './result-items.js';
 import { ResultWriter, type StoredResult } from './result-writer.js';
@@ -50,7 +51,6 @@ function entityToStored(result: TestResult): StoredResult {
     flaky: result.flaky,
     executed_at: result.executedAt,
     created_at: result.createdAt,
-    seq: result.seq,
   };
 }
 
@@ -110,7 +110,12 @@ export class ResultsService {
     const complete = optionalBoolean(fields, 'complete');
     const items = parseResultItems(fields.results);
     return this.transactions.run(async (manager) => {
-      const run = await this.testRuns.lock(manager, organizationId, runId);
+      const run = await this.testRuns.lock(
+        manager,
+        organizationId,
+        runId,
+        complete ? 'exclusive' : 'shared',
+      );
       const written = await this.store(manager, run, items, complete);
       return {
         accepted: written.results.length,
@@ -162,7 +167,13 @@ export class ResultsService {
     const qb = manager
       .createQueryBuilder(TestResult, 'result')
       .where('result.testRunId = :runId', { runId });
-    if (!query.include_history) qb.andWhere('result.isCurrent');
+    if (!query.include_history) {
+      qb.innerJoin(
+        TestRunCase,
+        'current',
+        'current.resultId = result.id AND current.testRunId = result.testRunId',
+      );
+    }
     if (query.status) qb.andWhere('result.status = :status', { status: query.status });
     if (query.test_case_id)
       qb.andWhere('result.testCaseId = :caseId', { caseId: query.test_case_id });
@@ -214,8 +225,9 @@ export class ResultsService {
         releaseId: ingest.releaseId,
       });
     }
+    const mode = ingest.complete ? 'exclusive' : 'shared';
     const run = await this.testRuns
-      .lock(manager, organizationId, ingest.testRunId)
+      .lock(manager, organizationId, ingest.testRunId, mode)
       .catch((error: unknown) => {
         if (error instanceof ApiError && error.code === ErrorCode.NotFound) {
           throw ApiError.invalidField(

@@ -200,11 +200,21 @@ export class TestRunsService {
     });
   }
 
-  /** The run, row-locked for the rest of the transaction (404 unless it is the organization's). */
-  async lock(manager: EntityManager, organizationId: string, id: string): Promise<TestRun> {
+  /**
+   * The run, row-locked for the rest of the transaction (404 unless it is the organization's).
+   * `exclusive` (FOR UPDATE) for status changes; result batches take `shared` (FOR KEY SHARE),
+   * which lets batches run side by side but makes a status change wait for them, so no result
+   * lands in a run that completed meanwhile.
+   */
+  async lock(
+    manager: EntityManager,
+    organizationId: string,
+    id: string,
+    mode: 'exclusive' | 'shared' = 'exclusive',
+  ): Promise<TestRun> {
     const run = await manager.findOne(TestRun, {
       where: { id, organizationId },
-      lock: { mode: 'pessimistic_write' },
+      lock: { mode: mode === 'exclusive' ? 'pessimistic_write' : 'for_key_share' },
     });
     if (!run) throw ApiError.notFound('test_run');
     return run;

@@ -4,6 +4,8 @@ import { CreateProjectsReleasesBuildsIdempotency1795303622861 } from './17953036
 import { MillisecondTimestamps1795303906157 } from './1795303906157-MillisecondTimestamps.js';
 import { CountBuildsPerOrganization1795304119576 } from './1795304119576-CountBuildsPerOrganization.js';
 import { CreateTestRunsAndResults1795304583665 } from './1795304583665-CreateTestRunsAndResults.js';
+import { TrackCurrentResultsPerCase1795305149808 } from './1795305149808-TrackCurrentResultsPerCase.js';
+import { RememberReplacedResults1795305341577 } from './1795305341577-RememberReplacedResults.js';
 
 /** Every migration in the order it runs; the app and the migration CLI share this list. */
 export const MIGRATIONS: Array<new () => MigrationInterface> = [
@@ -13,4 +15,6 @@ export const MIGRATIONS: Array<new () => MigrationInterface> = [
   MillisecondTimestamps1795303906157,
   CountBuildsPerOrganization1795304119576,
   CreateTestRunsAndResults1795304583665,
+  TrackCurrentResultsPerCase1795305149808,
+  RememberReplacedResults1795305341577,
 ];

@@ -22,15 +22,12 @@ export const RESULT_STATUSES = [
 export type ResultStatus = (typeof RESULT_STATUSES)[number];
 
 /**
- * One execution result. Every result is kept (history); the latest one per case and run is
- * the case's current result (`is_current`), and only that one counts in the run's `counts`.
+ * One execution result. Every result is kept (history, append-only); the latest one per
+ * case and run is the case's current result (`test_run_case`), and only that one counts in
+ * the run's `counts`.
  */
 @Entity('test_result')
 @Index('IDX_test_result_run_created', ['testRunId', 'createdAt', 'id'])
-@Index('UQ_test_result_current', ['testRunId', 'testCaseId'], {
-  unique: true,
-  where: '"is_current"',
-})
 @Index('IDX_test_result_case', ['testCaseId'])
 export class TestResult {
   @PrimaryGeneratedColumn('uuid')
@@ -72,9 +69,6 @@ export class TestResult {
   /** Passed only after failing: `passed` with `retries` > 0. */
   @Column({ type: 'boolean', default: false })
   flaky!: boolean;
-
-  @Column({ type: 'boolean', default: true })
-  isCurrent!: boolean;
 
   @Column({ type: 'timestamptz', precision: 3, nullable: true })
   executedAt!: Date | null;

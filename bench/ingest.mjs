@@ -1,0 +1,135 @@
+// The result write path against PostgreSQL's own bulk load, in one run:
+//   (a) raw COPY of rows shaped like results into a table like test_result (same indexes),
+//   (b) POST /testruns/{id}/results with 1,000-result batches from 4 concurrent clients,
+//   (c) one 20,000-test-case JUnit report through POST /results/ingest,
+// with the service's RSS sampled throughout.
+// Targets (issue 5): (b) ≥ 0.40 × (a), (c) ≥ 0.30 × (a), RSS < 300 MB.
+import { pipeline } from 'node:stream/promises';
+import { Readable } from 'node:stream';
+import pg from 'pg';
+import copyStreams from 'pg-copy-streams';
+import { createDatabase, dropDatabase, operator, rss, startService, viaHttps } from './support.mjs';
+
+const COPY_ROWS = Number(process.env.BENCH_COPY_ROWS ?? 200_000);
+const BATCHES = Number(process.env.BENCH_BATCHES ?? 120);
+const BATCH_SIZE = 1000;
+const CLIENTS = 4;
+const JUNIT_CASES = Number(process.env.BENCH_JUNIT_CASES ?? 20_000);
+
+const db = createDatabase('ingest');
+const service = await startService({ DATABASE_URL: db.url, RATE_LIMIT_PER_MINUTE: '1000000', LOG_LEVEL: 'warn' });
+let peakRss = rss(service.child.pid);
+const sampler = setInterval(() => (peakRss = Math.max(peakRss, rss(service.child.pid))), 100);
+const client = new pg.Client({ connectionString: db.url });
+await client.connect();
+try {
+  const org = await operator(service.base, 'POST', '/internal/v1/organizations', {
+    name: 'bench',
+    plan: 'enterprise',
+    monthly_call_limit: 1_000_000_000,
+  });
+  const { key } = await operator(service.base, 'POST', `/internal/v1/organizations/${org.id}/api-keys`, {
+    name: 'bench',
+    scopes: ['testruns:create', 'results:submit'],
+  });
+  const project = await operator(service.base, 'POST', `/internal/v1/organizations/${org.id}/projects`, {
+    name: 'Bench',
+    key: 'BENCH',
+  });
+  const headers = { ...viaHttps, authorization: `Bearer ${key}` };
+  const post = async (path, body, contentType = 'application/json') => {
+    const res = await fetch(`${service.base}${path}`, {
+      method: 'POST',
+      headers: { ...headers, 'content-type': contentType },
+      body: typeof body === 'string' ? body : JSON.stringify(body),
+    });
+    if (res.status !== 201) throw new Error(`${path}: ${res.status} ${await res.text()}`);
+    return res.json();
+  };
+
+  // (a) COPY into a copy of test_result, with the real run and cases so foreign keys hold.
+  const run = await post('/api/v1/testruns', { project_id: project.id, name: 'copy target' });
+  await post(`/api/v1/testruns/${run.id}/results`, {
+    results: Array.from({ length: 1000 }, (_, i) => ({ automation_id: `copy.case${i}`, status: 'passed' })),
+  });
+  const caseIds = (await client.query('SELECT id FROM test_case WHERE project_id = $1', [project.id])).rows.map((r) => r.id);
+  await client.query('CREATE TABLE bench_result (LIKE test_result INCLUDING ALL)');
+  const copyStarted = process.hrtime.bigint();
+  const lines = (function* () {
+    for (let i = 0; i < COPY_ROWS; i++) {
+      yield `${org.id}\t${run.id}\t${caseIds[i % caseIds.length]}\t${i % 10 === 0 ? 'failed' : 'passed'}\t${i % 5000}\t\\N\t{}\t0\tf\n`;
+    }
+  })();
+  await pipeline(
+    Readable.from(lines),
+    client.query(
+      copyStreams.from(
+        'COPY bench_result (organization_id, test_run_id, test_case_id, status, duration_ms, message, defects, retries, flaky) FROM STDIN',
+      ),
+    ),
+  );
+  const copyRate = COPY_ROWS / (Number(process.hrtime.bigint() - copyStarted) / 1e9);
+
+  // (b) 1,000-result batches from 4 concurrent clients into one run (parallel shards).
+  const shardRun = await post('/api/v1/testruns', { project_id: project.id, name: 'shards' });
+  let next = 0;
+  const batchesStarted = process.hrtime.bigint();
+  await Promise.all(
+    Array.from({ length: CLIENTS }, async () => {
+      while (next < BATCHES) {
+        const batch = next++;
+        const results = Array.from({ length: BATCH_SIZE }, (_, i) => ({
+          automation_id: `suite${batch % 20}.test${i}`,
+          status: i % 20 === 0 ? 'failed' : 'passed',
+          duration_ms: i,
+        }));
+        const body = await post(`/api/v1/testruns/${shardRun.id}/results`, { results });
+        if (body.accepted !== BATCH_SIZE) throw new Error('batch not fully accepted');
+      }
+    }),
+  );
+  const batchRate = (BATCHES * BATCH_SIZE) / (Number(process.hrtime.bigint() - batchesStarted) / 1e9);
+
+  // (c) One JUnit report of 20,000 test cases.
+  const report =
+    '<?xml version="1.0" encoding="UTF-8"?>\n<testsuites>\n' +
+    Array.from({ length: 20 }, (_, s) => {
+      const cases = Array.from({ length: JUNIT_CASES / 20 }, (_, i) =>
+        i % 50 === 0
+          ? `<testcase classname="com.acme.Suite${s}" name="test${i}" time="0.012"><failure message="expected &lt;1&gt;">at Suite${s}.java:${i}</failure></testcase>`
+          : `<testcase classname="com.acme.Suite${s}" name="test${i}" time="0.003"/>`,
+      ).join('\n');
+      return `<testsuite name="com.acme.Suite${s}" tests="${JUNIT_CASES / 20}">\n${cases}\n</testsuite>`;
+    }).join('\n') +
+    '\n</testsuites>\n';
+  const junitStarted = process.hrtime.bigint();
+  const ingested = await post(`/api/v1/results/ingest?project_id=${project.id}&run_name=junit`, report, 'application/xml');
+  const junitSeconds = Number(process.hrtime.bigint() - junitStarted) / 1e9;
+  if (ingested.accepted !== JUNIT_CASES) throw new Error(`JUnit: ${ingested.accepted} accepted`);
+  const junitRate = JUNIT_CASES / junitSeconds;
+
+  clearInterval(sampler);
+  const rows = [
+    { measure: '(a) COPY into a table like test_result', 'results/s': Math.round(copyRate), 'ratio to (a)': 1 },
+    {
+      measure: `(b) POST /testruns/{id}/results, ${BATCHES} × ${BATCH_SIZE}, ${CLIENTS} clients`,
+      'results/s': Math.round(batchRate),
+      'ratio to (a)': Number((batchRate / copyRate).toFixed(3)),
+    },
+    {
+      measure: `(c) JUnit report of ${JUNIT_CASES} cases (${(report.length / 1e6).toFixed(1)} MB) in ${junitSeconds.toFixed(2)} s`,
+      'results/s': Math.round(junitRate),
+      'ratio to (a)': Number((junitRate / copyRate).toFixed(3)),
+    },
+  ];
+  console.table(rows);
+  const mb = peakRss / 1024 / 1024;
+  console.log(`(b) target ≥ 0.40: ${batchRate / copyRate >= 0.4 ? 'met' : 'NOT met'}`);
+  console.log(`(c) target ≥ 0.30: ${junitRate / copyRate >= 0.3 ? 'met' : 'NOT met'}`);
+  console.log(`peak RSS of the service: ${mb.toFixed(0)} MB (target < 300 MB): ${mb < 300 ? 'met' : 'NOT met'}`);
+} finally {
+  clearInterval(sampler);
+  await client.end();
+  await service.stop();
+  await dropDatabase(db.name);
+}
