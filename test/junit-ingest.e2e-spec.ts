@@ -1,0 +1,199 @@
+import { readFileSync } from 'node:fs';
+import { DataSource } from 'typeorm';
+import { createProject } from './factories/catalog.js';
+import { createTenant } from './factories/organizations.js';
+import { RUN_SCOPES } from './factories/runs.js';
+import { startApp, withKey, type TestApp } from './support/app.js';
+
+const FIXTURES = 'test/fixtures/junit';
+
+interface Expected {
+  testcases: number;
+  passed: number;
+  failed: number;
+  skipped: number;
+  flaky: number;
+  retries_total: number;
+  automation_ids_sample: string[];
+}
+
+const expected: Record<string, Expected> = JSON.parse(
+  readFileSync(`${FIXTURES}/expected.json`, 'utf8'),
+);
+
+describe('POST /results/ingest (JUnit XML)', () => {
+  let t: TestApp;
+  let db: DataSource;
+  beforeAll(async () => {
+    t = await startApp();
+    db = t.app.get(DataSource);
+  });
+  afterAll(() => t.close());
+
+  async function setup() {
+    const tenant = await createTenant(t, RUN_SCOPES);
+    const project = await createProject(t, tenant.org.id);
+    return { ...tenant, project };
+  }
+
+  const postXml = (key: string, query: string, xml: string, type = 'application/xml') =>
+    t.http
+      .post(`/api/v1/results/ingest?${query}`)
+      .set(withKey(key))
+      .set('Content-Type', type)
+      .send(xml);
+
+  it.each(Object.entries(expected))(
+    'imports %s with the counts the report holds',
+    async (file, counts) => {
+      const { key, project } = await setup();
+      const xml = readFileSync(`${FIXTURES}/${file}`, 'utf8');
+      const res = await postXml(
+        key,
+        `project_id=${project.id}&run_name=${encodeURIComponent(file)}`,
+        xml,
+      );
+      expect(res.status).toBe(201);
+      expect(res.body).toEqual({
+        test_run_id: expect.any(String),
+        accepted: counts.testcases,
+        created_test_cases: expect.any(Number),
+      });
+
+      const stored: Array<{ status: string; flaky: boolean; retries: number }> = await db.query(
+        'SELECT status, flaky, retries FROM test_result WHERE test_run_id = $1',
+        [res.body.test_run_id],
+      );
+      const count = (status: string) => stored.filter((r) => r.status === status).length;
+      expect({
+        testcases: stored.length,
+        passed: count('passed'),
+        failed: count('failed'),
+        skipped: count('skipped'),
+        flaky: stored.filter((r) => r.flaky).length,
+        retries_total: stored.reduce((sum, r) => sum + r.retries, 0),
+      }).toEqual({
+        testcases: counts.testcases,
+        passed: counts.passed,
+        failed: counts.failed,
+        skipped: counts.skipped,
+        flaky: counts.flaky,
+        retries_total: counts.retries_total,
+      });
+
+      const run = (await t.http.get(`/api/v1/testruns/${res.body.test_run_id}`).set(withKey(key)))
+        .body;
+      expect(run.name).toBe(file);
+      expect(run.counts.total).toBe(res.body.created_test_cases);
+      for (const automationId of counts.automation_ids_sample) {
+        const found = await t.http
+          .get(
+            `/api/v1/projects/${project.id}/testcases?automation_id=${encodeURIComponent(automationId)}`,
+          )
+          .set(withKey(key));
+        expect({ automationId, found: found.body.data.length }).toEqual({ automationId, found: 1 });
+      }
+    },
+  );
+
+  it('keeps the failure message, the duration and the section of created cases', async () => {
+    const { key, project } = await setup();
+    const xml = readFileSync(`${FIXTURES}/surefire.xml`, 'utf8');
+    const res = await postXml(key, `project_id=${project.id}`, xml, 'text/xml; charset=utf-8');
+    expect(res.status).toBe(201);
+    const rows: Array<{ duration_ms: number | null }> = await db.query(
+      'SELECT duration_ms FROM test_result WHERE test_run_id = $1 AND duration_ms = 1234567',
+      [res.body.test_run_id],
+    );
+    expect(rows).toHaveLength(1);
+    const failed: Array<{ message: string | null; section: string | null }> = await db.query(
+      `SELECT r.message, c.section FROM test_result r JOIN test_case c ON c.id = r.test_case_id
+        WHERE r.test_run_id = $1 AND r.status = 'failed'`,
+      [res.body.test_run_id],
+    );
+    expect(failed.length).toBeGreaterThan(0);
+    for (const row of failed) {
+      expect(row.message).toBeTruthy();
+      expect(row.section).toBeTruthy();
+    }
+  });
+
+  it('adds to an existing run and completes it when asked', async () => {
+    const { key, project } = await setup();
+    const xml = readFileSync(`${FIXTURES}/jest-junit.xml`, 'utf8');
+    const first = await postXml(key, `project_id=${project.id}`, xml);
+    const again = await postXml(key, `test_run_id=${first.body.test_run_id}&complete=true`, xml);
+    expect(again.status).toBe(201);
+    expect(again.body.created_test_cases).toBe(0);
+    const run = (await t.http.get(`/api/v1/testruns/${first.body.test_run_id}`).set(withKey(key)))
+      .body;
+    expect(run.status).toBe('completed');
+    expect(run.counts.total).toBe(first.body.created_test_cases);
+  });
+
+  it('rejects malformed XML with the parser’s line and column, storing nothing', async () => {
+    const { org, key, project } = await setup();
+    const res = await postXml(
+      key,
+      `project_id=${project.id}`,
+      readFileSync(`${FIXTURES}/malformed.xml`, 'utf8'),
+    );
+    expect(res.status).toBe(400);
+    expect(res.body.error).toBe('invalid_request');
+    expect(res.body.details.field).toBe('body');
+    expect(res.body.message).toMatch(/line 8, column \d+/);
+    const runs = await db.query(
+      'SELECT count(*)::int AS n FROM test_run WHERE organization_id = $1',
+      [org.id],
+    );
+    expect(runs[0].n).toBe(0);
+    const cases = await db.query('SELECT count(*)::int AS n FROM test_case WHERE project_id = $1', [
+      project.id,
+    ]);
+    expect(cases[0].n).toBe(0);
+  });
+
+  it.each([
+    ['no project_id', '', 'project_id'],
+    ['a malformed project_id', 'project_id=abc', 'project_id'],
+    ['a bad complete flag', 'project_id=PROJECT&complete=perhaps', 'complete'],
+    ['an unknown parameter', 'project_id=PROJECT&shard=2', 'shard'],
+  ])('refuses %s naming it', async (_name, query, field) => {
+    const { key, project } = await setup();
+    const res = await postXml(
+      key,
+      query.replace('PROJECT', project.id),
+      '<testsuite><testcase name="a"/></testsuite>',
+    );
+    expect(res.status).toBe(400);
+    expect(res.body.details.field).toBe(field);
+  });
+
+  it('refuses XML on routes that take only JSON, and other types on ingest', async () => {
+    const { key, project } = await setup();
+    const run = await t.http
+      .post('/api/v1/testruns')
+      .set(withKey(key))
+      .send({ project_id: project.id, name: 'r' });
+    const xmlToResults = await t.http
+      .post(`/api/v1/testruns/${run.body.id}/results`)
+      .set(withKey(key))
+      .set('Content-Type', 'application/xml')
+      .send('<testsuite/>');
+    expect(xmlToResults.status).toBe(415);
+    const csv = await t.http
+      .post('/api/v1/results/ingest')
+      .set(withKey(key))
+      .set('Content-Type', 'text/csv')
+      .send('a,b');
+    expect(csv.status).toBe(415);
+  });
+
+  it('answers 413 for a report over 10 MiB', async () => {
+    const { key, project } = await setup();
+    const big = `<testsuite>${'<testcase name="x"/>'.repeat(600_000)}</testsuite>`;
+    const res = await postXml(key, `project_id=${project.id}`, big);
+    expect(res.status).toBe(413);
+    expect(res.body.error).toBe('payload_too_large');
+  });
+});
