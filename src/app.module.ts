@@ -4,6 +4,8 @@ import { BuildsModule } from './builds/builds.module.js';
 import { ConfigModule } from './config/config.module.js';
 import { Settings } from './config/settings.js';
 import { DatabaseModule } from './database/database.module.js';
+import { EventsApiModule } from './events/events-api.module.js';
+import { EventsModule } from './events/events.module.js';
 import { HealthModule } from './health/health.module.js';
 import { IdempotencyModule } from './idempotency/idempotency.module.js';
 import { LoggingModule } from './logging/logging.module.js';
@@ -14,6 +16,7 @@ import { QueuesModule } from './queues/queues.module.js';
 import { RedisModule } from './redis/redis.module.js';
 import { ResultsModule } from './results/results.module.js';
 import { TestRunsModule } from './testruns/testruns.module.js';
+import { WebhooksModule, WebhookWorkerModule } from './webhooks/webhooks.module.js';
 import { ReleasesModule } from './releases/releases.module.js';
 
 /** Feature modules that serve the HTTP API (`APP_ROLE` api or all). */
@@ -26,10 +29,12 @@ const API_MODULES: Type[] = [
   BuildsModule,
   TestRunsModule,
   ResultsModule,
+  WebhooksModule,
+  EventsApiModule,
   OpenApiModule,
 ];
 /** Modules that consume queues (`APP_ROLE` worker or all). */
-const WORKER_MODULES: Type[] = [];
+const WORKER_MODULES: Type[] = [WebhookWorkerModule];
 
 @Module({})
 export class AppModule {
@@ -43,6 +48,7 @@ export class AppModule {
         DatabaseModule,
         RedisModule,
         QueuesModule,
+        EventsModule,
         HealthModule,
         ...(settings.servesHttpApi ? API_MODULES : []),
         ...(settings.runsWorkers ? WORKER_MODULES : []),

@@ -36,7 +36,8 @@ describe('readiness', () => {
 
   describe('with PostgreSQL gone', () => {
     it('answers 503 naming the database', async () => {
-      const t = await startApp();
+      // API only: this is about the HTTP process noticing; the worker's relay has tests of its own.
+      const t = await startApp({ APP_ROLE: 'api' });
       try {
         // Simulate the database going away under a running process.
         const { DataSource } = await import('typeorm');

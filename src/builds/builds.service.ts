@@ -5,6 +5,7 @@ import { HttpResult } from '../common/http/http-result.js';
 import { fetchPage, type Page, PaginationQuery, toPage } from '../common/pagination/pagination.js';
 import { requireReference } from '../common/references.js';
 import { Transactions } from '../database/transactions.js';
+import { EventsService } from '../events/events.service.js';
 import { Organization } from '../organizations/entities/organization.entity.js';
 import { Project } from '../projects/entities/project.entity.js';
 import { Release } from '../releases/entities/release.entity.js';
@@ -43,6 +44,7 @@ export class BuildsService {
   constructor(
     private readonly transactions: Transactions,
     private readonly queue: BuildQueue,
+    private readonly events: EventsService,
   ) {}
 
   /**
@@ -74,10 +76,11 @@ export class BuildsService {
           queuePosition,
         }),
       );
-      // Events: `build.created.v1` is written to the outbox here, in this transaction.
-      if (build.queuePosition === null) return new HttpResult(201, toBuildResponse(build));
+      const response = toBuildResponse(build);
+      await this.events.record(manager, organizationId, 'build.created.v1', response);
+      if (build.queuePosition === null) return new HttpResult(201, response);
       return new HttpResult(202, {
-        ...toBuildResponse(build),
+        ...response,
         message: `Build registered; it waits in the queue for assignment to a release (position ${build.queuePosition}).`,
       });
     });

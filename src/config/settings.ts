@@ -31,6 +31,10 @@ export class Settings {
   readonly webhookAllowedHosts!: string[];
   readonly webhookRetryBaseMs!: number;
   readonly webhookTimeoutMs!: number;
+  /** Finished deliveries and relayed events older than this are deleted. */
+  readonly webhookLogRetentionDays!: number;
+  /** How often the sweeper re-enqueues overdue deliveries and relays missed events. */
+  readonly webhookSweepIntervalMs!: number;
   readonly logLevel!: LogLevel;
   readonly shutdownTimeoutMs!: number;
 
@@ -86,6 +90,8 @@ export function loadSettings(env: Env): Settings {
     webhookAllowedHosts: read.list('WEBHOOK_ALLOWED_HOSTS'),
     webhookRetryBaseMs: read.integer('WEBHOOK_RETRY_BASE_MS', 600_000, 1, 86_400_000),
     webhookTimeoutMs: read.integer('WEBHOOK_TIMEOUT_MS', 10_000, 1, 120_000),
+    webhookLogRetentionDays: read.integer('WEBHOOK_LOG_RETENTION_DAYS', 30, 1, 3650),
+    webhookSweepIntervalMs: read.integer('WEBHOOK_SWEEP_INTERVAL_MS', 5_000, 100, 600_000),
     logLevel: read.oneOf('LOG_LEVEL', 'info', LOG_LEVELS),
     shutdownTimeoutMs: read.integer('SHUTDOWN_TIMEOUT_MS', 25_000, 1, 600_000),
   };

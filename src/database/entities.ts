@@ -1,6 +1,7 @@
 import { ApiKey } from '../auth/entities/api-key.entity.js';
 import { BuildCount } from '../builds/entities/build-count.entity.js';
 import { Build } from '../builds/entities/build.entity.js';
+import { DomainEvent } from '../events/entities/domain-event.entity.js';
 import { IdempotencyRecord } from '../idempotency/entities/idempotency-record.entity.js';
 import { OrganizationUsage } from '../limits/entities/organization-usage.entity.js';
 import { Organization } from '../organizations/entities/organization.entity.js';
@@ -10,6 +11,8 @@ import { Release } from '../releases/entities/release.entity.js';
 import { TestResult } from '../results/entities/test-result.entity.js';
 import { TestRunCase } from '../results/entities/test-run-case.entity.js';
 import { TestRun } from '../testruns/entities/test-run.entity.js';
+import { WebhookDelivery } from '../webhooks/entities/webhook-delivery.entity.js';
+import { WebhookSubscription } from '../webhooks/entities/webhook-subscription.entity.js';
 
 /** Every TypeORM entity of the service; the app and the migration CLI share this list. */
 export const ENTITIES: Array<new () => object> = [
@@ -25,4 +28,7 @@ export const ENTITIES: Array<new () => object> = [
   TestRun,
   TestResult,
   TestRunCase,
+  DomainEvent,
+  WebhookSubscription,
+  WebhookDelivery,
 ];

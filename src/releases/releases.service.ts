@@ -3,6 +3,7 @@ import { ApiError } from '../common/errors/api-error.js';
 import { fetchPage, type Page, PaginationQuery, toPage } from '../common/pagination/pagination.js';
 import { isoOrNull } from '../common/serialization.js';
 import { Transactions } from '../database/transactions.js';
+import { EventsService } from '../events/events.service.js';
 import { ProjectsService } from '../projects/projects.service.js';
 import { ReleaseProgressResponse } from './dto/release-progress.dto.js';
 import { releaseProgress } from './release-progress.js';
@@ -33,6 +34,7 @@ export class ReleasesService {
   constructor(
     private readonly transactions: Transactions,
     private readonly projects: ProjectsService,
+    private readonly events: EventsService,
   ) {}
 
   async create(projectId: string, dto: CreateReleaseDto): Promise<ReleaseResponse> {
@@ -93,13 +95,16 @@ export class ReleasesService {
         release.status = dto.status;
         if (dto.status === 'completed') {
           release.releasedAt = new Date();
-          // Events: `release.released.v1` is written to the outbox here, in this transaction.
         }
       }
       if (dto.name !== undefined) release.name = dto.name;
       if (dto.version !== undefined) release.version = dto.version;
       if (dto.target_date !== undefined) release.targetDate = dto.target_date;
-      return toReleaseResponse(await manager.save(release));
+      const response = toReleaseResponse(await manager.save(release));
+      if (dto.status === 'completed') {
+        await this.events.record(manager, release.organizationId, 'release.released.v1', response);
+      }
+      return response;
     });
   }
 }

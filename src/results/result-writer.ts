@@ -7,6 +7,8 @@ import { from as copyFrom } from 'pg-copy-streams';
 import type { EntityManager } from 'typeorm';
 import { ApiError } from '../common/errors/api-error.js';
 import type { TestRun } from '../testruns/entities/test-run.entity.js';
+import { EventsService } from '../events/events.service.js';
+import { toResultResponse } from './result-response.js';
 import { copyText, copyTextArray, COPY_NULL } from './copy-format.js';
 import { RESULT_STATUSES, type ResultStatus } from './entities/test-result.entity.js';
 import type { ResultItem } from './result-items.js';
@@ -47,6 +49,8 @@ const RESULT_COLUMNS =
  */
 @Injectable()
 export class ResultWriter {
+  constructor(private readonly events: EventsService) {}
+
   async write(
     manager: EntityManager,
     run: TestRun,
@@ -77,7 +81,13 @@ export class ResultWriter {
       created_at: now,
     }));
     await this.copyResults(manager, run, results);
-    // Events: `testcase.failed.v1` for every stored `failed` result is written here, in this transaction.
+    const failed = results.filter((result) => result.status === 'failed');
+    await this.events.recordMany(
+      manager,
+      run.organizationId,
+      'testcase.failed.v1',
+      failed.map(toResultResponse),
+    );
 
     // Sorted by case, so concurrent batches lock shared cases in the same order.
     const current = [...lastIndex.entries()]

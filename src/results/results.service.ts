@@ -20,23 +20,8 @@ import { TestResult } from './entities/test-result.entity.js';
 import { TestRunCase } from './entities/test-run-case.entity.js';
 import { parseJunitReport } from './junit/junit-parser.js';
 import { parseResultItems, type ResultItem } from './result-items.js';
+import { toResultResponse } from './result-response.js';
 import { ResultWriter, type StoredResult } from './result-writer.js';
-
-export function toResultResponse(result: StoredResult): ResultResponse {
-  return {
-    id: result.id,
-    test_run_id: result.test_run_id,
-    test_case_id: result.test_case_id,
-    status: result.status,
-    duration_ms: result.duration_ms,
-    message: result.message,
-    defects: result.defects,
-    retries: result.retries,
-    flaky: result.flaky,
-    executed_at: isoOrNull(result.executed_at),
-    created_at: result.created_at.toISOString(),
-  };
-}
 
 function entityToStored(result: TestResult): StoredResult {
   return {
@@ -199,10 +184,7 @@ export class ResultsService {
       );
     }
     const written = await this.writer.write(manager, run, items);
-    if (complete) {
-      this.testRuns.moveTo(run, 'completed');
-      await manager.update(TestRun, run.id, { status: run.status, completedAt: run.completedAt });
-    }
+    if (complete) await this.testRuns.transition(manager, run, 'completed');
     return written;
   }
 

@@ -6,6 +6,7 @@ import { fetchPage, type Page, toPage } from '../common/pagination/pagination.js
 import { requireReference } from '../common/references.js';
 import { isoOrNull } from '../common/serialization.js';
 import { Transactions } from '../database/transactions.js';
+import { EventsService } from '../events/events.service.js';
 import { Project } from '../projects/entities/project.entity.js';
 import { ProjectsService } from '../projects/projects.service.js';
 import { Release } from '../releases/entities/release.entity.js';
@@ -66,6 +67,7 @@ export class TestRunsService {
     private readonly transactions: Transactions,
     private readonly projects: ProjectsService,
     private readonly writer: ResultWriter,
+    private readonly events: EventsService,
   ) {}
 
   async create(
@@ -130,7 +132,6 @@ export class TestRunsService {
         source,
       }),
     );
-    // Events: `testrun.created.v1` is written to the outbox here, in this transaction.
     if (fields.testCaseIds?.length) {
       const items = fields.testCaseIds.map((testCaseId) => ({
         testCaseId,
@@ -146,6 +147,7 @@ export class TestRunsService {
       }));
       await this.writer.write(manager, run, items, (i) => `test_case_ids[${i}]`);
     }
+    await this.events.record(manager, organizationId, 'testrun.created.v1', toTestRunResponse(run));
     return run;
   }
 
@@ -195,8 +197,7 @@ export class TestRunsService {
   ): Promise<TestRunResponse> {
     return this.transactions.run(async (manager) => {
       const run = await this.lock(manager, organizationId, id);
-      this.moveTo(run, dto.status);
-      return toTestRunResponse(await manager.save(run));
+      return this.transition(manager, run, dto.status);
     });
   }
 
@@ -220,21 +221,33 @@ export class TestRunsService {
     return run;
   }
 
-  /** Applies a status change or refuses it with 409; the caller saves the run. */
-  moveTo(run: TestRun, status: 'submitted' | 'completed'): void {
+  /**
+   * Moves a run the caller holds exclusively to `submitted` or `completed` (409 for any
+   * other move) and writes the matching event in the same transaction.
+   */
+  async transition(
+    manager: EntityManager,
+    run: TestRun,
+    status: 'submitted' | 'completed',
+  ): Promise<TestRunResponse> {
     if (!NEXT[run.status].includes(status)) {
       throw ApiError.conflict(
         'invalid_transition',
         `A test run cannot move from ${run.status} to ${status}.`,
       );
     }
-    run.status = status;
-    if (status === 'submitted') {
-      run.submittedAt = new Date();
-      // Events: `testrun.submitted.v1` is written to the outbox here, in this transaction.
-    } else {
-      run.completedAt = new Date();
-      // Events: `testrun.completed.v1` is written to the outbox here, in this transaction.
-    }
+    const stamp =
+      status === 'submitted' ? { submittedAt: new Date() } : { completedAt: new Date() };
+    // Only these columns: the counts belong to the result batches.
+    await manager.update(TestRun, run.id, { status, ...stamp });
+    const updated = await manager.findOneByOrFail(TestRun, { id: run.id });
+    const response = toTestRunResponse(updated);
+    await this.events.record(
+      manager,
+      run.organizationId,
+      status === 'submitted' ? 'testrun.submitted.v1' : 'testrun.completed.v1',
+      response,
+    );
+    return response;
   }
 }

@@ -6,6 +6,7 @@ import { CountBuildsPerOrganization1795304119576 } from './1795304119576-CountBu
 import { CreateTestRunsAndResults1795304583665 } from './1795304583665-CreateTestRunsAndResults.js';
 import { TrackCurrentResultsPerCase1795305149808 } from './1795305149808-TrackCurrentResultsPerCase.js';
 import { RememberReplacedResults1795305341577 } from './1795305341577-RememberReplacedResults.js';
+import { CreateOutboxAndWebhooks1795305625273 } from './1795305625273-CreateOutboxAndWebhooks.js';
 
 /** Every migration in the order it runs; the app and the migration CLI share this list. */
 export const MIGRATIONS: Array<new () => MigrationInterface> = [
@@ -17,4 +18,5 @@ export const MIGRATIONS: Array<new () => MigrationInterface> = [
   CreateTestRunsAndResults1795304583665,
   TrackCurrentResultsPerCase1795305149808,
   RememberReplacedResults1795305341577,
+  CreateOutboxAndWebhooks1795305625273,
 ];

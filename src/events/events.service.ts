@@ -1,0 +1,37 @@
+import { Injectable } from '@nestjs/common';
+import type { EntityManager } from 'typeorm';
+import type { EventType } from './event-types.js';
+
+/** Channel the outbox relay listens on; a NOTIFY is delivered only when its transaction commits. */
+export const EVENTS_CHANNEL = 'domain_events';
+
+/**
+ * Writes domain events to the outbox in the caller's transaction: an event exists exactly
+ * when the change it describes committed. The NOTIFY wakes the relay right after commit.
+ */
+@Injectable()
+export class EventsService {
+  async record(
+    manager: EntityManager,
+    organizationId: string,
+    type: EventType,
+    data: unknown,
+  ): Promise<void> {
+    await this.recordMany(manager, organizationId, type, [data]);
+  }
+
+  async recordMany(
+    manager: EntityManager,
+    organizationId: string,
+    type: EventType,
+    data: unknown[],
+  ): Promise<void> {
+    if (data.length === 0) return;
+    await manager.query(
+      `INSERT INTO domain_event (organization_id, type, data)
+       SELECT $1, $2, x FROM jsonb_array_elements($3::jsonb) AS x`,
+      [organizationId, type, JSON.stringify(data)],
+    );
+    await manager.query(`SELECT pg_notify('${EVENTS_CHANNEL}', '')`);
+  }
+}

@@ -1,0 +1,176 @@
+import { InjectQueue } from '@nestjs/bull';
+import { Injectable, Logger, type OnApplicationShutdown } from '@nestjs/common';
+import type { Queue } from 'bull';
+import type { EntityManager } from 'typeorm';
+import { Settings } from '../config/settings.js';
+import { Transactions } from '../database/transactions.js';
+import { withTimeout } from '../health/metrics.service.js';
+import { WEBHOOK_DELIVERY_QUEUE } from '../queues/queues.constants.js';
+import { AddressPolicy } from './address-policy.js';
+import type { AttemptLogEntry } from './entities/webhook-delivery.entity.js';
+import { MAX_ATTEMPTS, retryDelayMs } from './retry-schedule.js';
+import { signDelivery } from './signing.js';
+import { WebhookSender } from './webhook-sender.js';
+
+export interface DeliveryJob {
+  deliveryId: string;
+  attempt: number;
+}
+
+/** A delivery is held this much longer than the send time limit by the worker sending it. */
+const LEASE_MARGIN_MS = 5_000;
+const ENQUEUE_TIMEOUT_MS = 2_000;
+
+/**
+ * Sends delivery attempts and records them. The database row is the truth: an attempt is
+ * claimed with a lease (so two workers never send the same attempt), recorded in the row's
+ * attempt log, and the next one scheduled there; Bull is only the timer that wakes a worker,
+ * and the sweeper re-creates its jobs from the rows if Redis lost them.
+ */
+@Injectable()
+export class DeliveriesService implements OnApplicationShutdown {
+  private readonly logger = new Logger(DeliveriesService.name);
+  readonly policy: AddressPolicy;
+  private readonly sender: WebhookSender;
+
+  constructor(
+    private readonly settings: Settings,
+    private readonly transactions: Transactions,
+    @InjectQueue(WEBHOOK_DELIVERY_QUEUE) private readonly queue: Queue<DeliveryJob>,
+  ) {
+    this.policy = new AddressPolicy(settings.webhookAllowedHosts);
+    this.sender = new WebhookSender(this.policy, settings.webhookTimeoutMs);
+  }
+
+  onApplicationShutdown(): void {
+    this.sender.close();
+  }
+
+  /**
+   * Wakes a worker for an attempt. The job id names the delivery and the attempt, so adding
+   * the same one twice is harmless. Never throws: a job that cannot be added now is added by
+   * the sweeper later.
+   */
+  async enqueue(job: DeliveryJob, delayMs = 0): Promise<boolean> {
+    try {
+      await withTimeout(
+        this.queue.add(job, {
+          jobId: `${job.deliveryId}:${job.attempt}`,
+          delay: Math.max(0, delayMs),
+          removeOnComplete: true,
+          removeOnFail: true,
+        }),
+        ENQUEUE_TIMEOUT_MS,
+      );
+      return true;
+    } catch (error) {
+      this.logger.warn(
+        `Delivery ${job.deliveryId} not queued now (the sweeper will): ${String(error)}`,
+      );
+      return false;
+    }
+  }
+
+  /** Sends the next attempt of a delivery if it is due and nobody else is sending it. */
+  async attempt(deliveryId: string): Promise<void> {
+    const manager = this.transactions.manager;
+    const leaseMs = this.settings.webhookTimeoutMs + LEASE_MARGIN_MS;
+    const [claimed]: [Array<Claimed>, number] = await manager.query(
+      `UPDATE webhook_delivery d
+          SET lease_until = now() + make_interval(secs => $2::double precision / 1000)
+         FROM webhook_subscription s, domain_event e
+        WHERE d.id = $1 AND d.status = 'pending' AND d.next_attempt_at <= now() + interval '1 second'
+          AND (d.lease_until IS NULL OR d.lease_until < now())
+          AND s.id = d.subscription_id AND e.id = d.event_id
+       RETURNING d.attempts, d.event_type, s.url, s.secret, s.deleted_at, s.active,
+                 e.id AS event_id, e.organization_id, e.created_at AS event_created_at, e.data`,
+      [deliveryId, leaseMs],
+    );
+    if (claimed.length === 0) return;
+    const delivery = claimed[0];
+    const attempt = delivery.attempts + 1;
+
+    if (delivery.deleted_at !== null || !delivery.active) {
+      await this.finish(manager, deliveryId, 'failed', null, {
+        attempt,
+        at: new Date().toISOString(),
+        response_status: null,
+        response_body: null,
+        error: 'subscription deleted',
+        duration_ms: 0,
+      });
+      return;
+    }
+
+    const body = JSON.stringify({
+      id: delivery.event_id,
+      type: delivery.event_type,
+      created_at: delivery.event_created_at.toISOString(),
+      organization_id: delivery.organization_id,
+      data: delivery.data,
+    });
+    const timestamp = Math.floor(Date.now() / 1000);
+    const headers = {
+      'X-Service-Event': delivery.event_type,
+      'X-Service-Delivery': deliveryId,
+      ...signDelivery(delivery.secret, delivery.event_id, body, timestamp),
+    };
+    const at = new Date().toISOString();
+    const outcome = await this.sender.send(delivery.url, body, headers);
+    const entry: AttemptLogEntry = {
+      attempt,
+      at,
+      response_status: outcome.status,
+      response_body: outcome.body,
+      error:
+        outcome.error ??
+        (outcome.status !== null && !isSuccess(outcome.status) ? `HTTP ${outcome.status}` : null),
+      duration_ms: outcome.durationMs,
+    };
+
+    if (outcome.status !== null && isSuccess(outcome.status)) {
+      await this.finish(manager, deliveryId, 'succeeded', null, entry);
+    } else if (outcome.status === 410 || attempt >= MAX_ATTEMPTS) {
+      await this.finish(manager, deliveryId, 'failed', null, entry);
+    } else {
+      const delay = retryDelayMs(attempt + 1, this.settings.webhookRetryBaseMs);
+      await this.finish(manager, deliveryId, 'pending', delay, entry);
+      await this.enqueue({ deliveryId, attempt: attempt + 1 }, delay);
+    }
+  }
+
+  private async finish(
+    manager: EntityManager,
+    deliveryId: string,
+    status: 'pending' | 'succeeded' | 'failed',
+    retryInMs: number | null,
+    entry: AttemptLogEntry,
+  ): Promise<void> {
+    await manager.query(
+      `UPDATE webhook_delivery
+          SET status = $2, attempts = attempts + 1, lease_until = NULL, updated_at = now(),
+              attempt_log = attempt_log || $3::jsonb,
+              next_attempt_at = CASE WHEN $4::double precision IS NULL THEN NULL
+                                     ELSE now() + make_interval(secs => $4::double precision / 1000) END
+        WHERE id = $1`,
+      [deliveryId, status, JSON.stringify([entry]), retryInMs],
+    );
+  }
+}
+
+interface Claimed {
+  attempts: number;
+  event_type: string;
+  url: string;
+  secret: string;
+  deleted_at: Date | null;
+  active: boolean;
+  event_id: string;
+  organization_id: string;
+  event_created_at: Date;
+  data: unknown;
+}
+
+function isSuccess(status: number): boolean {
+  return status >= 200 && status < 300;
+}

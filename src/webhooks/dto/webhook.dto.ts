@@ -1,0 +1,108 @@
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { IsIn, IsOptional, IsString, MaxLength } from 'class-validator';
+import { PaginationQuery } from '../../common/pagination/pagination.js';
+import { EVENT_TYPE_NAMES } from '../../events/event-types.js';
+import { DELIVERY_STATUSES, type DeliveryStatus } from '../entities/webhook-delivery.entity.js';
+
+export class WebhookResponse {
+  @ApiProperty({ format: 'uuid' })
+  id!: string;
+
+  @ApiProperty({ example: 'https://ci.example.com/hooks/test-management' })
+  url!: string;
+
+  @ApiProperty({
+    type: [String],
+    example: ['testrun.completed.v1'],
+    description: 'Event types, or ["*"]',
+  })
+  events!: string[];
+
+  @ApiProperty({ type: String, nullable: true })
+  description!: string | null;
+
+  @ApiProperty()
+  active!: boolean;
+
+  @ApiProperty({ format: 'date-time' })
+  created_at!: string;
+}
+
+export class CreatedWebhookResponse extends WebhookResponse {
+  @ApiProperty({
+    description: 'Signing secret (`whsec_…`), shown only in this response',
+    example: 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw',
+  })
+  secret!: string;
+}
+
+export class CreateWebhookDto {
+  @ApiProperty({ maxLength: 2048, description: 'https URL that resolves to a public address' })
+  @IsString()
+  @MaxLength(2048)
+  url!: string;
+
+  @ApiProperty({
+    type: [String],
+    example: ['build.created.v1', 'testrun.completed.v1'],
+    description: 'Event types, or ["*"] for all',
+  })
+  events!: unknown;
+
+  @ApiPropertyOptional({ maxLength: 1000 })
+  @IsOptional()
+  @IsString()
+  @MaxLength(1000)
+  description?: string;
+}
+
+export class AttemptResponse {
+  @ApiProperty({ example: 1 })
+  attempt!: number;
+  @ApiProperty({ format: 'date-time' })
+  at!: string;
+  @ApiProperty({ type: Number, nullable: true, example: 500 })
+  response_status!: number | null;
+  @ApiProperty({ type: String, nullable: true, description: 'First 2 KiB of the response body' })
+  response_body!: string | null;
+  @ApiProperty({ type: String, nullable: true, example: 'HTTP 500' })
+  error!: string | null;
+  @ApiProperty({ example: 83 })
+  duration_ms!: number;
+}
+
+export class DeliveryResponse {
+  @ApiProperty({
+    format: 'uuid',
+    description: 'The X-Service-Delivery header, the same on every attempt',
+  })
+  id!: string;
+  @ApiProperty({ format: 'uuid' })
+  event_id!: string;
+  @ApiProperty({ enum: EVENT_TYPE_NAMES })
+  event_type!: string;
+  @ApiProperty({ enum: DELIVERY_STATUSES })
+  status!: DeliveryStatus;
+  @ApiProperty({ description: 'Finished attempts' })
+  attempts!: number;
+  @ApiProperty({ type: String, format: 'date-time', nullable: true })
+  next_attempt_at!: string | null;
+  @ApiProperty({ type: [AttemptResponse] })
+  attempt_log!: AttemptResponse[];
+  @ApiProperty({ format: 'date-time' })
+  created_at!: string;
+  @ApiProperty({ format: 'date-time' })
+  updated_at!: string;
+}
+
+export class DeliveryQuery extends PaginationQuery {
+  @ApiPropertyOptional({ enum: DELIVERY_STATUSES })
+  @IsOptional()
+  @IsIn(DELIVERY_STATUSES)
+  status?: DeliveryStatus;
+
+  @ApiPropertyOptional({ enum: EVENT_TYPE_NAMES })
+  @IsOptional()
+  @IsIn(EVENT_TYPE_NAMES)
+  event_type?: string;
+}

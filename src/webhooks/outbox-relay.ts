@@ -1,0 +1,165 @@
+import {
+  Injectable,
+  Logger,
+  type OnApplicationBootstrap,
+  type OnApplicationShutdown,
+} from '@nestjs/common';
+import pg from 'pg';
+import { Settings } from '../config/settings.js';
+import { Transactions } from '../database/transactions.js';
+import { EVENTS_CHANNEL } from '../events/events.service.js';
+import { withTimeout } from '../health/metrics.service.js';
+import { DeliveriesService } from './deliveries.service.js';
+
+const BATCH = 500;
+const POLL_MS = 1_000;
+const CLEANUP_MS = 60 * 60 * 1000;
+/** A pending delivery this overdue has lost its Bull job (e.g. Redis restarted empty). */
+const OVERDUE = '2 seconds';
+
+/**
+ * Moves committed events from the outbox to deliveries (one per matching subscription) and
+ * wakes workers for them. Woken by NOTIFY right after the change commits, with polling as
+ * the fallback. Events are claimed by status with FOR UPDATE SKIP LOCKED, so any number of
+ * replicas relay side by side without skipping an event that committed out of order. The
+ * sweeper re-enqueues anything overdue, from the database's record of what is owed.
+ */
+@Injectable()
+export class OutboxRelay implements OnApplicationBootstrap, OnApplicationShutdown {
+  private readonly logger = new Logger(OutboxRelay.name);
+  private listener: pg.Client | null = null;
+  private timers: NodeJS.Timeout[] = [];
+  private relaying: Promise<void> | null = null;
+  private again = false;
+  private stopped = false;
+
+  constructor(
+    private readonly settings: Settings,
+    private readonly transactions: Transactions,
+    private readonly deliveries: DeliveriesService,
+  ) {}
+
+  onApplicationBootstrap(): void {
+    void this.listen();
+    const every = (ms: number, work: () => Promise<unknown>) => {
+      const timer = setInterval(
+        () => void work().catch((e: unknown) => this.logger.warn(String(e))),
+        ms,
+      );
+      timer.unref();
+      this.timers.push(timer);
+    };
+    every(POLL_MS, () => this.relay());
+    every(this.settings.webhookSweepIntervalMs, () => this.sweep());
+    every(CLEANUP_MS, () => this.cleanup());
+    void this.relay();
+  }
+
+  async onApplicationShutdown(): Promise<void> {
+    this.stopped = true;
+    for (const timer of this.timers) clearInterval(timer);
+    await withTimeout(this.relaying ?? Promise.resolve(), 5_000).catch(() => undefined);
+    await this.listener?.end().catch(() => undefined);
+  }
+
+  /** Relays until the outbox is empty; concurrent calls fold into one more pass. */
+  relay(): Promise<void> {
+    if (this.relaying) {
+      this.again = true;
+      return this.relaying;
+    }
+    this.relaying = (async () => {
+      try {
+        do {
+          this.again = false;
+          while (!this.stopped && (await this.relayBatch()) === BATCH);
+        } while (this.again && !this.stopped);
+      } catch (error) {
+        this.logger.warn(`Relay pass failed: ${String(error)}`);
+      } finally {
+        this.relaying = null;
+      }
+    })();
+    return this.relaying;
+  }
+
+  private async relayBatch(): Promise<number> {
+    const { events, deliveries } = await this.transactions.begin(async (manager) => {
+      const claimed: Array<{ id: string; organization_id: string; type: string }> =
+        await manager.query(
+          `SELECT id, organization_id, type FROM domain_event
+          WHERE relayed_at IS NULL ORDER BY created_at LIMIT ${BATCH} FOR UPDATE SKIP LOCKED`,
+        );
+      if (claimed.length === 0) return { events: 0, deliveries: [] as string[] };
+      const inserted: Array<{ id: string }> = await manager.query(
+        `INSERT INTO webhook_delivery (organization_id, subscription_id, event_id, event_type, status, next_attempt_at)
+         SELECT e.organization_id, s.id, e.id, e.type, 'pending', now()
+           FROM domain_event e
+           JOIN webhook_subscription s
+             ON s.organization_id = e.organization_id AND s.active AND s.deleted_at IS NULL
+            AND (e.type = ANY(s.events) OR '*' = ANY(s.events))
+          WHERE e.id = ANY($1::uuid[])
+         RETURNING id`,
+        [claimed.map((e) => e.id)],
+      );
+      await manager.query('UPDATE domain_event SET relayed_at = now() WHERE id = ANY($1::uuid[])', [
+        claimed.map((e) => e.id),
+      ]);
+      return { events: claimed.length, deliveries: inserted.map((d) => d.id) };
+    });
+    await Promise.all(
+      deliveries.map((deliveryId) => this.deliveries.enqueue({ deliveryId, attempt: 1 })),
+    );
+    return events;
+  }
+
+  /** Re-enqueues deliveries whose job went missing, and relays whatever was missed. */
+  async sweep(): Promise<number> {
+    const due: Array<{ id: string; attempts: number }> = await this.transactions.manager.query(
+      `SELECT id, attempts FROM webhook_delivery
+        WHERE status = 'pending' AND next_attempt_at < now() - interval '${OVERDUE}'
+          AND (lease_until IS NULL OR lease_until < now())
+        ORDER BY next_attempt_at LIMIT 1000`,
+    );
+    await Promise.all(
+      due.map((d) => this.deliveries.enqueue({ deliveryId: d.id, attempt: d.attempts + 1 })),
+    );
+    await this.relay();
+    return due.length;
+  }
+
+  /** Deletes finished deliveries and relayed events past the retention period. */
+  async cleanup(): Promise<void> {
+    const days = this.settings.webhookLogRetentionDays;
+    await this.transactions.manager.query(
+      `DELETE FROM webhook_delivery WHERE status <> 'pending' AND updated_at < now() - make_interval(days => $1)`,
+      [days],
+    );
+    await this.transactions.manager.query(
+      `DELETE FROM domain_event e WHERE relayed_at < now() - make_interval(days => $1)
+          AND NOT EXISTS (SELECT 1 FROM webhook_delivery d WHERE d.event_id = e.id AND d.status = 'pending')`,
+      [days],
+    );
+  }
+
+  private async listen(): Promise<void> {
+    if (this.stopped) return;
+    const client = new pg.Client({ connectionString: this.settings.databaseUrl });
+    const retry = () => {
+      client.removeAllListeners();
+      client.end().catch(() => undefined);
+      if (this.listener === client) this.listener = null;
+      if (!this.stopped) setTimeout(() => void this.listen(), 1_000).unref();
+    };
+    client.on('error', retry);
+    client.on('notification', () => void this.relay());
+    try {
+      await client.connect();
+      await client.query(`LISTEN ${EVENTS_CHANNEL}`);
+      this.listener = client;
+    } catch (error) {
+      this.logger.warn(`Outbox listener not connected (polling meanwhile): ${String(error)}`);
+      retry();
+    }
+  }
+}

@@ -1,0 +1,91 @@
+import { Agent as HttpAgent, request as httpRequest } from 'node:http';
+import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
+import type { AddressPolicy } from './address-policy.js';
+
+/** First bytes of a receiver's answer kept in the delivery log. */
+const RESPONSE_BODY_LIMIT = 2048;
+
+export interface SendOutcome {
+  status: number | null;
+  body: string | null;
+  error: string | null;
+  durationMs: number;
+}
+
+/**
+ * POSTs one delivery. Redirects are not followed (a 3xx is a failure), the whole exchange has
+ * a time limit, and every connection goes through the address policy's lookup.
+ */
+export class WebhookSender {
+  private readonly httpAgent: HttpAgent;
+  private readonly httpsAgent: HttpsAgent;
+
+  constructor(
+    private readonly policy: AddressPolicy,
+    private readonly timeoutMs: number,
+  ) {
+    const options = { keepAlive: true, maxSockets: 64, lookup: policy.connectLookup } as const;
+    this.httpAgent = new HttpAgent(options as ConstructorParameters<typeof HttpAgent>[0]);
+    this.httpsAgent = new HttpsAgent(options as ConstructorParameters<typeof HttpsAgent>[0]);
+  }
+
+  send(url: string, body: string, headers: Record<string, string>): Promise<SendOutcome> {
+    const started = performance.now();
+    const target = new URL(url);
+    const secure = target.protocol === 'https:';
+    return new Promise((resolve) => {
+      let settled = false;
+      const finish = (outcome: Omit<SendOutcome, 'durationMs'>) => {
+        if (settled) return;
+        settled = true;
+        resolve({ ...outcome, durationMs: Math.round(performance.now() - started) });
+      };
+      const request = (secure ? httpsRequest : httpRequest)(
+        target,
+        {
+          method: 'POST',
+          agent: secure ? this.httpsAgent : this.httpAgent,
+          headers: {
+            'Content-Type': 'application/json',
+            'Content-Length': Buffer.byteLength(body),
+            'User-Agent': 'test-management-webhooks/1',
+            ...headers,
+          },
+          signal: AbortSignal.timeout(this.timeoutMs),
+        },
+        (response) => {
+          let kept = '';
+          response.setEncoding('utf8');
+          response.on('data', (chunk: string) => {
+            if (kept.length < RESPONSE_BODY_LIMIT)
+              kept += chunk.slice(0, RESPONSE_BODY_LIMIT - kept.length);
+          });
+          response.on('end', () =>
+            finish({ status: response.statusCode ?? null, body: kept || null, error: null }),
+          );
+          response.on('error', (error) =>
+            finish({
+              status: response.statusCode ?? null,
+              body: kept || null,
+              error: error.message,
+            }),
+          );
+        },
+      );
+      request.on('error', (error: Error) => {
+        const timedOut = error.name === 'AbortError' || error.name === 'TimeoutError';
+        finish({
+          status: null,
+          body: null,
+          error: timedOut ? `timed out after ${this.timeoutMs} ms` : error.message,
+        });
+      });
+      request.end(body);
+    });
+  }
+
+  close(): void {
+    this.httpAgent.destroy();
+    this.httpsAgent.destroy();
+  }
+}
