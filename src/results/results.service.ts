@@ -4,7 +4,6 @@ import { ApiError } from '../common/errors/api-error.js';
 import { ErrorCode } from '../common/errors/error-codes.js';
 import { isUuid } from '../common/ids.js';
 import { fetchPage, type Page, toPage } from '../common/pagination/pagination.js';
-import { isoOrNull } from '../common/serialization.js';
 import { Transactions } from '../database/transactions.js';
 import { TestCase } from '../projects/entities/test-case.entity.js';
 import { TestRun } from '../testruns/entities/test-run.entity.js';

@@ -1,6 +1,7 @@
 import { Agent as HttpAgent, request as httpRequest } from 'node:http';
 import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
-import type { AddressPolicy } from './address-policy.js';
+import { isIP } from 'node:net';
+import { type AddressPolicy, isPublicAddress } from './address-policy.js';
 
 /** First bytes of a receiver's answer kept in the delivery log. */
 const RESPONSE_BODY_LIMIT = 2048;
@@ -33,6 +34,16 @@ export class WebhookSender {
     const started = performance.now();
     const target = new URL(url);
     const secure = target.protocol === 'https:';
+    const host = target.hostname.replace(/^\[|\]$/g, '');
+    // IP literals skip DNS, and so the lookup hook: check them here.
+    if (isIP(host) && !this.policy.isAllowedHost(host) && !isPublicAddress(host)) {
+      return Promise.resolve({
+        status: null,
+        body: null,
+        error: `refused: ${host} is a non-public address`,
+        durationMs: 0,
+      });
+    }
     return new Promise((resolve) => {
       let settled = false;
       const finish = (outcome: Omit<SendOutcome, 'durationMs'>) => {

@@ -1,5 +1,5 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { IsIn, IsOptional, IsString, MaxLength } from 'class-validator';
+import { Allow, IsIn, IsOptional, IsString, MaxLength } from 'class-validator';
 import { PaginationQuery } from '../../common/pagination/pagination.js';
 import { EVENT_TYPE_NAMES } from '../../events/event-types.js';
 import { DELIVERY_STATUSES, type DeliveryStatus } from '../entities/webhook-delivery.entity.js';
@@ -47,6 +47,8 @@ export class CreateWebhookDto {
     example: ['build.created.v1', 'testrun.completed.v1'],
     description: 'Event types, or ["*"] for all',
   })
+  // Checked by the service, which names the offending item (`events[2]`).
+  @Allow()
   events!: unknown;
 
   @ApiPropertyOptional({ maxLength: 1000 })
