@@ -5,6 +5,7 @@ import { ApiError } from '../common/errors/api-error.js';
 import { type Page, PaginationQuery, toPage } from '../common/pagination/pagination.js';
 import { isoOrNull } from '../common/serialization.js';
 import { Transactions } from '../database/transactions.js';
+import { requireOrganization } from '../organizations/require-organization.js';
 import { Organization } from '../organizations/entities/organization.entity.js';
 import { generateApiKey, hashApiKey } from './api-key-format.js';
 import { CreateApiKeyDto, ApiKeyResponse, CreatedApiKeyResponse } from './dto/api-key.dto.js';
@@ -80,7 +81,7 @@ export class ApiKeysService {
 
   /** Creates a key; the plaintext is in this response only and is never stored. */
   async create(organizationId: string, dto: CreateApiKeyDto): Promise<CreatedApiKeyResponse> {
-    await this.requireOrganization(organizationId);
+    await requireOrganization(this.transactions.manager, organizationId);
     const { key, prefix, hash } = generateApiKey();
     const saved = await this.keys.save(
       this.keys.create({
@@ -95,7 +96,7 @@ export class ApiKeysService {
   }
 
   async list(organizationId: string, query: PaginationQuery): Promise<Page<ApiKeyResponse>> {
-    await this.requireOrganization(organizationId);
+    await requireOrganization(this.transactions.manager, organizationId);
     const [keys, total] = await this.keys.findAndCount({
       where: { organizationId, deletedAt: IsNull() },
       order: { createdAt: 'DESC', id: 'DESC' },
@@ -149,9 +150,5 @@ export class ApiKeysService {
       .catch((error: unknown) =>
         this.logger.warn(`Could not record last use of a key: ${String(error)}`),
       );
-  }
-
-  private async requireOrganization(id: string): Promise<void> {
-    if (!(await this.organizations.existsBy({ id }))) throw ApiError.notFound('organization');
   }
 }

@@ -2,11 +2,17 @@ import { Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
 import { ApiError } from '../common/errors/api-error.js';
 import { HttpResult } from '../common/http/http-result.js';
-import { fetchPage, type Page, PaginationQuery, toPage } from '../common/pagination/pagination.js';
+import {
+  fetchPage,
+  whereCreatedBetween,
+  type Page,
+  PaginationQuery,
+  toPage,
+} from '../common/pagination/pagination.js';
 import { requireReference } from '../common/references.js';
 import { Transactions } from '../database/transactions.js';
 import { EventsService } from '../events/events.service.js';
-import { Organization } from '../organizations/entities/organization.entity.js';
+import { requireOrganization } from '../organizations/require-organization.js';
 import { Project } from '../projects/entities/project.entity.js';
 import { Release } from '../releases/entities/release.entity.js';
 import { BuildQueue } from './build-queue.js';
@@ -88,9 +94,7 @@ export class BuildsService {
 
   /** Internal API: a build from the UI into an organization named in the path. */
   async createInOrganization(organizationId: string, dto: CreateBuildDto): Promise<CreatedBuild> {
-    if (!(await this.transactions.manager.existsBy(Organization, { id: organizationId }))) {
-      throw ApiError.notFound('organization');
-    }
+    await requireOrganization(this.transactions.manager, organizationId);
     return this.create(organizationId, dto, 'ui');
   }
 
@@ -117,10 +121,7 @@ export class BuildsService {
     for (const [column, value] of Object.entries(exact)) {
       if (value !== undefined) qb.andWhere(`build.${column} = :${column}`, { [column]: value });
     }
-    if (query.created_after)
-      qb.andWhere('build.createdAt > :after', { after: query.created_after });
-    if (query.created_before)
-      qb.andWhere('build.createdAt < :before', { before: query.created_before });
+    whereCreatedBetween(qb, 'build', query);
     qb.orderBy('build.createdAt', 'DESC').addOrderBy('build.id', 'DESC');
     const filtered =
       Object.values(exact).some((v) => v !== undefined) ||
@@ -184,8 +185,7 @@ export class BuildsService {
   /** Internal API: the organization's planned builds in queue order. */
   async queueOf(organizationId: string, query: PaginationQuery): Promise<Page<BuildResponse>> {
     const manager = this.transactions.manager;
-    if (!(await manager.existsBy(Organization, { id: organizationId })))
-      throw ApiError.notFound('organization');
+    await requireOrganization(manager, organizationId);
     const [builds, total] = await fetchPage(
       manager
         .createQueryBuilder(Build, 'build')

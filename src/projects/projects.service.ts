@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { ApiError } from '../common/errors/api-error.js';
 import { fetchPage, type Page, PaginationQuery, toPage } from '../common/pagination/pagination.js';
 import { Transactions } from '../database/transactions.js';
-import { Organization } from '../organizations/entities/organization.entity.js';
+import { requireOrganization } from '../organizations/require-organization.js';
 import { CreateProjectDto, ProjectResponse } from './dto/project.dto.js';
 import { CreateTestCaseDto, TestCaseQuery, TestCaseResponse } from './dto/test-case.dto.js';
 import { Project } from './entities/project.entity.js';
@@ -59,7 +59,7 @@ export class ProjectsService {
     organizationId: string,
     query: PaginationQuery,
   ): Promise<Page<ProjectResponse>> {
-    await this.requireOrganization(organizationId);
+    await requireOrganization(this.transactions.manager, organizationId);
     return this.list(organizationId, query);
   }
 
@@ -67,7 +67,7 @@ export class ProjectsService {
     organizationId: string,
     dto: CreateProjectDto,
   ): Promise<ProjectResponse> {
-    await this.requireOrganization(organizationId);
+    await requireOrganization(this.transactions.manager, organizationId);
     return this.create(organizationId, dto);
   }
 
@@ -86,11 +86,6 @@ export class ProjectsService {
       );
       return toProjectResponse(project);
     });
-  }
-
-  private async requireOrganization(id: string): Promise<void> {
-    if (!(await this.transactions.manager.existsBy(Organization, { id })))
-      throw ApiError.notFound('organization');
   }
 
   /** The project if it belongs to the organization; 404 otherwise (no existence leaks). */

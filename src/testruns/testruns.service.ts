@@ -2,7 +2,12 @@ import { Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
 import { Build, type Source } from '../builds/entities/build.entity.js';
 import { ApiError } from '../common/errors/api-error.js';
-import { fetchPage, type Page, toPage } from '../common/pagination/pagination.js';
+import {
+  fetchPage,
+  whereCreatedBetween,
+  type Page,
+  toPage,
+} from '../common/pagination/pagination.js';
 import { requireReference } from '../common/references.js';
 import { isoOrNull } from '../common/serialization.js';
 import { Transactions } from '../database/transactions.js';
@@ -171,9 +176,7 @@ export class TestRunsService {
     for (const [column, value] of Object.entries(exact)) {
       if (value !== undefined) qb.andWhere(`run.${column} = :${column}`, { [column]: value });
     }
-    if (query.created_after) qb.andWhere('run.createdAt > :after', { after: query.created_after });
-    if (query.created_before)
-      qb.andWhere('run.createdAt < :before', { before: query.created_before });
+    whereCreatedBetween(qb, 'run', query);
     qb.orderBy('run.createdAt', 'DESC').addOrderBy('run.id', 'DESC');
     const [runs, total] = await fetchPage(qb, query);
     return toPage(runs.map(toTestRunResponse), total, query);

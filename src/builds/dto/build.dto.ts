@@ -1,8 +1,8 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Transform } from 'class-transformer';
-import { IsDate, IsIn, IsOptional, IsString, IsUUID, Length, MaxLength } from 'class-validator';
-import { PaginationQuery } from '../../common/pagination/pagination.js';
-import { IsCommitSha, IsHttpUrl, ToDate, Trim } from '../../common/validation.js';
+import { IsIn, IsOptional, IsString, IsUUID, Length, MaxLength } from 'class-validator';
+import { CreatedBetweenQuery } from '../../common/pagination/pagination.js';
+import { IsCommitSha, IsHttpUrl, Trim } from '../../common/validation.js';
 import {
   BUILD_STATUSES,
   type BuildStatus,
@@ -136,7 +136,7 @@ export class AssignBuildDto {
   release_id!: string;
 }
 
-export class BuildQuery extends PaginationQuery {
+export class BuildQuery extends CreatedBetweenQuery {
   @ApiPropertyOptional({ enum: BUILD_STATUSES })
   @IsOptional()
   @IsIn(BUILD_STATUSES)
@@ -174,20 +174,4 @@ export class BuildQuery extends PaginationQuery {
   @IsOptional()
   @IsIn(SOURCES)
   source?: Source;
-
-  @ApiPropertyOptional({ type: String, format: 'date-time', description: 'Created strictly after' })
-  @IsOptional()
-  @ToDate()
-  @IsDate({ message: 'created_after must be an ISO 8601 timestamp' })
-  created_after?: Date;
-
-  @ApiPropertyOptional({
-    type: String,
-    format: 'date-time',
-    description: 'Created strictly before',
-  })
-  @IsOptional()
-  @ToDate()
-  @IsDate({ message: 'created_before must be an ISO 8601 timestamp' })
-  created_before?: Date;
 }

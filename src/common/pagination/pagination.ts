@@ -1,7 +1,8 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Transform } from 'class-transformer';
-import { IsInt, Max, Min } from 'class-validator';
+import { IsDate, IsInt, IsOptional, Max, Min } from 'class-validator';
 import type { ObjectLiteral, SelectQueryBuilder } from 'typeorm';
+import { ToDate } from '../validation.js';
 
 export const DEFAULT_PAGE_SIZE = 25;
 export const MAX_PAGE_SIZE = 100;
@@ -25,6 +26,37 @@ export class PaginationQuery {
   @IsInt({ message: 'offset must be an integer of 0 or more' })
   @Min(0, { message: 'offset must be an integer of 0 or more' })
   offset: number = 0;
+}
+
+/** A list whose items can also be filtered by creation time (strictly after / before). */
+export class CreatedBetweenQuery extends PaginationQuery {
+  @ApiPropertyOptional({ type: String, format: 'date-time', description: 'Created strictly after' })
+  @IsOptional()
+  @ToDate()
+  @IsDate({ message: 'created_after must be an ISO 8601 timestamp' })
+  created_after?: Date;
+
+  @ApiPropertyOptional({
+    type: String,
+    format: 'date-time',
+    description: 'Created strictly before',
+  })
+  @IsOptional()
+  @ToDate()
+  @IsDate({ message: 'created_before must be an ISO 8601 timestamp' })
+  created_before?: Date;
+}
+
+/** Applies a `CreatedBetweenQuery`'s time range to a query of `alias`. */
+export function whereCreatedBetween<T extends ObjectLiteral>(
+  qb: SelectQueryBuilder<T>,
+  alias: string,
+  query: CreatedBetweenQuery,
+): void {
+  if (query.created_after)
+    qb.andWhere(`${alias}.createdAt > :createdAfter`, { createdAfter: query.created_after });
+  if (query.created_before)
+    qb.andWhere(`${alias}.createdAt < :createdBefore`, { createdBefore: query.created_before });
 }
 
 export class PaginationMeta {

@@ -3,7 +3,6 @@ import {
   ArrayMaxSize,
   ArrayUnique,
   IsArray,
-  IsDate,
   IsIn,
   IsOptional,
   IsString,
@@ -11,8 +10,8 @@ import {
   Length,
 } from 'class-validator';
 import { SOURCES, type Source } from '../../builds/entities/build.entity.js';
-import { PaginationQuery } from '../../common/pagination/pagination.js';
-import { ToDate, Trim } from '../../common/validation.js';
+import { CreatedBetweenQuery } from '../../common/pagination/pagination.js';
+import { Trim } from '../../common/validation.js';
 import { TEST_RUN_STATUSES, type TestRunStatus } from '../entities/test-run.entity.js';
 
 export const MAX_PREPOPULATED_CASES = 5000;
@@ -121,7 +120,7 @@ export class UpdateTestRunDto {
   status!: 'submitted' | 'completed';
 }
 
-export class TestRunQuery extends PaginationQuery {
+export class TestRunQuery extends CreatedBetweenQuery {
   @ApiPropertyOptional({ enum: TEST_RUN_STATUSES })
   @IsOptional()
   @IsIn(TEST_RUN_STATUSES)
@@ -141,20 +140,4 @@ export class TestRunQuery extends PaginationQuery {
   @IsOptional()
   @IsUUID('all', { message: 'release_id must be a release id (UUID)' })
   release_id?: string;
-
-  @ApiPropertyOptional({ type: String, format: 'date-time', description: 'Created strictly after' })
-  @IsOptional()
-  @ToDate()
-  @IsDate({ message: 'created_after must be an ISO 8601 timestamp' })
-  created_after?: Date;
-
-  @ApiPropertyOptional({
-    type: String,
-    format: 'date-time',
-    description: 'Created strictly before',
-  })
-  @IsOptional()
-  @ToDate()
-  @IsDate({ message: 'created_before must be an ISO 8601 timestamp' })
-  created_before?: Date;
 }
