@@ -393,6 +393,43 @@ describe('webhooks', () => {
       expect(receiver.received).toEqual([]);
     });
 
+    it('counts a receiver that does not answer in time as a failure', async () => {
+      const { key, webhook } = await subscribed(['build.created.v1']);
+      receiver.respond = (_r, i) => (i === 0 ? 'hang' : 200);
+      await t.http.post('/api/v1/builds').set(withKey(key)).send({ name: 'slow' }).expect(202);
+      await receiver.waitFor(() => receiver.received.length === 2, 20_000);
+      await sleep(200);
+      const [delivery] = (await deliveriesOf(key, webhook.id)).data;
+      expect(delivery.status).toBe('succeeded');
+      expect(delivery.attempt_log[0]).toMatchObject({
+        response_status: null,
+        error: 'timed out after 2000 ms',
+      });
+      expect(delivery.attempt_log[0].duration_ms).toBeGreaterThanOrEqual(1900);
+    });
+
+    it('deletes finished deliveries and relayed events past the retention period', async () => {
+      const { key, webhook } = await subscribed(['build.created.v1']);
+      await t.http.post('/api/v1/builds').set(withKey(key)).send({ name: 'old' }).expect(202);
+      await receiver.waitFor(() => receiver.received.length === 1);
+      await sleep(200);
+      const [delivery] = (await deliveriesOf(key, webhook.id)).data;
+      await db.query(
+        `UPDATE webhook_delivery SET updated_at = now() - interval '31 days' WHERE id = $1`,
+        [delivery.id],
+      );
+      await db.query(
+        `UPDATE domain_event SET relayed_at = now() - interval '31 days' WHERE id = $1`,
+        [delivery.event_id],
+      );
+      const { OutboxRelay } = await import('../src/webhooks/outbox-relay.js');
+      await t.app.get(OutboxRelay).cleanup();
+      expect((await deliveriesOf(key, webhook.id)).data).toEqual([]);
+      expect(
+        await db.query('SELECT id FROM domain_event WHERE id = $1', [delivery.event_id]),
+      ).toEqual([]);
+    });
+
     it('stops pending retries when the subscription is deleted', async () => {
       const { key, webhook } = await subscribed(['build.created.v1']);
       receiver.respond = () => 500;
