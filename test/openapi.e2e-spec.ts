@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { createTenant } from './factories/organizations.js';
 import { HTTPS, startApp, withKey, type TestApp } from './support/app.js';
 
@@ -22,6 +23,10 @@ describe('OpenAPI document', () => {
     document = (await t.http.get('/api/v1/openapi.json').set(withKey(key)).expect(200)).body;
   });
   afterAll(() => t.close());
+
+  it('matches the checked-in openapi.json (run `npm run openapi` after changing the API)', () => {
+    expect(document).toEqual(JSON.parse(readFileSync('openapi.json', 'utf8')));
+  });
 
   it('redirects GET /openapi to /openapi.json with 308 and no authentication', async () => {
     const res = await t.http.get('/api/v1/openapi').set(HTTPS);

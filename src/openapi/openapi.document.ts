@@ -21,6 +21,7 @@ export function buildOpenApiDocument(app: INestApplication): OpenAPIObject {
         'Every request but `GET /api/v1/openapi` carries `Authorization: Bearer svc_live_…`.',
     )
     .setVersion('1.1.0')
+    .addServer('/', 'This service (paths include /api/v1)')
     .addBearerAuth(
       { type: 'http', scheme: 'bearer', description: 'API key: `svc_live_` + hex' },
       BEARER_SCHEME,
@@ -36,7 +37,69 @@ export function buildOpenApiDocument(app: INestApplication): OpenAPIObject {
   );
   delete document.components?.securitySchemes?.[ADMIN_SCHEME];
   describeCrossCuttingHeaders(document);
+  summarize(document);
+  dropUnusedSchemas(document);
   return document;
+}
+
+/** One line per operation, as listed in API references and generated clients. */
+const SUMMARIES: Record<string, string> = {
+  'GET /api/v1/organizations': 'List your organization',
+  'GET /api/v1/projects': 'List projects',
+  'GET /api/v1/projects/{id}/testcases': 'List a project’s test cases',
+  'GET /api/v1/releases/{id}/progress': 'Release readiness summary',
+  'POST /api/v1/builds': 'Create a build',
+  'GET /api/v1/builds': 'List builds',
+  'GET /api/v1/builds/{id}': 'Get a build',
+  'PATCH /api/v1/builds/{id}': 'Update a build or assign it to a release',
+  'POST /api/v1/testruns': 'Create a test run',
+  'GET /api/v1/testruns': 'List test runs',
+  'GET /api/v1/testruns/{id}': 'Get a test run with live counts',
+  'PATCH /api/v1/testruns/{id}': 'Submit or complete a test run',
+  'POST /api/v1/testruns/{id}/results': 'Submit results to a test run',
+  'GET /api/v1/testruns/{id}/results': 'List a test run’s results',
+  'POST /api/v1/results/ingest': 'Ingest results (JSON or JUnit XML)',
+  'GET /api/v1/webhooks': 'List webhook subscriptions',
+  'POST /api/v1/webhooks': 'Create a webhook subscription',
+  'DELETE /api/v1/webhooks/{id}': 'Delete a webhook subscription',
+  'GET /api/v1/webhooks/{id}/deliveries': 'List deliveries of a subscription',
+  'POST /api/v1/webhooks/{id}/deliveries/{deliveryId}/redeliver': 'Redeliver an event',
+  'GET /api/v1/events': 'List webhook event types',
+  'GET /api/v1/openapi.json': 'This OpenAPI document',
+};
+
+function summarize(document: OpenAPIObject): void {
+  for (const [path, item] of Object.entries(document.paths)) {
+    for (const method of ['get', 'post', 'patch', 'delete'] as const) {
+      const operation = item[method];
+      const summary = SUMMARIES[`${method.toUpperCase()} ${path}`];
+      if (operation && summary) operation.summary = summary;
+    }
+  }
+}
+
+/** Schemas only the internal API uses are dropped with its paths. */
+function dropUnusedSchemas(document: OpenAPIObject): void {
+  const schemas = document.components?.schemas;
+  if (!schemas) return;
+  const used = new Set<string>();
+  const visit = (node: unknown): void => {
+    if (Array.isArray(node)) return node.forEach(visit);
+    if (node === null || typeof node !== 'object') return;
+    for (const [key, value] of Object.entries(node)) {
+      if (key === '$ref' && typeof value === 'string') {
+        const name = value.replace('#/components/schemas/', '');
+        if (!used.has(name)) {
+          used.add(name);
+          visit(schemas[name]);
+        }
+      } else {
+        visit(value);
+      }
+    }
+  };
+  visit(document.paths);
+  for (const name of Object.keys(schemas)) if (!used.has(name)) delete schemas[name];
 }
 
 const RATE_LIMIT_HEADERS: Record<string, HeaderObject> = {
