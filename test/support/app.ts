@@ -2,6 +2,7 @@ import type { INestApplication, Type } from '@nestjs/common';
 import supertest from 'supertest';
 import { createApp } from '../../src/app.js';
 import { loadSettings, Settings } from '../../src/config/settings.js';
+import { ResponseValidationModule } from './response-validator.js';
 
 export interface TestApp {
   app: INestApplication;
@@ -25,7 +26,9 @@ export async function startApp(
   extraModules: Type[] = [],
 ): Promise<TestApp> {
   const settings = testSettings(overrides);
-  const app = await createApp(settings, { extraModules });
+  const app = await createApp(settings, {
+    extraModules: [ResponseValidationModule, ...extraModules],
+  });
   await app.init();
   return {
     app,

@@ -1,0 +1,103 @@
+import { readFileSync } from 'node:fs';
+import {
+  type CallHandler,
+  type ExecutionContext,
+  Injectable,
+  Module,
+  type NestInterceptor,
+} from '@nestjs/common';
+import { HTTP_CODE_METADATA } from '@nestjs/common/constants.js';
+import { APP_INTERCEPTOR, Reflector } from '@nestjs/core';
+import { Ajv, type ValidateFunction } from 'ajv';
+import addFormatsModule from 'ajv-formats';
+import type { Request } from 'express';
+import { map, type Observable } from 'rxjs';
+import { HttpResult } from '../../src/common/http/http-result.js';
+
+type Schema = Record<string, unknown>;
+interface Document {
+  paths: Record<
+    string,
+    Record<string, { responses: Record<string, { content?: Record<string, { schema?: Schema }> }> }>
+  >;
+  components: { schemas: Record<string, Schema> };
+}
+
+/** Every object schema closes: a field the code returns but the document lacks is an error. */
+function closed(node: unknown): unknown {
+  if (Array.isArray(node)) return node.map(closed);
+  if (node === null || typeof node !== 'object') return node;
+  const copy: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(node)) copy[key] = closed(value);
+  if (copy.properties && copy.additionalProperties === undefined) copy.additionalProperties = false;
+  return copy;
+}
+
+const document: Document = JSON.parse(readFileSync('openapi.json', 'utf8'));
+const addFormats =
+  (addFormatsModule as unknown as { default?: typeof addFormatsModule }).default ??
+  addFormatsModule;
+const ajv = new Ajv({ strict: false, allErrors: true });
+(addFormats as unknown as (a: Ajv) => void)(ajv);
+for (const [name, schema] of Object.entries(document.components.schemas)) {
+  ajv.addSchema(closed(schema) as Schema, `#/components/schemas/${name}`);
+}
+const validators = new Map<string, ValidateFunction | null>();
+
+function validatorFor(method: string, path: string, status: number): ValidateFunction | null {
+  const key = `${method} ${path} ${status}`;
+  if (!validators.has(key)) {
+    const schema =
+      document.paths[path]?.[method]?.responses[String(status)]?.content?.['application/json']
+        ?.schema;
+    validators.set(key, schema ? ajv.compile(closed(schema) as Schema) : null);
+  }
+  return validators.get(key) ?? null;
+}
+
+/**
+ * Mounted in every test app: each successful response of a documented operation is checked
+ * against the checked-in openapi.json. A mismatch turns the response into a 500, so the test
+ * that received it fails, whichever test it is.
+ */
+@Injectable()
+class ResponseValidator implements NestInterceptor {
+  constructor(private readonly reflector: Reflector) {}
+
+  intercept(context: ExecutionContext, next: CallHandler): Observable<unknown> {
+    const req = context.switchToHttp().getRequest<Request>();
+    return next.handle().pipe(
+      map((result) => {
+        const route = req.route?.path as string | undefined;
+        if (!route) return result;
+        const path = route.replace(/:(\w+)/g, '{$1}');
+        const method = req.method.toLowerCase();
+        const operation = document.paths[path]?.[method];
+        if (!operation) return result;
+        const [status, body] =
+          result instanceof HttpResult
+            ? [result.status, result.body]
+            : [
+                this.reflector.get<number>(HTTP_CODE_METADATA, context.getHandler()) ??
+                  (method === 'post' ? 201 : 200),
+                result,
+              ];
+        if (!(String(status) in operation.responses)) {
+          throw new Error(
+            `OpenAPI: ${method.toUpperCase()} ${path} documents no ${status} response`,
+          );
+        }
+        const validate = validatorFor(method, path, status);
+        if (validate && !validate(JSON.parse(JSON.stringify(body ?? null)))) {
+          throw new Error(
+            `OpenAPI: ${method.toUpperCase()} ${path} ${status} breaks the schema: ${ajv.errorsText(validate.errors)}`,
+          );
+        }
+        return result;
+      }),
+    );
+  }
+}
+
+@Module({ providers: [{ provide: APP_INTERCEPTOR, useClass: ResponseValidator }] })
+export class ResponseValidationModule {}
