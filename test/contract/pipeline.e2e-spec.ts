@@ -1,0 +1,126 @@
+import { readFileSync } from 'node:fs';
+import type { AddressInfo } from 'node:net';
+import createClient from 'openapi-fetch';
+import openapiTS, { astToString } from 'openapi-typescript';
+import { createProject, createRelease } from '../factories/catalog.js';
+import { createTenant } from '../factories/organizations.js';
+import { RUN_SCOPES } from '../factories/runs.js';
+import { startApp, type TestApp } from '../support/app.js';
+import type { paths } from './schema.js';
+
+/**
+ * A pipeline driven through a client generated from the checked-in openapi.json
+ * (openapi-typescript types + openapi-fetch): if the document and the service drift apart,
+ * this stops compiling or fails.
+ */
+describe('generated client contract', () => {
+  let t: TestApp;
+  let client: ReturnType<typeof createClient<paths>>;
+  let orgId: string;
+
+  beforeAll(async () => {
+    t = await startApp({ WEBHOOK_ALLOWED_HOSTS: '127.0.0.1' });
+    await t.app.listen(0, '127.0.0.1');
+    const { port } = t.app.getHttpServer().address() as AddressInfo;
+    const tenant = await createTenant(t, [
+      ...RUN_SCOPES,
+      'builds:create',
+      'builds:read',
+      'webhooks:manage',
+    ]);
+    orgId = tenant.org.id;
+    client = createClient<paths>({
+      baseUrl: `http://127.0.0.1:${port}`,
+      headers: { Authorization: `Bearer ${tenant.key}`, 'X-Forwarded-Proto': 'https' },
+    });
+  });
+  afterAll(() => t.close());
+
+  it('has types that match openapi.json', async () => {
+    const generated = astToString(
+      await openapiTS(JSON.parse(readFileSync('openapi.json', 'utf8')), {
+        defaultNonNullable: false,
+      }),
+    );
+    const checkedIn = readFileSync('test/contract/schema.d.ts', 'utf8');
+    const body = (text: string) => text.slice(text.indexOf('export interface paths'));
+    expect(body(checkedIn)).toBe(body(generated));
+  });
+
+  it('registers a build, runs tests, ingests JUnit, reads progress and subscribes a webhook', async () => {
+    const project = await createProject(t, orgId);
+    const release = await createRelease(t, project.id);
+
+    const build = await client.POST('/api/v1/builds', {
+      body: { name: 'pipeline #1', commit_sha: 'abcdef0', release_id: release.id },
+    });
+    expect(build.response.status).toBe(201);
+    expect(build.data?.status).toBe('assigned');
+
+    const run = await client.POST('/api/v1/testruns', {
+      body: {
+        project_id: project.id,
+        name: 'contract run',
+        build_id: build.data?.id,
+        release_id: release.id,
+      },
+    });
+    expect(run.response.status).toBe(201);
+    const runId = run.data?.id as string;
+
+    const results = await client.POST('/api/v1/testruns/{id}/results', {
+      params: { path: { id: runId } },
+      body: {
+        results: [
+          { automation_id: 'contract.a', status: 'passed', duration_ms: 5 },
+          { automation_id: 'contract.b', status: 'failed', message: 'boom' },
+        ],
+        complete: true,
+      },
+    });
+    expect(results.response.status).toBe(201);
+    expect(results.data?.accepted).toBe(2);
+
+    const junit = await client.POST('/api/v1/results/ingest', {
+      params: {
+        query: {
+          project_id: project.id,
+          release_id: release.id,
+          run_name: 'junit',
+          complete: true,
+        },
+      },
+      body: '<testsuite><testcase classname="contract" name="a"/><testcase classname="contract" name="b"/></testsuite>',
+      bodySerializer: (body: unknown) => body as string,
+      headers: { 'Content-Type': 'application/xml' },
+    });
+    expect(junit.response.status).toBe(201);
+    expect(junit.data?.accepted).toBe(2);
+
+    const progress = await client.GET('/api/v1/releases/{id}/progress', {
+      params: { path: { id: release.id } },
+    });
+    expect(progress.data).toMatchObject({
+      builds: 1,
+      test_runs: { total: 2, completed: 2 },
+      results: { total: 2, passed: 2 },
+      ready: true,
+    });
+
+    const webhook = await client.POST('/api/v1/webhooks', {
+      body: { url: 'http://127.0.0.1:9/hook', events: ['testrun.completed.v1'] },
+    });
+    expect(webhook.response.status).toBe(201);
+    expect(webhook.data?.secret).toMatch(/^whsec_/);
+
+    const listed = await client.GET('/api/v1/builds', {
+      params: { query: { release_id: release.id, limit: 10 } },
+    });
+    expect(listed.data?.pagination.total).toBe(1);
+    const missing = await client.GET('/api/v1/builds/{id}', {
+      params: { path: { id: '0b7c4a8e-8d4e-4a51-9b0c-3f1d2e4a5b6c' } },
+    });
+    expect(missing.response.status).toBe(404);
+    expect(missing.error).toMatchObject({ error: 'not_found' });
+  });
+});
