@@ -53,6 +53,19 @@ describe('OpenAPI document', () => {
         'GET /api/v1/builds/{id}',
         'PATCH /api/v1/builds/{id}',
         'GET /api/v1/openapi.json',
+        'GET /api/v1/openapi',
+        'POST /api/v1/testruns',
+        'PATCH /api/v1/testruns/{id}',
+        'POST /api/v1/testruns/{id}/results',
+        'GET /api/v1/testruns/{id}/results',
+        'POST /api/v1/results/ingest',
+        'GET /api/v1/releases/{id}/progress',
+        'GET /api/v1/events',
+        'GET /api/v1/webhooks',
+        'POST /api/v1/webhooks',
+        'DELETE /api/v1/webhooks/{id}',
+        'GET /api/v1/webhooks/{id}/deliveries',
+        'POST /api/v1/webhooks/{id}/deliveries/{deliveryId}/redeliver',
       ]),
     );
     expect(operations.filter((op) => op.includes('/internal/'))).toEqual([]);
@@ -62,6 +75,11 @@ describe('OpenAPI document', () => {
     for (const [path, item] of Object.entries(document.paths)) {
       for (const [method, operation] of Object.entries(item)) {
         const where = `${method.toUpperCase()} ${path}`;
+        if (path === '/api/v1/openapi') {
+          expect(operation.security).toEqual([]);
+          expect(Object.keys(operation.responses)).toEqual(['308']);
+          continue;
+        }
         expect({ where, security: operation.security }).toEqual({
           where,
           security: [{ bearer: [] }],
@@ -89,6 +107,18 @@ describe('OpenAPI document', () => {
     expect(document.paths['/api/v1/builds'].post['x-required-scopes']).toEqual(['builds:create']);
     expect(document.paths['/api/v1/builds/{id}'].patch['x-required-scopes']).toEqual([
       'builds:update',
+    ]);
+  });
+
+  it('describes the six webhook payloads', () => {
+    const hooks = (document as unknown as { 'x-webhooks': Record<string, unknown> })['x-webhooks'];
+    expect(Object.keys(hooks)).toEqual([
+      'build.created.v1',
+      'testrun.created.v1',
+      'testrun.submitted.v1',
+      'testrun.completed.v1',
+      'testcase.failed.v1',
+      'release.released.v1',
     ]);
   });
 

@@ -1,5 +1,5 @@
 import { Controller, Get, Redirect } from '@nestjs/common';
-import { ApiExcludeEndpoint, ApiOkResponse, ApiTags } from '@nestjs/swagger';
+import { ApiOkResponse, ApiResponse, ApiTags } from '@nestjs/swagger';
 import { AnyApiKey, Public } from '../auth/access.decorators.js';
 import { OpenApiDocument } from './openapi-document.provider.js';
 
@@ -10,7 +10,11 @@ export class OpenApiController {
 
   @Get('openapi')
   @Public()
-  @ApiExcludeEndpoint()
+  @ApiResponse({
+    status: 308,
+    description: 'Redirect to /api/v1/openapi.json (no authentication needed)',
+    headers: { Location: { description: '/api/v1/openapi.json', schema: { type: 'string' } } },
+  })
   @Redirect('/api/v1/openapi.json', 308)
   redirect(): void {}
 

@@ -1,6 +1,7 @@
 import type { INestApplication } from '@nestjs/common';
 import { DocumentBuilder, type OpenAPIObject, SwaggerModule } from '@nestjs/swagger';
 import { ADMIN_SCHEME, BEARER_SCHEME } from '../auth/access.decorators.js';
+import { EVENT_TYPES } from '../events/event-types.js';
 
 type Operation = NonNullable<OpenAPIObject['paths'][string]['get']>;
 type ParameterObject = NonNullable<Operation['parameters']>[number];
@@ -38,8 +39,82 @@ export function buildOpenApiDocument(app: INestApplication): OpenAPIObject {
   delete document.components?.securitySchemes?.[ADMIN_SCHEME];
   describeCrossCuttingHeaders(document);
   summarize(document);
+  describeWebhooks(document);
   dropUnusedSchemas(document);
   return document;
+}
+
+const EVENT_RESOURCE_SCHEMA: Record<string, string> = {
+  build: 'BuildResponse',
+  test_run: 'TestRunResponse',
+  result: 'ResultResponse',
+  release: 'ReleaseResponse',
+};
+
+const SIGNATURE_HEADERS = [
+  ['X-Service-Event', 'The event type'],
+  ['X-Service-Delivery', 'The delivery id, the same on every attempt'],
+  [
+    'X-Service-Signature',
+    '`t=<unix seconds>,v1=<hex HMAC-SHA256 of "<t>.<body>" keyed with the secret>`',
+  ],
+  ['webhook-id', 'Standard Webhooks: the event id'],
+  ['webhook-timestamp', 'Standard Webhooks: unix seconds'],
+  [
+    'webhook-signature',
+    'Standard Webhooks: `v1,<base64 HMAC-SHA256>` keyed with the secret’s decoded bytes',
+  ],
+] as const;
+
+/**
+ * The webhook payloads: one envelope schema per event type, and `x-webhooks` (OpenAPI 3.0's
+ * extension for what 3.1 calls `webhooks`) describing the POST each subscriber receives.
+ */
+function describeWebhooks(document: OpenAPIObject): void {
+  const schemas = (document.components ??= {}).schemas ?? (document.components.schemas = {});
+  const webhooks: Record<string, unknown> = {};
+  for (const { type, description, resource } of EVENT_TYPES) {
+    const name = `WebhookEvent_${type.replace(/\./g, '_')}`;
+    schemas[name] = {
+      type: 'object',
+      description,
+      required: ['id', 'type', 'created_at', 'organization_id', 'data'],
+      properties: {
+        id: {
+          type: 'string',
+          format: 'uuid',
+          description: 'Event id, the same on every delivery of it',
+        },
+        type: { type: 'string', enum: [type] },
+        created_at: { type: 'string', format: 'date-time' },
+        organization_id: { type: 'string', format: 'uuid' },
+        data: { $ref: `#/components/schemas/${EVENT_RESOURCE_SCHEMA[resource]}` },
+      },
+    };
+    webhooks[type] = {
+      post: {
+        summary: description,
+        operationId: `webhook_${type.replace(/\./g, '_')}`,
+        // Sent by the service; receivers verify the signature headers instead.
+        security: [],
+        parameters: SIGNATURE_HEADERS.map(([header, about]) => ({
+          name: header,
+          in: 'header',
+          required: true,
+          description: about,
+          schema: { type: 'string' },
+        })),
+        requestBody: {
+          required: true,
+          content: { 'application/json': { schema: { $ref: `#/components/schemas/${name}` } } },
+        },
+        responses: {
+          '200': { description: 'Any 2xx within the time limit is success; 410 stops retries' },
+        },
+      },
+    };
+  }
+  (document as OpenAPIObject & { 'x-webhooks'?: unknown })['x-webhooks'] = webhooks;
 }
 
 /** One line per operation, as listed in API references and generated clients. */
@@ -66,6 +141,7 @@ const SUMMARIES: Record<string, string> = {
   'POST /api/v1/webhooks/{id}/deliveries/{deliveryId}/redeliver': 'Redeliver an event',
   'GET /api/v1/events': 'List webhook event types',
   'GET /api/v1/openapi.json': 'This OpenAPI document',
+  'GET /api/v1/openapi': 'Discover the OpenAPI document (redirect)',
 };
 
 function summarize(document: OpenAPIObject): void {
@@ -99,6 +175,7 @@ function dropUnusedSchemas(document: OpenAPIObject): void {
     }
   };
   visit(document.paths);
+  visit((document as OpenAPIObject & { 'x-webhooks'?: unknown })['x-webhooks']);
   for (const name of Object.keys(schemas)) if (!used.has(name)) delete schemas[name];
 }
 
@@ -137,7 +214,11 @@ function describeCrossCuttingHeaders(document: OpenAPIObject): void {
       if (method === 'post') {
         operation.parameters = [...(operation.parameters ?? []), IDEMPOTENCY_KEY];
       }
-      if (!operation.security?.length) continue;
+      // Public operations (the discovery redirect) say so explicitly.
+      if (!operation.security?.length) {
+        operation.security = [];
+        continue;
+      }
       for (const [status, response] of Object.entries(operation.responses)) {
         if (status === '401' || !response || '$ref' in response) continue;
         response.headers = { ...response.headers, ...RATE_LIMIT_HEADERS };

@@ -265,6 +265,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/openapi": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Discover the OpenAPI document (redirect) */
+        get: operations["OpenApiController_redirect"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/openapi.json": {
         parameters: {
             query?: never;
@@ -446,6 +463,32 @@ export interface components {
             completion_rate: number | null;
             /** @description At least one run, every run completed, nothing failed or blocked */
             ready: boolean;
+        };
+        ReleaseResponse: {
+            /** Format: uuid */
+            id: string;
+            /** Format: uuid */
+            project_id: string;
+            /** @example Spring release */
+            name: string;
+            /** @example 2026.4 */
+            version: string | null;
+            /** @enum {string} */
+            status: "planned" | "in_progress" | "completed";
+            /**
+             * Format: date
+             * @example 2026-04-30
+             */
+            target_date: string | null;
+            /**
+             * Format: date-time
+             * @description When it was completed
+             */
+            released_at: string | null;
+            /** Format: date-time */
+            created_at: string;
+            /** Format: date-time */
+            updated_at: string;
         };
         CreateBuildDto: {
             /**
@@ -856,6 +899,96 @@ export interface components {
              * @example build
              */
             resource: string;
+        };
+        /** @description A build was created, from the user interface or the API. */
+        WebhookEvent_build_created_v1: {
+            /**
+             * Format: uuid
+             * @description Event id, the same on every delivery of it
+             */
+            id: string;
+            /** @enum {string} */
+            type: "build.created.v1";
+            /** Format: date-time */
+            created_at: string;
+            /** Format: uuid */
+            organization_id: string;
+            data: components["schemas"]["BuildResponse"];
+        };
+        /** @description A test run was created. */
+        WebhookEvent_testrun_created_v1: {
+            /**
+             * Format: uuid
+             * @description Event id, the same on every delivery of it
+             */
+            id: string;
+            /** @enum {string} */
+            type: "testrun.created.v1";
+            /** Format: date-time */
+            created_at: string;
+            /** Format: uuid */
+            organization_id: string;
+            data: components["schemas"]["TestRunResponse"];
+        };
+        /** @description A test run was submitted. */
+        WebhookEvent_testrun_submitted_v1: {
+            /**
+             * Format: uuid
+             * @description Event id, the same on every delivery of it
+             */
+            id: string;
+            /** @enum {string} */
+            type: "testrun.submitted.v1";
+            /** Format: date-time */
+            created_at: string;
+            /** Format: uuid */
+            organization_id: string;
+            data: components["schemas"]["TestRunResponse"];
+        };
+        /** @description A test run was marked completed. */
+        WebhookEvent_testrun_completed_v1: {
+            /**
+             * Format: uuid
+             * @description Event id, the same on every delivery of it
+             */
+            id: string;
+            /** @enum {string} */
+            type: "testrun.completed.v1";
+            /** Format: date-time */
+            created_at: string;
+            /** Format: uuid */
+            organization_id: string;
+            data: components["schemas"]["TestRunResponse"];
+        };
+        /** @description A test case execution recorded a failed result. */
+        WebhookEvent_testcase_failed_v1: {
+            /**
+             * Format: uuid
+             * @description Event id, the same on every delivery of it
+             */
+            id: string;
+            /** @enum {string} */
+            type: "testcase.failed.v1";
+            /** Format: date-time */
+            created_at: string;
+            /** Format: uuid */
+            organization_id: string;
+            data: components["schemas"]["ResultResponse"];
+        };
+        /** @description A release’s status changed to completed. */
+        WebhookEvent_release_released_v1: {
+            /**
+             * Format: uuid
+             * @description Event id, the same on every delivery of it
+             */
+            id: string;
+            /** @enum {string} */
+            type: "release.released.v1";
+            /** Format: date-time */
+            created_at: string;
+            /** Format: uuid */
+            organization_id: string;
+            data: components["schemas"]["ReleaseResponse"];
         };
     };
     responses: never;
@@ -3115,6 +3248,26 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelopeDto"];
                 };
+            };
+        };
+    };
+    OpenApiController_redirect: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Redirect to /api/v1/openapi.json (no authentication needed) */
+            308: {
+                headers: {
+                    /** @description /api/v1/openapi.json */
+                    Location?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
         };
     };
