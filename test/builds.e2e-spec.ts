@@ -149,6 +149,35 @@ describe('builds', () => {
     });
   });
 
+  it('treats ids in any case as the same id', async () => {
+    const { org, key } = await createTenant(t, ALL_BUILD_SCOPES);
+    const project = await createProject(t, org.id);
+    const release = await createRelease(t, project.id);
+    const res = await t.http.post('/api/v1/builds').set(withKey(key)).send({
+      name: 'x',
+      project_id: project.id.toUpperCase(),
+      release_id: release.id.toUpperCase(),
+    });
+    expect(res.status).toBe(201);
+    expect(res.body).toMatchObject({ project_id: project.id, release_id: release.id });
+  });
+
+  it('refuses moving an assigned build to a project its release is not in', async () => {
+    const { org, key } = await createTenant(t, ALL_BUILD_SCOPES);
+    const release = await createRelease(t, (await createProject(t, org.id)).id);
+    const other = await createProject(t, org.id);
+    const build = await t.http
+      .post('/api/v1/builds')
+      .set(withKey(key))
+      .send({ name: 'x', release_id: release.id });
+    const res = await t.http
+      .patch(`/api/v1/builds/${build.body.id}`)
+      .set(withKey(key))
+      .send({ project_id: other.id });
+    expect(res.status).toBe(400);
+    expect(res.body.details.field).toBe('project_id');
+  });
+
   describe('release-assignment queue', () => {
     it('numbers builds in creation order and keeps positions dense when one leaves', async () => {
       const { org, key } = await createTenant(t, ALL_BUILD_SCOPES);

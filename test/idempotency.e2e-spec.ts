@@ -200,20 +200,49 @@ describe('Idempotency-Key', () => {
     expect(rows[0].n).toBe(0);
   });
 
-  it('replays a refusal of the handler itself (the request was answered)', async () => {
-    const { key } = await createTenant(t, ['builds:create']);
+  it('replays a conflict the handler answered (409), which changed nothing', async () => {
+    const tenant = await createTenant(t, ['testruns:create', 'testruns:update', 'results:submit']);
+    const project = await createProject(t, tenant.org.id);
+    const run = await t.http
+      .post('/api/v1/testruns')
+      .set(withKey(tenant.key))
+      .send({ project_id: project.id, name: 'r' });
+    await t.http
+      .patch(`/api/v1/testruns/${run.body.id}`)
+      .set(withKey(tenant.key))
+      .send({ status: 'completed' })
+      .expect(200);
     const send = () =>
       t.http
-        .post('/api/v1/builds')
-        .set(withKey(key))
-        .set('Idempotency-Key', 'bad-release')
-        .send({ name: 'x', release_id: '0b7c4a8e-8d4e-4a51-9b0c-3f1d2e4a5b6c' });
+        .post(`/api/v1/testruns/${run.body.id}/results`)
+        .set(withKey(tenant.key))
+        .set('Idempotency-Key', 'late')
+        .send({ results: [{ automation_id: 'a', status: 'passed' }] });
     const first = await send();
-    expect(first.status).toBe(400);
+    expect(first.status).toBe(409);
     const second = await send();
-    expect(second.status).toBe(400);
+    expect(second.status).toBe(409);
     expect(second.headers['idempotent-replayed']).toBe('true');
     expect(second.body).toEqual(first.body);
+  });
+
+  it('stores nothing for input the handler found invalid, so the fixed request can reuse the key', async () => {
+    const tenant = await createTenant(t, ['testruns:create', 'results:submit']);
+    const project = await createProject(t, tenant.org.id);
+    const run = await t.http
+      .post('/api/v1/testruns')
+      .set(withKey(tenant.key))
+      .send({ project_id: project.id, name: 'r' });
+    const send = (status: string) =>
+      t.http
+        .post(`/api/v1/testruns/${run.body.id}/results`)
+        .set(withKey(tenant.key))
+        .set('Idempotency-Key', 'fix-me')
+        .send({ results: [{ automation_id: 'a', status }] });
+    expect((await send('bogus')).status).toBe(400);
+    const fixed = await send('passed');
+    expect(fixed.status).toBe(201);
+    expect(fixed.headers['idempotent-replayed']).toBeUndefined();
   });
 
   it('rolls the change back with the key when the handler fails on our side', async () => {

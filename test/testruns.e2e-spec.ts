@@ -201,11 +201,12 @@ describe('test runs', () => {
     it('refuses other statuses and needs testruns:update', async () => {
       const { key, project, org } = await tenantWithProject();
       const run = await createRun(t, key, project.id);
-      for (const status of ['in_progress', 'archived']) {
-        const res = await patch(key, run.id, status);
-        expect(res.status).toBe(400);
-        expect(res.body.details.field).toBe('status');
-      }
+      const back = await patch(key, run.id, 'in_progress');
+      expect(back.status).toBe(409);
+      expect(back.body.details.reason).toBe('invalid_transition');
+      const unknown = await patch(key, run.id, 'archived');
+      expect(unknown.status).toBe(400);
+      expect(unknown.body.details.field).toBe('status');
       const { createApiKey } = await import('./factories/organizations.js');
       const reader = await createApiKey(t, org.id, ['testruns:read', 'testruns:create']);
       const res = await patch(reader.key, run.id, 'completed');

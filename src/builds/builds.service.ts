@@ -226,18 +226,20 @@ export class BuildsService {
       await requireReference(manager, Project, organizationId, dto.project_id, 'project_id');
     }
     const releaseId = dto.release_id ?? current?.releaseId ?? null;
-    if (dto.release_id !== undefined) {
+    // A new release, or a new project for an assigned build: the two must agree.
+    if (releaseId !== null && (dto.release_id !== undefined || dto.project_id !== undefined)) {
       const release = await requireReference(
         manager,
         Release,
         organizationId,
-        dto.release_id,
+        releaseId,
         'release_id',
       );
-      if (projectId !== null && projectId !== release.projectId) {
+      if (dto.project_id !== undefined && dto.project_id !== release.projectId) {
+        const field = dto.release_id !== undefined ? 'release_id' : 'project_id';
         throw ApiError.invalidField(
-          'release_id',
-          'release_id belongs to another project than project_id',
+          field,
+          `${field}: the release belongs to another project than project_id`,
         );
       }
       projectId = release.projectId;

@@ -1,5 +1,6 @@
+import { applyDecorators } from '@nestjs/common';
 import { Transform } from 'class-transformer';
-import { registerDecorator, type ValidationOptions } from 'class-validator';
+import { IsUUID, registerDecorator, type ValidationOptions } from 'class-validator';
 
 /** Trims surrounding whitespace of a string field (other types pass through to fail validation). */
 export const Trim = () =>
@@ -55,3 +56,15 @@ export const ToDate = () =>
     const date = new Date(value);
     return Number.isNaN(date.getTime()) ? value : date;
   });
+
+/**
+ * A resource id in a body or query: a UUID, stored and compared lowercase (path ids are
+ * lowercased by ParseIdPipe), so `ABC…` and `abc…` name the same resource.
+ */
+export function IsId(message: string, options: { each?: boolean } = {}) {
+  const lower = (value: unknown) => (typeof value === 'string' ? value.toLowerCase() : value);
+  return applyDecorators(
+    Transform(({ value }) => (Array.isArray(value) ? value.map(lower) : lower(value))),
+    IsUUID('all', { message, each: options.each }),
+  );
+}

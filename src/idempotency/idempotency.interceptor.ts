@@ -85,9 +85,11 @@ export class IdempotencyInterceptor implements NestInterceptor {
         return result;
       });
     } catch (error) {
-      // The handler's own refusals (e.g. 409 conflict) are answers worth replaying; nothing
-      // was changed, so storing them outside the rolled-back transaction is exact.
-      if (error instanceof ApiError && !error.beforeHandler && error.getStatus() < 500) {
+      // A conflict with the resource's state (409) is the request's answer and is replayed;
+      // nothing was changed, so storing it outside the rolled-back transaction is exact.
+      // Invalid input (400, 413, …), wherever it was found, stores nothing: the fixed request
+      // may use the same key.
+      if (error instanceof ApiError && !error.beforeHandler && error.getStatus() === 409) {
         await this.store.complete(
           this.transactions.manager,
           owner,

@@ -231,9 +231,9 @@ export class TestRunsService {
   async transition(
     manager: EntityManager,
     run: TestRun,
-    status: 'submitted' | 'completed',
+    status: TestRunStatus,
   ): Promise<TestRunResponse> {
-    if (!NEXT[run.status].includes(status)) {
+    if (status === 'in_progress' || !NEXT[run.status].includes(status)) {
       throw ApiError.conflict(
         'invalid_transition',
         `A test run cannot move from ${run.status} to ${status}.`,

@@ -134,8 +134,10 @@ export class DeliveriesService implements OnApplicationShutdown {
       await this.finish(manager, deliveryId, 'failed', null, entry);
     } else {
       const delay = retryDelayMs(attempt + 1, this.settings.webhookRetryBaseMs);
-      await this.finish(manager, deliveryId, 'pending', delay, entry);
-      await this.enqueue({ deliveryId, attempt: attempt + 1 }, delay);
+      // Not re-queued if the delivery was cancelled (subscription deleted) meanwhile.
+      if (await this.finish(manager, deliveryId, 'pending', delay, entry)) {
+        await this.enqueue({ deliveryId, attempt: attempt + 1 }, delay);
+      }
     }
   }
 
@@ -145,16 +147,17 @@ export class DeliveriesService implements OnApplicationShutdown {
     status: 'pending' | 'succeeded' | 'failed',
     retryInMs: number | null,
     entry: AttemptLogEntry,
-  ): Promise<void> {
-    await manager.query(
+  ): Promise<boolean> {
+    const [, updated]: [unknown[], number] = await manager.query(
       `UPDATE webhook_delivery
           SET status = $2, attempts = attempts + 1, lease_until = NULL, updated_at = now(),
               attempt_log = attempt_log || $3::jsonb,
               next_attempt_at = CASE WHEN $4::double precision IS NULL THEN NULL
                                      ELSE now() + make_interval(secs => $4::double precision / 1000) END
-        WHERE id = $1`,
+        WHERE id = $1 AND status = 'pending'`,
       [deliveryId, status, JSON.stringify([entry]), retryInMs],
     );
+    return updated === 1;
   }
 }
 

@@ -688,10 +688,10 @@ export interface components {
         };
         UpdateTestRunDto: {
             /**
-             * @description `submitted` from `in_progress`; `completed` from either. Completed is final.
+             * @description `submitted` from `in_progress`; `completed` from either. Completed is final; any other move is 409.
              * @enum {string}
              */
-            status: "submitted" | "completed";
+            status: "in_progress" | "submitted" | "completed";
         };
         ResultItemDto: {
             /**

@@ -1,8 +1,8 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Transform } from 'class-transformer';
-import { IsIn, IsOptional, IsString, IsUUID, Length, MaxLength } from 'class-validator';
+import { IsIn, IsOptional, IsString, Length, MaxLength } from 'class-validator';
 import { CreatedBetweenQuery } from '../../common/pagination/pagination.js';
-import { IsCommitSha, IsHttpUrl, Trim } from '../../common/validation.js';
+import { IsCommitSha, IsHttpUrl, Trim, IsId } from '../../common/validation.js';
 import {
   BUILD_STATUSES,
   type BuildStatus,
@@ -101,7 +101,7 @@ class BuildFields {
 
   @ApiPropertyOptional({ format: 'uuid', description: 'A project of the organization' })
   @IsOptional()
-  @IsUUID('all', { message: 'project_id must be a project id (UUID)' })
+  @IsId('project_id must be a project id (UUID)')
   project_id?: string;
 
   @ApiPropertyOptional({
@@ -109,7 +109,7 @@ class BuildFields {
     description: 'A release of the organization: the build is assigned to it at once',
   })
   @IsOptional()
-  @IsUUID('all', { message: 'release_id must be a release id (UUID)' })
+  @IsId('release_id must be a release id (UUID)')
   release_id?: string;
 }
 
@@ -132,7 +132,7 @@ export class UpdateBuildDto extends BuildFields {
 
 export class AssignBuildDto {
   @ApiProperty({ format: 'uuid' })
-  @IsUUID('all', { message: 'release_id must be a release id (UUID)' })
+  @IsId('release_id must be a release id (UUID)')
   release_id!: string;
 }
 
@@ -162,12 +162,12 @@ export class BuildQuery extends CreatedBetweenQuery {
 
   @ApiPropertyOptional({ format: 'uuid' })
   @IsOptional()
-  @IsUUID('all', { message: 'release_id must be a release id (UUID)' })
+  @IsId('release_id must be a release id (UUID)')
   release_id?: string;
 
   @ApiPropertyOptional({ format: 'uuid' })
   @IsOptional()
-  @IsUUID('all', { message: 'project_id must be a project id (UUID)' })
+  @IsId('project_id must be a project id (UUID)')
   project_id?: string;
 
   @ApiPropertyOptional({ enum: SOURCES })

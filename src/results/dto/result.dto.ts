@@ -1,6 +1,7 @@
+import { IsId } from '../../common/validation.js';
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Transform } from 'class-transformer';
-import { IsBoolean, IsIn, IsOptional, IsString, IsUUID, Length } from 'class-validator';
+import { IsBoolean, IsIn, IsOptional, IsString, Length } from 'class-validator';
 import { PaginationQuery } from '../../common/pagination/pagination.js';
 import { RESULT_STATUSES, type ResultStatus } from '../entities/test-result.entity.js';
 
@@ -150,12 +151,12 @@ export class IngestResponse {
 export class IngestQuery {
   @ApiPropertyOptional({ format: 'uuid', description: 'Required unless `test_run_id` is given' })
   @IsOptional()
-  @IsUUID('all', { message: 'project_id must be a project id (UUID)' })
+  @IsId('project_id must be a project id (UUID)')
   project_id?: string;
 
   @ApiPropertyOptional({ format: 'uuid' })
   @IsOptional()
-  @IsUUID('all', { message: 'test_run_id must be a test run id (UUID)' })
+  @IsId('test_run_id must be a test run id (UUID)')
   test_run_id?: string;
 
   @ApiPropertyOptional({ maxLength: 255 })
@@ -166,12 +167,12 @@ export class IngestQuery {
 
   @ApiPropertyOptional({ format: 'uuid' })
   @IsOptional()
-  @IsUUID('all', { message: 'build_id must be a build id (UUID)' })
+  @IsId('build_id must be a build id (UUID)')
   build_id?: string;
 
   @ApiPropertyOptional({ format: 'uuid' })
   @IsOptional()
-  @IsUUID('all', { message: 'release_id must be a release id (UUID)' })
+  @IsId('release_id must be a release id (UUID)')
   release_id?: string;
 
   @ApiPropertyOptional({ type: Boolean, default: false })
@@ -189,7 +190,7 @@ export class ResultQuery extends PaginationQuery {
 
   @ApiPropertyOptional({ format: 'uuid' })
   @IsOptional()
-  @IsUUID('all', { message: 'test_case_id must be a test case id (UUID)' })
+  @IsId('test_case_id must be a test case id (UUID)')
   test_case_id?: string;
 
   @ApiPropertyOptional({

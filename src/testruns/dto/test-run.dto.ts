@@ -6,12 +6,11 @@ import {
   IsIn,
   IsOptional,
   IsString,
-  IsUUID,
   Length,
 } from 'class-validator';
 import { SOURCES, type Source } from '../../builds/entities/build.entity.js';
 import { CreatedBetweenQuery } from '../../common/pagination/pagination.js';
-import { Trim } from '../../common/validation.js';
+import { Trim, IsId } from '../../common/validation.js';
 import { TEST_RUN_STATUSES, type TestRunStatus } from '../entities/test-run.entity.js';
 
 export const MAX_PREPOPULATED_CASES = 5000;
@@ -83,12 +82,12 @@ export class TestRunFields {
 
   @ApiPropertyOptional({ format: 'uuid' })
   @IsOptional()
-  @IsUUID('all', { message: 'build_id must be a build id (UUID)' })
+  @IsId('build_id must be a build id (UUID)')
   build_id?: string;
 
   @ApiPropertyOptional({ format: 'uuid', description: 'A release of the same project' })
   @IsOptional()
-  @IsUUID('all', { message: 'release_id must be a release id (UUID)' })
+  @IsId('release_id must be a release id (UUID)')
   release_id?: string;
 
   @ApiPropertyOptional({
@@ -101,23 +100,24 @@ export class TestRunFields {
   @IsArray()
   @ArrayMaxSize(MAX_PREPOPULATED_CASES)
   @ArrayUnique()
-  @IsUUID('all', { each: true, message: 'test_case_ids must contain test case ids (UUIDs)' })
+  @IsId('test_case_ids must contain test case ids (UUIDs)', { each: true })
   test_case_ids?: string[];
 }
 
 export class CreateTestRunDto extends TestRunFields {
   @ApiProperty({ format: 'uuid' })
-  @IsUUID('all', { message: 'project_id must be a project id (UUID)' })
+  @IsId('project_id must be a project id (UUID)')
   project_id!: string;
 }
 
 export class UpdateTestRunDto {
   @ApiProperty({
-    enum: ['submitted', 'completed'],
-    description: '`submitted` from `in_progress`; `completed` from either. Completed is final.',
+    enum: TEST_RUN_STATUSES,
+    description:
+      '`submitted` from `in_progress`; `completed` from either. Completed is final; any other move is 409.',
   })
-  @IsIn(['submitted', 'completed'])
-  status!: 'submitted' | 'completed';
+  @IsIn(TEST_RUN_STATUSES)
+  status!: TestRunStatus;
 }
 
 export class TestRunQuery extends CreatedBetweenQuery {
@@ -128,16 +128,16 @@ export class TestRunQuery extends CreatedBetweenQuery {
 
   @ApiPropertyOptional({ format: 'uuid' })
   @IsOptional()
-  @IsUUID('all', { message: 'project_id must be a project id (UUID)' })
+  @IsId('project_id must be a project id (UUID)')
   project_id?: string;
 
   @ApiPropertyOptional({ format: 'uuid' })
   @IsOptional()
-  @IsUUID('all', { message: 'build_id must be a build id (UUID)' })
+  @IsId('build_id must be a build id (UUID)')
   build_id?: string;
 
   @ApiPropertyOptional({ format: 'uuid' })
   @IsOptional()
-  @IsUUID('all', { message: 'release_id must be a release id (UUID)' })
+  @IsId('release_id must be a release id (UUID)')
   release_id?: string;
 }
