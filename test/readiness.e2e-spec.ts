@@ -50,4 +50,14 @@ describe('readiness', () => {
       }
     });
   });
+
+  it('shuts a worker-running app down promptly after its database went away', async () => {
+    const t = await startApp({ APP_ROLE: 'all' });
+    const { DataSource } = await import('typeorm');
+    await t.app.get(DataSource).destroy();
+    await new Promise((resolve) => setTimeout(resolve, 1500));
+    const started = Date.now();
+    await t.close();
+    expect(Date.now() - started).toBeLessThan(10_000);
+  });
 });

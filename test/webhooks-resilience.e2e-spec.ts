@@ -69,7 +69,11 @@ describe('webhook delivery survives failures', () => {
         redis.on('error', reject);
       });
     let redis = await startRedis();
-    const t = await startApp({ ...WEBHOOK_SETTINGS, REDIS_URL: `redis://127.0.0.1:${port}` });
+    const t = await startApp({
+      ...WEBHOOK_SETTINGS,
+      APP_ROLE: 'all',
+      REDIS_URL: `redis://127.0.0.1:${port}`,
+    });
     try {
       const { key } = await subscribe(t, url);
       await t.http.post('/api/v1/builds').set(withKey(key)).send({ name: 'before' }).expect(202);

@@ -12,6 +12,7 @@ import { OPERATOR, startApp, withKey, type TestApp } from './support/app.js';
 import { Receiver, sleep } from './support/receiver.js';
 
 const WEBHOOK_SETTINGS = {
+  APP_ROLE: 'all',
   WEBHOOK_ALLOWED_HOSTS: '127.0.0.1',
   WEBHOOK_RETRY_BASE_MS: '150',
   WEBHOOK_SWEEP_INTERVAL_MS: '200',

@@ -15,9 +15,13 @@ export interface TestApp {
 /** The operator token the test apps are configured with. */
 export const ADMIN_TOKEN = 'test-operator-token-0123456789';
 
-/** Settings of this test run (database and Redis prefix from the global setup) plus overrides. */
+/**
+ * Settings of this test run (database and Redis prefix from the global setup) plus overrides.
+ * Test apps serve the API only unless a test asks for the worker too (`APP_ROLE: 'all'`), so
+ * most of them start no queue consumers.
+ */
 export function testSettings(overrides: Record<string, string> = {}): Settings {
-  return loadSettings({ ...process.env, ADMIN_TOKEN, ...overrides });
+  return loadSettings({ ...process.env, ADMIN_TOKEN, APP_ROLE: 'api', ...overrides });
 }
 
 /** Starts the real application (whole HTTP pipeline) against the run's database and Redis. */
