@@ -4,7 +4,10 @@ import { MIGRATIONS } from './migrations/index.js';
 import { SnakeNamingStrategy } from './snake-naming.strategy.js';
 
 /** The one description of the database, used by the app, the migration CLI and the tests. */
-export function dataSourceOptions(databaseUrl: string): DataSourceOptions {
+export function dataSourceOptions(
+  databaseUrl: string,
+  options: { asynchronousCommit?: boolean } = {},
+): DataSourceOptions {
   return {
     type: 'postgres',
     url: databaseUrl,
@@ -16,6 +19,10 @@ export function dataSourceOptions(databaseUrl: string): DataSourceOptions {
     uuidExtension: 'pgcrypto',
     synchronize: false,
     migrationsRun: false,
-    extra: { max: 20, application_name: 'test-management-service' },
+    extra: {
+      max: 20,
+      application_name: 'test-management-service',
+      ...(options.asynchronousCommit ? { options: '-c synchronous_commit=off' } : {}),
+    },
   };
 }

@@ -9,7 +9,15 @@ import { Transactions } from './transactions.js';
   imports: [
     TypeOrmModule.forRootAsync({
       inject: [Settings],
-      useFactory: (settings: Settings) => dataSourceOptions(settings.databaseUrl),
+      // A worker-only process writes nothing a client was promised: only outbox relays and
+      // delivery bookkeeping, each consistent on its own. If PostgreSQL crashed, the last
+      // moments of those could be lost and would be redone (events relayed again, an attempt
+      // sent again with the same event id), so it need not wait for each commit to reach disk.
+      // Processes that serve the API keep synchronous commits.
+      useFactory: (settings: Settings) =>
+        dataSourceOptions(settings.databaseUrl, {
+          asynchronousCommit: settings.appRole === 'worker',
+        }),
     }),
   ],
   providers: [Transactions],
