@@ -2,7 +2,6 @@ import 'reflect-metadata';
 import { writeFileSync } from 'node:fs';
 import { createApp } from './app.js';
 import { settingsFromEnvironment } from './config/environment.js';
-import { loadSettings } from './config/settings.js';
 import { OpenApiDocument } from './openapi/openapi-document.provider.js';
 
 /**
@@ -11,9 +10,7 @@ import { OpenApiDocument } from './openapi/openapi-document.provider.js';
  * checked-in file and the code disagree.
  */
 async function generate(): Promise<void> {
-  settingsFromEnvironment(); // loads .env / .env.example into the environment
-  const settings = loadSettings({
-    ...process.env,
+  const settings = settingsFromEnvironment({
     APP_ROLE: 'api',
     LOG_LEVEL: 'error',
     TLS_SELF_SIGNED: 'false',

@@ -8,8 +8,8 @@ import { loadSettings, Settings } from './settings.js';
  * `.env.example`, so a fresh checkout runs locally (over HTTPS) with no setup. Images and
  * deployments ship neither file.
  */
-export function settingsFromEnvironment(): Settings {
+export function settingsFromEnvironment(overrides: Record<string, string> = {}): Settings {
   const file = ['.env', '.env.example'].find((name) => existsSync(name));
   if (file) loadDotenv({ path: file, quiet: true });
-  return loadSettings(process.env);
+  return loadSettings({ ...process.env, ...overrides });
 }
