@@ -176,6 +176,53 @@ describe('per-minute limit', () => {
   }, 70_000);
 });
 
+describe('per-minute limit with the Redis store and Redis away', () => {
+  it('lets calls through (the monthly quota still counts them)', async () => {
+    const t = await startApp({
+      RATE_LIMIT_PER_MINUTE: '1',
+      RATE_LIMIT_STORE: 'redis',
+      REDIS_URL: 'redis://127.0.0.1:1',
+    });
+    try {
+      const { org, key } = await createTenant(t, ['builds:read']);
+      for (let i = 0; i < 3; i++)
+        await t.http.get('/api/v1/organizations').set(withKey(key)).expect(200);
+      const usage = await t.http.get(`/internal/v1/organizations/${org.id}`).set(OPERATOR);
+      expect(usage.body.calls_this_period).toBe(3);
+    } finally {
+      await t.close();
+    }
+  });
+});
+
+describe('usage in the internal organization list', () => {
+  it('reports each organization’s own calls this period', async () => {
+    const t = await startApp();
+    try {
+      const a = await createTenant(t, ['builds:read'], { name: 'usage-a' });
+      const b = await createTenant(t, ['builds:read'], {
+        name: 'usage-b',
+        subscription_started_at: '2024-02-29T00:00:00Z',
+      });
+      for (let i = 0; i < 2; i++)
+        await t.http.get('/api/v1/organizations').set(withKey(a.key)).expect(200);
+      await t.http.get('/api/v1/organizations').set(withKey(b.key)).expect(200);
+      const list = await t.http
+        .get('/internal/v1/organizations?limit=100')
+        .set(OPERATOR)
+        .expect(200);
+      const calls = Object.fromEntries(
+        list.body.data
+          .filter((o: { id: string }) => [a.org.id, b.org.id].includes(o.id))
+          .map((o: { name: string; calls_this_period: number }) => [o.name, o.calls_this_period]),
+      );
+      expect(calls).toEqual({ 'usage-a': 2, 'usage-b': 1 });
+    } finally {
+      await t.close();
+    }
+  });
+});
+
 describe('keys across replicas', () => {
   it('refuses a key on another replica on its very next request after deletion', async () => {
     const a = await startApp();

@@ -5,8 +5,8 @@ import { ApiError } from '../common/errors/api-error.js';
 import { type Page, PaginationQuery, toPage } from '../common/pagination/pagination.js';
 import { isoOrNull } from '../common/serialization.js';
 import { Transactions } from '../database/transactions.js';
-import { requireOrganization } from '../organizations/require-organization.js';
 import { Organization } from '../organizations/entities/organization.entity.js';
+import { requireOrganization } from '../organizations/require-organization.js';
 import { generateApiKey, hashApiKey } from './api-key-format.js';
 import { CreateApiKeyDto, ApiKeyResponse, CreatedApiKeyResponse } from './dto/api-key.dto.js';
 import { ApiKey } from './entities/api-key.entity.js';
@@ -75,7 +75,6 @@ export class ApiKeysService {
 
   constructor(
     @InjectRepository(ApiKey) private readonly keys: Repository<ApiKey>,
-    @InjectRepository(Organization) private readonly organizations: Repository<Organization>,
     private readonly transactions: Transactions,
   ) {}
 

@@ -4,7 +4,7 @@ import type { Redis } from 'ioredis';
 import { DataSource } from 'typeorm';
 import { redisReady } from '../redis/redis-options.js';
 import { InjectRedis } from '../redis/redis.module.js';
-import { withTimeout } from './metrics.service.js';
+import { withTimeout } from '../common/with-timeout.js';
 
 const CHECK_TIMEOUT_MS = 1000;
 

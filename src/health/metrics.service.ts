@@ -3,6 +3,7 @@ import { Injectable } from '@nestjs/common';
 import type { Queue } from 'bull';
 import type { NextFunction, Request, Response } from 'express';
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+import { withTimeout } from '../common/with-timeout.js';
 import { WEBHOOK_DELIVERY_QUEUE } from '../queues/queues.constants.js';
 
 const QUEUE_STATES = ['waiting', 'active', 'delayed', 'failed'] as const;
@@ -57,20 +58,4 @@ export class MetricsService {
     });
     next();
   };
-}
-
-export function withTimeout<T>(promise: Promise<T>, ms: number): Promise<T> {
-  return new Promise<T>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`timed out after ${ms} ms`)), ms);
-    promise.then(
-      (value) => {
-        clearTimeout(timer);
-        resolve(value);
-      },
-      (error: unknown) => {
-        clearTimeout(timer);
-        reject(error);
-      },
-    );
-  });
 }

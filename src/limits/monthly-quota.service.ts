@@ -51,19 +51,32 @@ export class MonthlyQuotaService {
 
   /** The period's state without counting anything (for responses refused before counting). */
   async peek(org: Organization, now = new Date()): Promise<QuotaState> {
-    const limit = effectiveMonthlyCallLimit(org);
-    const period = billingPeriodFor(org.subscriptionStartedAt, now);
-    const rows: Array<{ calls: number }> = await this.dataSource.query(
-      'SELECT calls FROM organization_usage WHERE organization_id = $1 AND period_start = $2',
-      [org.id, period.start],
+    const [state] = await this.peekMany([org], now);
+    return state;
+  }
+
+  /** `peek` for a page of organizations, in one query. */
+  async peekMany(orgs: Organization[], now = new Date()): Promise<QuotaState[]> {
+    if (orgs.length === 0) return [];
+    const periods = orgs.map((org) => billingPeriodFor(org.subscriptionStartedAt, now));
+    const rows: Array<{ organization_id: string; calls: number }> = await this.dataSource.query(
+      `SELECT u.organization_id, u.calls
+         FROM organization_usage u
+         JOIN unnest($1::uuid[], $2::timestamptz[]) AS p(organization_id, period_start)
+           ON u.organization_id = p.organization_id AND u.period_start = p.period_start`,
+      [orgs.map((org) => org.id), periods.map((period) => period.start)],
     );
-    const used = rows[0]?.calls ?? 0;
-    return {
-      limit,
-      used,
-      remaining: Math.max(limit - used, 0),
-      resetAt: period.end,
-      admitted: used < limit,
-    };
+    const calls = new Map(rows.map((row) => [row.organization_id, row.calls]));
+    return orgs.map((org, i) => {
+      const limit = effectiveMonthlyCallLimit(org);
+      const used = calls.get(org.id) ?? 0;
+      return {
+        limit,
+        used,
+        remaining: Math.max(limit - used, 0),
+        resetAt: periods[i].end,
+        admitted: used < limit,
+      };
+    });
   }
 }

@@ -65,7 +65,12 @@ export class OrganizationsService {
       take: query.limit,
       skip: query.offset,
     });
-    return toPage(await Promise.all(orgs.map((org) => this.respond(org))), total, query);
+    const quotas = await this.quota.peekMany(orgs);
+    return toPage(
+      orgs.map((org, i) => toOrganizationResponse(org, quotas[i])),
+      total,
+      query,
+    );
   }
 
   async get(id: string): Promise<OrganizationResponse> {

@@ -4,7 +4,7 @@ import type { Queue } from 'bull';
 import type { EntityManager } from 'typeorm';
 import { Settings } from '../config/settings.js';
 import { Transactions } from '../database/transactions.js';
-import { withTimeout } from '../health/metrics.service.js';
+import { withTimeout } from '../common/with-timeout.js';
 import { WEBHOOK_DELIVERY_QUEUE } from '../queues/queues.constants.js';
 import { AddressPolicy } from './address-policy.js';
 import type { AttemptLogEntry } from './entities/webhook-delivery.entity.js';

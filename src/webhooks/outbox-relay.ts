@@ -8,7 +8,7 @@ import pg from 'pg';
 import { Settings } from '../config/settings.js';
 import { Transactions } from '../database/transactions.js';
 import { EVENTS_CHANNEL } from '../events/events.service.js';
-import { withTimeout } from '../health/metrics.service.js';
+import { withTimeout } from '../common/with-timeout.js';
 import { DeliveriesService } from './deliveries.service.js';
 
 const BATCH = 500;
