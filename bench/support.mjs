@@ -47,7 +47,9 @@ export async function dropDatabase(name) {
 /** Starts `dist/main.js` with the given settings and waits until it listens. */
 export async function startService(env, nodeArgs = []) {
   const port = await freePort();
-  const child = spawn(process.execPath, [...nodeArgs, resolve('dist/main.js')], {
+  // BENCH_NODE_ARGS (e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof") profiles the service.
+  const extra = process.env.BENCH_NODE_ARGS?.split(' ').filter(Boolean) ?? [];
+  const child = spawn(process.execPath, [...extra, ...nodeArgs, resolve('dist/main.js')], {
     cwd: tmpdir(),
     env: {
       ...process.env,

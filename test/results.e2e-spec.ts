@@ -335,4 +335,37 @@ describe('results', () => {
       });
     });
   });
+
+  describe('storage', () => {
+    it('keeps every stored result tied to its case in its run, and removes it with them', async () => {
+      const { key, project, run } = await setup();
+      const res = await submitResults(t, key, run.id, [
+        { automation_id: 'tied.one', status: 'failed' },
+        { automation_id: 'tied.one', status: 'passed' },
+        { automation_id: 'tied.two', status: 'passed' },
+      ]);
+      expect(res.status).toBe(201);
+      const [one, , two] = res.body.data as Array<{ test_case_id: string }>;
+      const other = await createRun(t, key, project.id);
+
+      // No result without its case's row in the run.
+      await expect(
+        db.query(
+          `INSERT INTO test_result (organization_id, test_run_id, test_case_id, status)
+           SELECT organization_id, $1, $2, 'passed' FROM test_run WHERE id = $1`,
+          [other.id, one.test_case_id],
+        ),
+      ).rejects.toThrow(/foreign key/);
+
+      // Deleting a case removes its results (history included); deleting the run the rest.
+      await db.query('DELETE FROM test_case WHERE id = $1', [one.test_case_id]);
+      expect(await stored(run.id)).toBe(1);
+      await db.query('DELETE FROM test_run WHERE id = $1', [run.id]);
+      expect(await stored(run.id)).toBe(0);
+      const left = await db.query('SELECT 1 FROM test_run_case WHERE test_case_id = $1', [
+        two.test_case_id,
+      ]);
+      expect(left).toHaveLength(0);
+    });
+  });
 });

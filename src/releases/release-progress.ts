@@ -1,5 +1,5 @@
 import type { EntityManager } from 'typeorm';
-import { RESULT_STATUSES, type ResultStatus } from '../results/entities/test-result.entity.js';
+import { RESULT_STATUSES, type ResultStatus } from '../results/entities/result-status.js';
 import type { ReleaseProgressResponse } from './dto/release-progress.dto.js';
 import type { Release } from './entities/release.entity.js';
 

@@ -1,7 +1,7 @@
 import { ApiError, type FieldError } from '../common/errors/api-error.js';
 import { ErrorCode } from '../common/errors/error-codes.js';
 import { isUuid } from '../common/ids.js';
-import { RESULT_STATUSES, type ResultStatus } from './entities/test-result.entity.js';
+import { RESULT_STATUSES, type ResultStatus } from './entities/result-status.js';
 
 /** Results one JSON call may carry (CONTRACT §2: more is 413). */
 export const MAX_RESULTS_PER_CALL = 5000;

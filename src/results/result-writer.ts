@@ -10,7 +10,7 @@ import type { TestRun } from '../testruns/entities/test-run.entity.js';
 import { EventsService } from '../events/events.service.js';
 import { toResultResponse } from './result-response.js';
 import { copyText, copyTextArray, COPY_NULL } from './copy-format.js';
-import { RESULT_STATUSES, type ResultStatus } from './entities/test-result.entity.js';
+import { RESULT_STATUSES, type ResultStatus } from './entities/result-status.js';
 import type { ResultItem } from './result-items.js';
 
 /** A stored result, as the API shows it. */
@@ -34,6 +34,26 @@ export interface WrittenBatch {
 }
 
 type CountColumn = ResultStatus | 'flaky' | 'total';
+
+/** A case's new current result and, when it had one, what that replaced. */
+interface CurrentChange {
+  status: ResultStatus;
+  flaky: boolean;
+  replaced_status: ResultStatus | null;
+  replaced_flaky: boolean | null;
+}
+
+/** The batch's rows of test_result in COPY text format, one string per line. */
+function resultLines(run: TestRun, results: StoredResult[]): string[] {
+  return results.map(
+    (r) =>
+      `${r.id}\t${run.organizationId}\t${run.id}\t${r.test_case_id}\t${r.status}\t${
+        r.duration_ms ?? COPY_NULL
+      }\t${copyText(r.message)}\t${copyTextArray(r.defects)}\t${r.retries}\t${r.flaky ? 't' : 'f'}\t${
+        r.executed_at ? r.executed_at.toISOString() : COPY_NULL
+      }\n`,
+  );
+}
 const COUNT_COLUMNS: readonly CountColumn[] = ['total', ...RESULT_STATUSES, 'flaky'];
 
 const RESULT_COLUMNS =
@@ -42,8 +62,9 @@ const RESULT_COLUMNS =
 /**
  * The set-based write path of results: a whole batch in a constant number of statements,
  * inside the caller's transaction. Cases are resolved (and missing ones created) in a few
- * statements; the results go in with COPY, PostgreSQL's bulk load; the cases' current results
- * are one upsert, which also returns what each replaced; the run's counts are one atomic
+ * statements; the cases' current results are one upsert, which also returns what each
+ * replaced; the results go in with COPY, PostgreSQL's bulk load, each checked by one foreign
+ * key against its (already locked) current-result row; the run's counts are one atomic
  * increment, the batch's last statement. Batches into one run (parallel CI shards) run side by
  * side: they only wait for each other on the cases they share and, briefly, on the counts.
  */
@@ -51,12 +72,17 @@ const RESULT_COLUMNS =
 export class ResultWriter {
   constructor(private readonly events: EventsService) {}
 
+  /**
+   * `newRun` says the run was opened in this same transaction, so no other batch can see it
+   * and none of its cases has a current result yet: they are loaded with COPY, not upserted.
+   */
   async write(
     manager: EntityManager,
     run: TestRun,
     items: ResultItem[],
-    caseField: (index: number) => string = (i) => `results[${i}].test_case_id`,
+    options: { caseField?: (index: number) => string; newRun?: boolean } = {},
   ): Promise<WrittenBatch> {
+    const caseField = options.caseField ?? ((i: number) => `results[${i}].test_case_id`);
     const [caseIds, createdTestCases] = await this.resolveCases(manager, run, items, caseField);
 
     // The last item for a case in this batch becomes its current result.
@@ -80,45 +106,22 @@ export class ResultWriter {
       executed_at: item.executedAt,
       created_at: now,
     }));
-    await this.copyResults(manager, run, results);
+    // Sorted by case, so concurrent batches lock shared cases in the same order.
+    const current = [...lastIndex.entries()]
+      .sort(([a], [b]) => (a < b ? -1 : 1))
+      .map(([, index]) => results[index]);
+    // The current results first: each stored result references its case's row in
+    // test_run_case, which this transaction then already holds.
+    const changes = options.newRun
+      ? await this.insertCurrent(manager, run, current)
+      : await this.upsertCurrent(manager, run, current);
+    await this.copy(manager, 'test_result', RESULT_COLUMNS, resultLines(run, results));
     const failed = results.filter((result) => result.status === 'failed');
     await this.events.recordMany(
       manager,
       run.organizationId,
       'testcase.failed.v1',
       failed.map(toResultResponse),
-    );
-
-    // Sorted by case, so concurrent batches lock shared cases in the same order.
-    const current = [...lastIndex.entries()]
-      .sort(([a], [b]) => (a < b ? -1 : 1))
-      .map(([, index]) => results[index]);
-    const changes: Array<{
-      status: ResultStatus;
-      flaky: boolean;
-      replaced_status: ResultStatus | null;
-      replaced_flaky: boolean | null;
-    }> = await manager.query(
-      `INSERT INTO test_run_case AS c (test_run_id, test_case_id, result_id, status, flaky)
-       SELECT $1, x.test_case_id, x.id, x.status, x.flaky
-         FROM jsonb_to_recordset($2::jsonb) AS x(test_case_id uuid, id uuid, status result_status, flaky boolean)
-       ON CONFLICT (test_run_id, test_case_id) DO UPDATE
-          SET result_id = EXCLUDED.result_id, status = EXCLUDED.status, flaky = EXCLUDED.flaky,
-              replaced_status = c.status, replaced_flaky = c.flaky
-       RETURNING c.status, c.flaky,
-                 CASE WHEN xmax = 0 THEN NULL ELSE replaced_status END AS replaced_status,
-                 CASE WHEN xmax = 0 THEN NULL ELSE replaced_flaky END AS replaced_flaky`,
-      [
-        run.id,
-        JSON.stringify(
-          current.map(({ test_case_id, id, status, flaky }) => ({
-            test_case_id,
-            id,
-            status,
-            flaky,
-          })),
-        ),
-      ],
     );
 
     const delta = Object.fromEntries(COUNT_COLUMNS.map((c) => [c, 0])) as Record<
@@ -139,26 +142,71 @@ export class ResultWriter {
     return { results, createdTestCases };
   }
 
-  /** COPY the batch into test_result on the transaction's own connection. */
-  private async copyResults(
+  /**
+   * Makes each case's result of this batch its current one, and returns what each replaced,
+   * atomically under the rows' locks (concurrent batches into one run share cases).
+   */
+  private async upsertCurrent(
     manager: EntityManager,
     run: TestRun,
-    results: StoredResult[],
+    current: StoredResult[],
+  ): Promise<CurrentChange[]> {
+    return manager.query(
+      `INSERT INTO test_run_case AS c (test_run_id, test_case_id, result_id, status, flaky)
+       SELECT $1, x.test_case_id, x.id, x.status, x.flaky
+         FROM unnest($2::uuid[], $3::uuid[], $4::result_status[], $5::boolean[])
+              AS x(test_case_id, id, status, flaky)
+       ON CONFLICT (test_run_id, test_case_id) DO UPDATE
+          SET result_id = EXCLUDED.result_id, status = EXCLUDED.status, flaky = EXCLUDED.flaky,
+              replaced_status = c.status, replaced_flaky = c.flaky
+       RETURNING c.status, c.flaky,
+                 CASE WHEN xmax = 0 THEN NULL ELSE replaced_status END AS replaced_status,
+                 CASE WHEN xmax = 0 THEN NULL ELSE replaced_flaky END AS replaced_flaky`,
+      [
+        run.id,
+        current.map((r) => r.test_case_id),
+        current.map((r) => r.id),
+        current.map((r) => r.status),
+        current.map((r) => r.flaky),
+      ],
+    );
+  }
+
+  /** `upsertCurrent` for a run opened in this transaction: every row is new. */
+  private async insertCurrent(
+    manager: EntityManager,
+    run: TestRun,
+    current: StoredResult[],
+  ): Promise<CurrentChange[]> {
+    await this.copy(
+      manager,
+      'test_run_case',
+      'test_run_id, test_case_id, result_id, status, flaky',
+      current.map(
+        (r) => `${run.id}\t${r.test_case_id}\t${r.id}\t${r.status}\t${r.flaky ? 't' : 'f'}\n`,
+      ),
+    );
+    return current.map(({ status, flaky }) => ({
+      status,
+      flaky,
+      replaced_status: null,
+      replaced_flaky: null,
+    }));
+  }
+
+  /** COPY text-format lines into a table on the transaction's own connection. */
+  private async copy(
+    manager: EntityManager,
+    table: string,
+    columns: string,
+    lines: string[],
   ): Promise<void> {
     const runner = manager.queryRunner;
     if (!runner) throw new Error('ResultWriter needs a transaction');
     const client = (await runner.connect()) as PoolClient;
-    let data = '';
-    for (const r of results) {
-      data += `${r.id}\t${run.organizationId}\t${run.id}\t${r.test_case_id}\t${r.status}\t${
-        r.duration_ms ?? COPY_NULL
-      }\t${copyText(r.message)}\t${copyTextArray(r.defects)}\t${r.retries}\t${r.flaky ? 't' : 'f'}\t${
-        r.executed_at ? r.executed_at.toISOString() : COPY_NULL
-      }\n`;
-    }
     await pipeline(
-      Readable.from([data]),
-      client.query(copyFrom(`COPY test_result (${RESULT_COLUMNS}) FROM STDIN`)),
+      Readable.from([lines.join('')]),
+      client.query(copyFrom(`COPY ${table} (${columns}) FROM STDIN`)),
     );
   }
 
@@ -215,17 +263,26 @@ export class ResultWriter {
           const item = firstByAutomationId.get(automationId) as ResultItem;
           return { automation_id: automationId, title: item.title, section: item.section };
         });
-        const inserted: unknown[] = await manager.query(
+        const inserted: Array<{ id: string; automation_id: string }> = await manager.query(
           `INSERT INTO test_case (organization_id, project_id, title, automation_id, section)
            SELECT $1, $2, coalesce(x.title, x.automation_id), x.automation_id, x.section
-             FROM jsonb_to_recordset($3::jsonb) AS x(automation_id text, title text, section text)
+             FROM unnest($3::text[], $4::text[], $5::text[]) AS x(automation_id, title, section)
             ORDER BY x.automation_id
            ON CONFLICT (project_id, automation_id) DO NOTHING
-           RETURNING id`,
-          [run.organizationId, run.projectId, JSON.stringify(wanted)],
+           RETURNING id, automation_id`,
+          [
+            run.organizationId,
+            run.projectId,
+            wanted.map((w) => w.automation_id),
+            wanted.map((w) => w.title),
+            wanted.map((w) => w.section),
+          ],
         );
         created = inserted.length;
-        await lookUp(unknown);
+        for (const row of inserted) idByAutomationId.set(row.automation_id, row.id);
+        // The ones another batch created meanwhile.
+        const raced = unknown.filter((id) => !idByAutomationId.has(id));
+        if (raced.length > 0) await lookUp(raced);
       }
     }
     const caseIds = items.map(

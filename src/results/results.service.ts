@@ -121,7 +121,9 @@ export class ResultsService {
       : this.fromJson(body, query);
     return this.transactions.run(async (manager) => {
       const run = await this.runFor(manager, organizationId, ingest);
-      const written = await this.store(manager, run, ingest.items, ingest.complete);
+      const written = await this.store(manager, run, ingest.items, ingest.complete, {
+        newRun: ingest.testRunId === undefined,
+      });
       return {
         test_run_id: run.id,
         accepted: written.results.length,
@@ -175,6 +177,7 @@ export class ResultsService {
     run: TestRun,
     items: ResultItem[],
     complete: boolean,
+    options: { newRun?: boolean } = {},
   ) {
     if (run.status === 'completed') {
       throw ApiError.conflict(
@@ -182,7 +185,7 @@ export class ResultsService {
         'The test run is completed and takes no more results.',
       );
     }
-    const written = await this.writer.write(manager, run, items);
+    const written = await this.writer.write(manager, run, items, options);
     if (complete) await this.testRuns.transition(manager, run, 'completed');
     return written;
   }

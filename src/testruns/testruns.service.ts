@@ -150,7 +150,10 @@ export class TestRunsService {
         retries: 0,
         executedAt: null,
       }));
-      await this.writer.write(manager, run, items, (i) => `test_case_ids[${i}]`);
+      await this.writer.write(manager, run, items, {
+        caseField: (i) => `test_case_ids[${i}]`,
+        newRun: true,
+      });
     }
     await this.events.record(manager, organizationId, 'testrun.created.v1', toTestRunResponse(run));
     return run;

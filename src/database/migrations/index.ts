@@ -7,6 +7,7 @@ import { CreateTestRunsAndResults1795304583665 } from './1795304583665-CreateTes
 import { TrackCurrentResultsPerCase1795305149808 } from './1795305149808-TrackCurrentResultsPerCase.js';
 import { RememberReplacedResults1795305341577 } from './1795305341577-RememberReplacedResults.js';
 import { CreateOutboxAndWebhooks1795305625273 } from './1795305625273-CreateOutboxAndWebhooks.js';
+import { ResultsReferenceTheirRunCase1795311301458 } from './1795311301458-ResultsReferenceTheirRunCase.js';
 
 /** Every migration in the order it runs; the app and the migration CLI share this list. */
 export const MIGRATIONS: Array<new () => MigrationInterface> = [
@@ -19,4 +20,6 @@ export const MIGRATIONS: Array<new () => MigrationInterface> = [
   TrackCurrentResultsPerCase1795305149808,
   RememberReplacedResults1795305341577,
   CreateOutboxAndWebhooks1795305625273,
+  // One foreign key per stored result instead of two, against a row the batch already holds.
+  ResultsReferenceTheirRunCase1795311301458,
 ];

@@ -3,7 +3,7 @@ import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Transform } from 'class-transformer';
 import { IsBoolean, IsIn, IsOptional, IsString, Length } from 'class-validator';
 import { PaginationQuery } from '../../common/pagination/pagination.js';
-import { RESULT_STATUSES, type ResultStatus } from '../entities/test-result.entity.js';
+import { RESULT_STATUSES, type ResultStatus } from '../entities/result-status.js';
 
 const toBoolean = () =>
   Transform(({ value }) => (value === 'true' ? true : value === 'false' ? false : value));

@@ -8,18 +8,8 @@ import {
   PrimaryGeneratedColumn,
   type Relation,
 } from 'typeorm';
-import { TestCase } from '../../projects/entities/test-case.entity.js';
-import { TestRun } from '../../testruns/entities/test-run.entity.js';
-
-export const RESULT_STATUSES = [
-  'passed',
-  'failed',
-  'blocked',
-  'skipped',
-  'retest',
-  'untested',
-] as const;
-export type ResultStatus = (typeof RESULT_STATUSES)[number];
+import { RESULT_STATUSES, type ResultStatus } from './result-status.js';
+import { TestRunCase } from './test-run-case.entity.js';
 
 /**
  * One execution result. Every result is kept (history, append-only); the latest one per
@@ -28,7 +18,7 @@ export type ResultStatus = (typeof RESULT_STATUSES)[number];
  */
 @Entity('test_result')
 @Index('IDX_test_result_run_created', ['testRunId', 'createdAt', 'id'])
-@Index('IDX_test_result_case', ['testCaseId'])
+@Index('IDX_test_result_run_case', ['testRunId', 'testCaseId'])
 export class TestResult {
   @PrimaryGeneratedColumn('uuid')
   id!: string;
@@ -39,16 +29,21 @@ export class TestResult {
   @Column({ type: 'uuid' })
   testRunId!: string;
 
-  @ManyToOne(() => TestRun, { onDelete: 'CASCADE' })
-  @JoinColumn({ name: 'test_run_id' })
-  testRun?: Relation<TestRun>;
-
   @Column({ type: 'uuid' })
   testCaseId!: string;
 
-  @ManyToOne(() => TestCase, { onDelete: 'CASCADE' })
-  @JoinColumn({ name: 'test_case_id' })
-  testCase?: Relation<TestCase>;
+  /**
+   * Every result belongs to its case's row in its run (written first, in the same
+   * transaction), and through it to the run and the case: one foreign-key check per stored
+   * result, against a row the batch already holds, and deleting a run or a case removes its
+   * results.
+   */
+  @ManyToOne(() => TestRunCase, { onDelete: 'CASCADE' })
+  @JoinColumn([
+    { name: 'test_run_id', referencedColumnName: 'testRunId' },
+    { name: 'test_case_id', referencedColumnName: 'testCaseId' },
+  ])
+  runCase?: Relation<TestRunCase>;
 
   @Column({ type: 'enum', enum: RESULT_STATUSES, enumName: 'result_status' })
   status!: ResultStatus;

@@ -9,7 +9,7 @@ import {
 } from 'typeorm';
 import { TestCase } from '../../projects/entities/test-case.entity.js';
 import { TestRun } from '../../testruns/entities/test-run.entity.js';
-import { RESULT_STATUSES, type ResultStatus } from './test-result.entity.js';
+import { RESULT_STATUSES, type ResultStatus } from './result-status.js';
 
 /**
  * Each case's current result in a run: the pointer to its latest stored result, with its
