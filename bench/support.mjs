@@ -1,6 +1,7 @@
 // Shared pieces of the benchmarks: a scratch database, the built service as a child process,
 // and autocannon runs. Every benchmark prints its figures; nothing here is mocked.
 import { execFileSync, spawn } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { randomBytes } from 'node:crypto';
 import { createServer } from 'node:net';
 import { resolve } from 'node:path';
@@ -44,12 +45,17 @@ export async function dropDatabase(name) {
   await client.end();
 }
 
+/** The node options the service runs with (`npm run start:prod`, as the Dockerfile runs it). */
+const PRODUCTION_NODE_ARGS = JSON.parse(readFileSync(resolve('package.json'), 'utf8'))
+  .scripts['start:prod'].split(' ')
+  .filter((word) => word.startsWith('--'));
+
 /** Starts `dist/main.js` with the given settings and waits until it listens. */
 export async function startService(env, nodeArgs = []) {
   const port = await freePort();
   // BENCH_NODE_ARGS (e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof") profiles the service.
   const extra = process.env.BENCH_NODE_ARGS?.split(' ').filter(Boolean) ?? [];
-  const child = spawn(process.execPath, [...extra, ...nodeArgs, resolve('dist/main.js')], {
+  const child = spawn(process.execPath, [...PRODUCTION_NODE_ARGS, ...extra, ...nodeArgs, resolve('dist/main.js')], {
     cwd: tmpdir(),
     env: {
       ...process.env,

@@ -3,6 +3,7 @@ import { DataSource } from 'typeorm';
 import { createProject } from './factories/catalog.js';
 import { createTenant } from './factories/organizations.js';
 import { RUN_SCOPES } from './factories/runs.js';
+import { WRITE_CHUNK } from '../src/results/result-writer.js';
 import { startApp, withKey, type TestApp } from './support/app.js';
 
 const FIXTURES = 'test/fixtures/junit';
@@ -129,6 +130,42 @@ describe('POST /results/ingest (JUnit XML)', () => {
       .body;
     expect(run.status).toBe('completed');
     expect(run.counts.total).toBe(first.body.created_test_cases);
+  });
+
+  it('stores a report larger than one write round exactly, into a new run and an existing one', async () => {
+    const { key, project } = await setup();
+    const n = WRITE_CHUNK + 2_500;
+    const testcase = (i: number, failed: boolean) =>
+      failed
+        ? `<testcase classname="big.Suite" name="case${i}"><failure message="no"/></testcase>`
+        : `<testcase classname="big.Suite" name="case${i}"/>`;
+    // Every 7th case fails; case 0 runs again at the end and fails, so it ends failed.
+    const cases = Array.from({ length: n }, (_, i) => testcase(i, i % 7 === 3));
+    const report = `<testsuite>${cases.join('')}${testcase(0, true)}</testsuite>`;
+    const failing = Array.from({ length: n }, (_, i) => i % 7 === 3 || i === 0).filter(
+      Boolean,
+    ).length;
+
+    const first = await postXml(key, `project_id=${project.id}`, report);
+    expect(first.status).toBe(201);
+    expect(first.body).toMatchObject({ accepted: n + 1, created_test_cases: n });
+    const runId = first.body.test_run_id as string;
+    const counts = async () =>
+      (await t.http.get(`/api/v1/testruns/${runId}`).set(withKey(key)).expect(200)).body.counts;
+    expect(await counts()).toMatchObject({ total: n, failed: failing, passed: n - failing });
+
+    const allPass = `<testsuite>${Array.from({ length: n }, (_, i) => testcase(i, false)).join('')}</testsuite>`;
+    const second = await postXml(key, `test_run_id=${runId}`, allPass);
+    expect(second.status).toBe(201);
+    expect(second.body).toMatchObject({ accepted: n, created_test_cases: 0 });
+    expect(await counts()).toMatchObject({ total: n, failed: 0, passed: n });
+    const [{ stored, current }] = await db.query(
+      `SELECT count(*)::int AS stored,
+              (SELECT count(*)::int FROM test_run_case WHERE test_run_id = $1) AS current
+         FROM test_result WHERE test_run_id = $1`,
+      [runId],
+    );
+    expect({ stored, current }).toEqual({ stored: 2 * n + 1, current: n });
   });
 
   it('rejects malformed XML with the parser’s line and column, storing nothing', async () => {

@@ -29,9 +29,19 @@ export interface StoredResult {
 }
 
 export interface WrittenBatch {
+  /** How many results were stored. */
+  accepted: number;
+  /** The stored results in the order of the items, when the caller asked for them. */
   results: StoredResult[];
   createdTestCases: number;
 }
+
+/**
+ * The most results (and cases) one statement handles. A larger batch (a JUnit report is
+ * bounded only by its size) goes in several rounds of the same statements in the same
+ * transaction, so memory stays bounded whatever the report's size.
+ */
+export const WRITE_CHUNK = 10_000;
 
 type CountColumn = ResultStatus | 'flaky' | 'total';
 
@@ -54,6 +64,15 @@ function resultLines(run: TestRun, results: StoredResult[]): string[] {
       }\n`,
   );
 }
+/** Code-unit order: the same in every process, whatever the database's collation. */
+function compare(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
+}
+
+function* chunks<T>(values: T[]): Generator<T[]> {
+  for (let i = 0; i < values.length; i += WRITE_CHUNK) yield values.slice(i, i + WRITE_CHUNK);
+}
+
 const COUNT_COLUMNS: readonly CountColumn[] = ['total', ...RESULT_STATUSES, 'flaky'];
 
 const RESULT_COLUMNS =
@@ -73,73 +92,83 @@ export class ResultWriter {
   constructor(private readonly events: EventsService) {}
 
   /**
-   * `newRun` says the run was opened in this same transaction, so no other batch can see it
-   * and none of its cases has a current result yet: they are loaded with COPY, not upserted.
+   * Stores a batch of results. `newRun` says the run was opened in this same transaction, so
+   * no other batch can see it and none of its cases has a current result yet: they are loaded
+   * with COPY, not upserted. `collect` keeps the stored results for the response.
    */
   async write(
     manager: EntityManager,
     run: TestRun,
     items: ResultItem[],
-    options: { caseField?: (index: number) => string; newRun?: boolean } = {},
+    options: { caseField?: (index: number) => string; newRun?: boolean; collect?: boolean } = {},
   ): Promise<WrittenBatch> {
     const caseField = options.caseField ?? ((i: number) => `results[${i}].test_case_id`);
     const [caseIds, createdTestCases] = await this.resolveCases(manager, run, items, caseField);
-
-    // The last item for a case in this batch becomes its current result.
-    const lastIndex = new Map<string, number>();
-    caseIds.forEach((caseId, i) => lastIndex.set(caseId, i));
 
     // What the created_at default stores for this transaction, at the column's precision.
     const [{ now }]: Array<{ now: Date }> = await manager.query(
       'SELECT now()::timestamptz(3) AS now',
     );
-    const results: StoredResult[] = items.map((item, i) => ({
-      id: randomUUID(),
-      test_run_id: run.id,
-      test_case_id: caseIds[i],
-      status: item.status,
-      duration_ms: item.durationMs,
-      message: item.message,
-      defects: item.defects,
-      retries: item.retries,
-      flaky: item.status === 'passed' && item.retries > 0,
-      executed_at: item.executedAt,
-      created_at: now,
-    }));
-    // Sorted by case, so concurrent batches lock shared cases in the same order.
-    const current = [...lastIndex.entries()]
-      .sort(([a], [b]) => (a < b ? -1 : 1))
-      .map(([, index]) => results[index]);
-    // The current results first: each stored result references its case's row in
-    // test_run_case, which this transaction then already holds.
-    const changes = options.newRun
-      ? await this.insertCurrent(manager, run, current)
-      : await this.upsertCurrent(manager, run, current);
-    await this.copy(manager, 'test_result', RESULT_COLUMNS, resultLines(run, results));
-    const failed = results.filter((result) => result.status === 'failed');
-    await this.events.recordMany(
-      manager,
-      run.organizationId,
-      'testcase.failed.v1',
-      failed.map(toResultResponse),
-    );
-
+    // Items in the order of their cases (stable, so a case's items keep their order and its
+    // last one becomes its current result): concurrent batches into one run lock the cases
+    // they share in the same order, and no case spans two rounds.
+    const order = items.map((_, i) => i).sort((a, b) => compare(caseIds[a], caseIds[b]) || a - b);
+    const collected: StoredResult[] = [];
     const delta = Object.fromEntries(COUNT_COLUMNS.map((c) => [c, 0])) as Record<
       CountColumn,
       number
     >;
-    for (const change of changes) {
-      delta[change.status]++;
-      if (change.flaky) delta.flaky++;
-      if (change.replaced_status === null) {
-        delta.total++;
-      } else {
-        delta[change.replaced_status]--;
-        if (change.replaced_flaky) delta.flaky--;
+    for (let start = 0; start < order.length;) {
+      let end = Math.min(start + WRITE_CHUNK, order.length);
+      while (end < order.length && caseIds[order[end]] === caseIds[order[end - 1]]) end++;
+      const round = order.slice(start, end);
+      start = end;
+
+      const results: StoredResult[] = round.map((i) => {
+        const item = items[i];
+        return {
+          id: randomUUID(),
+          test_run_id: run.id,
+          test_case_id: caseIds[i],
+          status: item.status,
+          duration_ms: item.durationMs,
+          message: item.message,
+          defects: item.defects,
+          retries: item.retries,
+          flaky: item.status === 'passed' && item.retries > 0,
+          executed_at: item.executedAt,
+          created_at: now,
+        };
+      });
+      const current = results.filter(
+        (r, k) => k === results.length - 1 || results[k + 1].test_case_id !== r.test_case_id,
+      );
+      // The current results first: each stored result references its case's row in
+      // test_run_case, which this transaction then already holds.
+      const changes = options.newRun
+        ? await this.insertCurrent(manager, run, current)
+        : await this.upsertCurrent(manager, run, current);
+      await this.copy(manager, 'test_result', RESULT_COLUMNS, resultLines(run, results));
+      await this.events.recordMany(
+        manager,
+        run.organizationId,
+        'testcase.failed.v1',
+        results.filter((result) => result.status === 'failed').map(toResultResponse),
+      );
+      for (const change of changes) {
+        delta[change.status]++;
+        if (change.flaky) delta.flaky++;
+        if (change.replaced_status === null) {
+          delta.total++;
+        } else {
+          delta[change.replaced_status]--;
+          if (change.replaced_flaky) delta.flaky--;
+        }
       }
+      if (options.collect) round.forEach((i, k) => (collected[i] = results[k]));
     }
     await this.addCounts(manager, run, delta);
-    return { results, createdTestCases };
+    return { accepted: items.length, results: collected, createdTestCases };
   }
 
   /**
@@ -155,7 +184,8 @@ export class ResultWriter {
       `INSERT INTO test_run_case AS c (test_run_id, test_case_id, result_id, status, flaky)
        SELECT $1, x.test_case_id, x.id, x.status, x.flaky
          FROM unnest($2::uuid[], $3::uuid[], $4::result_status[], $5::boolean[])
-              AS x(test_case_id, id, status, flaky)
+              WITH ORDINALITY AS x(test_case_id, id, status, flaky, n)
+        ORDER BY x.n
        ON CONFLICT (test_run_id, test_case_id) DO UPDATE
           SET result_id = EXCLUDED.result_id, status = EXCLUDED.status, flaky = EXCLUDED.flaky,
               replaced_status = c.status, replaced_flaky = c.flaky
@@ -210,7 +240,11 @@ export class ResultWriter {
     );
   }
 
-  /** Case ids for every item; cases named by an unknown automation id are created. */
+  /**
+   * Case ids for every item; cases named by an unknown automation id are created. Look-ups
+   * and creation go in rounds of `WRITE_CHUNK`; new cases are created in sorted order, so
+   * concurrent batches creating the same ones lock them in the same order.
+   */
   private async resolveCases(
     manager: EntityManager,
     run: TestRun,
@@ -218,22 +252,20 @@ export class ResultWriter {
     caseField: (index: number) => string,
   ): Promise<[string[], number]> {
     const byId = [...new Set(items.flatMap((item) => (item.testCaseId ? [item.testCaseId] : [])))];
-    if (byId.length > 0) {
+    const known = new Set<string>();
+    for (const ids of chunks(byId)) {
       const found: Array<{ id: string }> = await manager.query(
         'SELECT id FROM test_case WHERE project_id = $1 AND id = ANY($2::uuid[])',
-        [run.projectId, byId],
+        [run.projectId, ids],
       );
-      const known = new Set(found.map((row) => row.id));
-      const missing = items.findIndex(
-        (item) => item.testCaseId !== null && !known.has(item.testCaseId),
-      );
-      if (missing >= 0) {
-        const field = caseField(missing);
-        throw ApiError.invalidField(
-          field,
-          `${field} does not name a test case of the run's project`,
-        );
-      }
+      for (const row of found) known.add(row.id);
+    }
+    const missing = items.findIndex(
+      (item) => item.testCaseId !== null && !known.has(item.testCaseId),
+    );
+    if (missing >= 0) {
+      const field = caseField(missing);
+      throw ApiError.invalidField(field, `${field} does not name a test case of the run's project`);
     }
 
     const firstByAutomationId = new Map<string, ResultItem>();
@@ -243,47 +275,42 @@ export class ResultWriter {
       }
     }
     const idByAutomationId = new Map<string, string>();
-    let created = 0;
-    if (firstByAutomationId.size > 0) {
-      const lookUp = async (automationIds: string[]) => {
+    const lookUp = async (automationIds: string[]) => {
+      for (const names of chunks(automationIds)) {
         const rows: Array<{ id: string; automation_id: string }> = await manager.query(
           'SELECT id, automation_id FROM test_case WHERE project_id = $1 AND automation_id = ANY($2::text[])',
-          [run.projectId, automationIds],
+          [run.projectId, names],
         );
         for (const row of rows) idByAutomationId.set(row.automation_id, row.id);
-      };
-      await lookUp([...firstByAutomationId.keys()]);
-      const unknown = [...firstByAutomationId.keys()]
-        .filter((id) => !idByAutomationId.has(id))
-        .sort();
-      if (unknown.length > 0) {
-        // Sorted, so concurrent batches creating the same new cases lock them in the same order;
-        // a case another batch created meanwhile is skipped here and found by the second look-up.
-        const wanted = unknown.map((automationId) => {
-          const item = firstByAutomationId.get(automationId) as ResultItem;
-          return { automation_id: automationId, title: item.title, section: item.section };
-        });
-        const inserted: Array<{ id: string; automation_id: string }> = await manager.query(
-          `INSERT INTO test_case (organization_id, project_id, title, automation_id, section)
-           SELECT $1, $2, coalesce(x.title, x.automation_id), x.automation_id, x.section
-             FROM unnest($3::text[], $4::text[], $5::text[]) AS x(automation_id, title, section)
-            ORDER BY x.automation_id
-           ON CONFLICT (project_id, automation_id) DO NOTHING
-           RETURNING id, automation_id`,
-          [
-            run.organizationId,
-            run.projectId,
-            wanted.map((w) => w.automation_id),
-            wanted.map((w) => w.title),
-            wanted.map((w) => w.section),
-          ],
-        );
-        created = inserted.length;
-        for (const row of inserted) idByAutomationId.set(row.automation_id, row.id);
-        // The ones another batch created meanwhile.
-        const raced = unknown.filter((id) => !idByAutomationId.has(id));
-        if (raced.length > 0) await lookUp(raced);
       }
+    };
+    await lookUp([...firstByAutomationId.keys()]);
+    const unknown = [...firstByAutomationId.keys()]
+      .filter((id) => !idByAutomationId.has(id))
+      .sort(compare);
+    let created = 0;
+    for (const names of chunks(unknown)) {
+      const inserted: Array<{ id: string; automation_id: string }> = await manager.query(
+        `INSERT INTO test_case (organization_id, project_id, title, automation_id, section)
+         SELECT $1, $2, coalesce(x.title, x.automation_id), x.automation_id, x.section
+           FROM unnest($3::text[], $4::text[], $5::text[])
+                WITH ORDINALITY AS x(automation_id, title, section, n)
+          ORDER BY x.n
+         ON CONFLICT (project_id, automation_id) DO NOTHING
+         RETURNING id, automation_id`,
+        [
+          run.organizationId,
+          run.projectId,
+          names,
+          names.map((name) => firstByAutomationId.get(name)?.title ?? null),
+          names.map((name) => firstByAutomationId.get(name)?.section ?? null),
+        ],
+      );
+      created += inserted.length;
+      for (const row of inserted) idByAutomationId.set(row.automation_id, row.id);
+      // The ones another batch created meanwhile (it committed first: we waited for it).
+      const raced = names.filter((name) => !idByAutomationId.has(name));
+      if (raced.length > 0) await lookUp(raced);
     }
     const caseIds = items.map(
       (item) => item.testCaseId ?? (idByAutomationId.get(item.automationId as string) as string),

@@ -100,9 +100,9 @@ export class ResultsService {
         runId,
         complete ? 'exclusive' : 'shared',
       );
-      const written = await this.store(manager, run, items, complete);
+      const written = await this.store(manager, run, items, complete, { collect: true });
       return {
-        accepted: written.results.length,
+        accepted: written.accepted,
         created_test_cases: written.createdTestCases,
         data: written.results.map(toResultResponse),
       };
@@ -126,7 +126,7 @@ export class ResultsService {
       });
       return {
         test_run_id: run.id,
-        accepted: written.results.length,
+        accepted: written.accepted,
         created_test_cases: written.createdTestCases,
       };
     });
@@ -177,7 +177,7 @@ export class ResultsService {
     run: TestRun,
     items: ResultItem[],
     complete: boolean,
-    options: { newRun?: boolean } = {},
+    options: { newRun?: boolean; collect?: boolean } = {},
   ) {
     if (run.status === 'completed') {
       throw ApiError.conflict(
