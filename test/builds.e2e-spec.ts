@@ -458,6 +458,21 @@ describe('builds', () => {
       expect(await names(`?project_id=${projectId}`)).toEqual(['c', 'b']);
       expect(await names('?source=ui')).toEqual(['e']);
       expect(await names('?source=api&branch=main&limit=1')).toEqual(['d']);
+      const pagination = async (query: string) =>
+        (await t.http.get(`/api/v1/builds${query}`).set(withKey(key)).expect(200)).body.pagination;
+      expect(await pagination('?branch=main&limit=1')).toEqual({
+        total: 3,
+        limit: 1,
+        offset: 0,
+        has_more: true,
+      });
+      expect(await pagination('?branch=main&offset=5')).toEqual({
+        total: 3,
+        limit: 25,
+        offset: 5,
+        has_more: false,
+      });
+      expect(await pagination('?branch=nowhere&offset=5')).toMatchObject({ total: 0 });
       expect(await names(`?created_after=${encodeURIComponent(middle)}`)).toEqual(['e', 'd']);
       expect(await names(`?created_before=${encodeURIComponent(middle)}`)).toEqual(['b', 'a']);
       const res = await t.http.get('/api/v1/builds?branch=main&limit=1').set(withKey(key));

@@ -130,18 +130,12 @@ export class BuildsService {
     const [builds, total] = await fetchPage(
       qb,
       query,
-      filtered ? undefined : () => this.countAll(manager, organizationId),
+      // All of the organization's builds: the counter the database keeps.
+      filtered
+        ? undefined
+        : 'SELECT total FROM build_count WHERE organization_id = :organizationId',
     );
     return toPage(builds.map(toBuildResponse), total, query);
-  }
-
-  /** All of the organization's builds, from the counter the database keeps. */
-  private async countAll(manager: EntityManager, organizationId: string): Promise<number> {
-    const [row]: Array<{ total: number }> = await manager.query(
-      'SELECT total FROM build_count WHERE organization_id = $1',
-      [organizationId],
-    );
-    return row?.total ?? 0;
   }
 
   async get(organizationId: string, id: string): Promise<BuildResponse> {

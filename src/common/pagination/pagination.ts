@@ -92,24 +92,33 @@ export function toPage<T>(data: T[], total: number, query: PaginationQuery): Pag
 }
 
 /**
- * One page of a single-table query (already filtered and ordered) and the exact number of
- * all its matches. The count is `count(*)` (TypeORM's own counts DISTINCT ids, which is
- * several times slower), skipped when the page itself shows where the list ends, or taken
- * from `knownTotal` when the caller keeps it (e.g. a counter table).
+ * One page of a query (already filtered and ordered) and the exact number of all its matches,
+ * in one round trip: the total is a scalar subquery of the page's own statement, `count(*)`
+ * of the same filters (TypeORM's own counts DISTINCT ids, several times slower) or
+ * `knownTotal`, an SQL expression over the query's parameters when the caller keeps the
+ * number (e.g. a counter table). Only a page past the end, which has no row to carry the
+ * total, costs a second statement.
  */
 export async function fetchPage<T extends ObjectLiteral>(
   qb: SelectQueryBuilder<T>,
   query: PaginationQuery,
-  knownTotal?: () => Promise<number>,
+  knownTotal?: string,
 ): Promise<[T[], number]> {
-  const rows = await qb.clone().limit(query.limit).offset(query.offset).getMany();
-  if (rows.length > 0 && rows.length < query.limit) return [rows, query.offset + rows.length];
-  if (rows.length === 0 && query.offset === 0) return [rows, 0];
-  if (knownTotal) return [rows, await knownTotal()];
-  const counted = await qb
+  const total = `(${knownTotal ?? qb.clone().orderBy().select('count(*)').getQuery()})::int`;
+  const { entities, raw } = await qb
+    .clone()
+    .addSelect(total, 'pagination_total')
+    .limit(query.limit)
+    .offset(query.offset)
+    .getRawAndEntities<{ pagination_total: number }>();
+  if (entities.length > 0) return [entities, raw[0].pagination_total];
+  if (query.offset === 0) return [entities, 0];
+  // Any matching row carries the total; no matching row means there are none.
+  const row = await qb
     .clone()
     .orderBy()
-    .select('count(*)::int', 'total')
+    .select(total, 'total')
+    .limit(1)
     .getRawOne<{ total: number }>();
-  return [rows, counted?.total ?? 0];
+  return [entities, row?.total ?? 0];
 }
