@@ -1,5 +1,5 @@
 import { DataSource } from 'typeorm';
-import { createTenant } from './factories/organizations.js';
+import { createApiKey, createTenant } from './factories/organizations.js';
 import { OPERATOR, startApp, withKey, type TestApp } from './support/app.js';
 
 describe('monthly quota', () => {
@@ -96,6 +96,29 @@ describe('monthly quota', () => {
     }
   });
 
+  it('stays exact when both replicas already know the key (authenticated and counted in one statement)', async () => {
+    const replica = await startApp();
+    try {
+      const { org, key } = await createTenant(t, ['builds:read'], { monthly_call_limit: 20 });
+      for (const app of [t, replica])
+        await app.http.get('/api/v1/organizations').set(withKey(key)).expect(200);
+      const calls = Array.from({ length: 50 }, (_, i) =>
+        (i % 2 === 0 ? t : replica).http.get('/api/v1/organizations').set(withKey(key)),
+      );
+      const responses = await Promise.all(calls);
+      const passed = responses.filter((res) => res.status === 200);
+      expect(passed).toHaveLength(18);
+      expect(responses.filter((res) => res.status === 429)).toHaveLength(32);
+      expect(passed.map((res) => Number(res.headers['x-ratelimit-remaining'])).sort()).toEqual(
+        Array.from({ length: 18 }, (_, i) => i).sort(),
+      );
+      const usage = await t.http.get(`/internal/v1/organizations/${org.id}`).set(OPERATOR);
+      expect(usage.body.calls_this_period).toBe(20);
+    } finally {
+      await replica.close();
+    }
+  });
+
   it('survives a restart: the count lives in PostgreSQL', async () => {
     const { key } = await createTenant(t, ['builds:read'], { monthly_call_limit: 2 });
     const first = await startApp();
@@ -142,6 +165,26 @@ describe('per-minute limit', () => {
       await t.close();
     }
   });
+
+  it.each(['memory', 'redis'])(
+    'does not charge the organization’s minute for calls with a key deleted meanwhile (%s store)',
+    async (store) => {
+      const t = await startApp({ RATE_LIMIT_PER_MINUTE: '3', RATE_LIMIT_STORE: store });
+      try {
+        const { org, key, keyId } = await createTenant(t, ['builds:read']);
+        const other = await createApiKey(t, org.id);
+        await t.http.get('/api/v1/organizations').set(withKey(key)).expect(200);
+        await t.http.delete(`/internal/v1/api-keys/${keyId}`).set(OPERATOR).expect(204);
+        for (let i = 0; i < 2; i++)
+          await t.http.get('/api/v1/organizations').set(withKey(key)).expect(401);
+        for (let i = 0; i < 2; i++)
+          await t.http.get('/api/v1/organizations').set(withKey(other.key)).expect(200);
+        await t.http.get('/api/v1/organizations').set(withKey(other.key)).expect(429);
+      } finally {
+        await t.close();
+      }
+    },
+  );
 
   it('counts per process with the memory store', async () => {
     const a = await startApp({ RATE_LIMIT_PER_MINUTE: '2', RATE_LIMIT_STORE: 'memory' });

@@ -15,3 +15,32 @@ describe('database schema', () => {
     }
   });
 });
+
+describe('database connections', () => {
+  const preparedAfterTwoRuns = async (preparedStatements: boolean) => {
+    const dataSource = new DataSource(
+      dataSourceOptions(process.env.DATABASE_URL as string, { preparedStatements }),
+    );
+    await dataSource.initialize();
+    const runner = dataSource.createQueryRunner();
+    try {
+      for (let i = 0; i < 2; i++)
+        expect(await runner.query('SELECT $1::int + 1 AS n', [i])).toEqual([{ n: i + 1 }]);
+      const rows: Array<{ statement: string }> = await runner.query(
+        'SELECT statement FROM pg_prepared_statements',
+      );
+      return rows.map((row) => row.statement);
+    } finally {
+      await runner.release();
+      await dataSource.destroy();
+    }
+  };
+
+  it('prepares a parameterized statement once per connection', async () => {
+    expect(await preparedAfterTwoRuns(true)).toEqual(['SELECT $1::int + 1 AS n']);
+  });
+
+  it('prepares nothing with DATABASE_PREPARED_STATEMENTS=false', async () => {
+    expect(await preparedAfterTwoRuns(false)).toEqual([]);
+  });
+});

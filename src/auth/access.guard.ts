@@ -5,11 +5,12 @@ import { ApiError } from '../common/errors/api-error.js';
 import { ErrorCode } from '../common/errors/error-codes.js';
 import type { Scope } from '../common/scopes.js';
 import { Settings } from '../config/settings.js';
+import { billingPeriodFor } from '../limits/billing-period.js';
 import { MinuteLimiter } from '../limits/minute-limiter.js';
 import { MonthlyQuotaService } from '../limits/monthly-quota.service.js';
 import { setRateLimitHeaders } from '../limits/rate-limit-headers.js';
 import { ACCESS_METADATA, type AccessRule } from './access.decorators.js';
-import { apiKeyFromAuthorization, secretsEqual } from './api-key-format.js';
+import { apiKeyFromAuthorization, hashApiKey, secretsEqual } from './api-key-format.js';
 import type { ApiPrincipal } from './api-principal.js';
 import { ApiKeysService } from './api-keys.service.js';
 
@@ -74,12 +75,28 @@ export class AccessGuard implements CanActivate {
 
   private async admit(req: Request, res: Response, scopes: Scope[]): Promise<ApiPrincipal> {
     const plaintext = apiKeyFromAuthorization(req.get('authorization'));
-    const key = plaintext === null ? null : await this.apiKeys.authenticate(plaintext);
+    if (plaintext === null) throw unauthorized();
+    const hash = hashApiKey(plaintext);
+    const now = new Date();
+
+    // With the key's organization known from an earlier call, the minute is counted first,
+    // then the key is authenticated and the call counted monthly in one statement; the minute
+    // is taken back if the key is refused. A key new to this process takes each step in turn.
+    const known = this.apiKeys.knownKey(hash);
+    const early = known ? await this.minuteLimiter.hit(known.organizationId, now.getTime()) : null;
+    const countWith =
+      known && early?.allowed
+        ? { known, periodStart: billingPeriodFor(known.subscriptionStartedAt, now).start }
+        : undefined;
+    const { key, calls } = await this.apiKeys.authenticate(hash, countWith);
+    const sameOrganization = key !== null && known?.organizationId === key.organizationId;
+    if (known && !sameOrganization) this.minuteLimiter.refund(known.organizationId, now.getTime());
     if (!key) throw unauthorized();
     const org = key.organization;
 
     if (org.plan === 'basic') {
-      setRateLimitHeaders(res, await this.quota.peek(org));
+      if (sameOrganization) this.minuteLimiter.refund(org.id, now.getTime());
+      setRateLimitHeaders(res, await this.quota.peek(org, now));
       throw new ApiError(
         403,
         ErrorCode.PlanRequired,
@@ -88,9 +105,10 @@ export class AccessGuard implements CanActivate {
       );
     }
 
-    const minute = await this.minuteLimiter.hit(org.id);
+    const minute =
+      sameOrganization && early ? early : await this.minuteLimiter.hit(org.id, now.getTime());
     if (!minute.allowed) {
-      setRateLimitHeaders(res, await this.quota.peek(org));
+      setRateLimitHeaders(res, await this.quota.peek(org, now));
       throw new ApiError(
         429,
         ErrorCode.RateLimitExceeded,
@@ -100,7 +118,13 @@ export class AccessGuard implements CanActivate {
       );
     }
 
-    const quota = await this.quota.consume(org);
+    const countedWithKey =
+      countWith !== undefined &&
+      sameOrganization &&
+      org.subscriptionStartedAt.getTime() === countWith.known.subscriptionStartedAt.getTime();
+    const quota = countedWithKey
+      ? this.quota.stateAfter(org, calls, now)
+      : await this.quota.consume(org, now);
     setRateLimitHeaders(res, quota);
     if (!quota.admitted) {
       throw new ApiError(

@@ -6,8 +6,9 @@ import { type Page, PaginationQuery, toPage } from '../common/pagination/paginat
 import { isoOrNull } from '../common/serialization.js';
 import { Transactions } from '../database/transactions.js';
 import { Organization } from '../organizations/entities/organization.entity.js';
+import { PLAN_MONTHLY_CALL_LIMIT } from '../organizations/plans.js';
 import { requireOrganization } from '../organizations/require-organization.js';
-import { generateApiKey, hashApiKey } from './api-key-format.js';
+import { generateApiKey } from './api-key-format.js';
 import { CreateApiKeyDto, ApiKeyResponse, CreatedApiKeyResponse } from './dto/api-key.dto.js';
 import { ApiKey } from './entities/api-key.entity.js';
 
@@ -16,7 +17,33 @@ const LAST_USED_RESOLUTION_MS = 60_000;
 
 export type AuthenticatedKey = ApiKey & { organization: Organization };
 
+/** What this process learned of a key from an earlier call: facts that never change. */
+export interface KnownKey {
+  organizationId: string;
+  subscriptionStartedAt: Date;
+}
+
+/** A call to count with the authentication, in the period of the key's known organization. */
+export interface CountWith {
+  known: KnownKey;
+  periodStart: Date;
+}
+
+export interface Authentication {
+  key: AuthenticatedKey | null;
+  /**
+   * With `CountWith`: the organization's calls this period after this one, or null when the
+   * call was not counted (the limit is reached, or the key is not what was known of it).
+   */
+  calls: number | null;
+}
+
+/** Keys whose organization this process remembers (their hashes only); cleared when full. */
+const KNOWN_KEYS_MAX = 10_000;
+
 interface AuthenticatedKeyRow {
+  /** Only when the call was counted in the same statement. */
+  calls?: number | null;
   id: string;
   organization_id: string;
   name: string;
@@ -72,6 +99,8 @@ export class ApiKeysService {
   private readonly logger = new Logger(ApiKeysService.name);
   /** When this process last wrote `last_used_at` per key, so bursts cost no extra writes. */
   private readonly touchedAt = new Map<string, number>();
+  /** Key hash → its organization, learned from calls that authenticated. */
+  private readonly known = new Map<string, KnownKey>();
 
   constructor(
     @InjectRepository(ApiKey) private readonly keys: Repository<ApiKey>,
@@ -111,22 +140,60 @@ export class ApiKeysService {
     if (!result.affected) throw ApiError.notFound('api_key');
   }
 
+  /** What an earlier call taught this process about the key with this hash, if anything. */
+  knownKey(hash: string): KnownKey | undefined {
+    return this.known.get(hash);
+  }
+
   /**
-   * The live key with this plaintext, with its organization, or null. One indexed query on
-   * the hot path of every request, in plain SQL to skip the query builder's overhead.
+   * The live key with this hash, with its organization, or null: one indexed query on the hot
+   * path of every request (keys are never cached, so a deleted key fails at once everywhere).
+   * With `count`, the same statement also counts the call in the monthly quota, exactly as
+   * `MonthlyQuotaService.consume` does, if the key still belongs to the known organization and
+   * its plan has room; so a call costs one round trip instead of two.
    */
-  async authenticate(key: string): Promise<AuthenticatedKey | null> {
-    const rows: AuthenticatedKeyRow[] = await this.keys.query(
-      `SELECT k.id, k.organization_id, k.name, k.scopes, k.prefix, k.last_used_at, k.created_at,
+  async authenticate(hash: string, count?: CountWith): Promise<Authentication> {
+    const keyRow = `SELECT k.id, k.organization_id, k.name, k.scopes, k.prefix, k.last_used_at, k.created_at,
               o.name AS org_name, o.plan AS org_plan, o.subscription_started_at AS org_subscription_started_at,
               o.monthly_call_limit AS org_monthly_call_limit, o.created_at AS org_created_at,
-              o.updated_at AS org_updated_at
+              o.updated_at AS org_updated_at,
+              coalesce(o.monthly_call_limit, ($2::jsonb ->> o.plan::text)::int) AS call_limit
          FROM api_key k
          JOIN organization o ON o.id = k.organization_id
-        WHERE k.key_hash = $1 AND k.deleted_at IS NULL`,
-      [hashApiKey(key)],
-    );
-    return rows.length === 1 ? fromAuthenticatedRow(rows[0]) : null;
+        WHERE k.key_hash = $1 AND k.deleted_at IS NULL`;
+    const limits = JSON.stringify(PLAN_MONTHLY_CALL_LIMIT);
+    const rows: AuthenticatedKeyRow[] = count
+      ? await this.keys.query(
+          `WITH k AS (${keyRow}),
+           counted AS (
+             INSERT INTO organization_usage AS u (organization_id, period_start, calls)
+             SELECT k.organization_id, $4, 1 FROM k
+              WHERE k.organization_id = $3 AND k.org_subscription_started_at = $5
+                AND k.org_plan <> 'basic' AND k.call_limit > 0
+             ON CONFLICT (organization_id, period_start)
+             DO UPDATE SET calls = u.calls + 1 WHERE u.calls < (SELECT call_limit FROM k)
+             RETURNING u.calls)
+           SELECT k.*, (SELECT calls FROM counted) AS calls FROM k`,
+          [
+            hash,
+            limits,
+            count.known.organizationId,
+            count.periodStart,
+            count.known.subscriptionStartedAt,
+          ],
+        )
+      : await this.keys.query(keyRow, [hash, limits]);
+    if (rows.length !== 1) {
+      this.known.delete(hash);
+      return { key: null, calls: null };
+    }
+    const key = fromAuthenticatedRow(rows[0]);
+    if (this.known.size >= KNOWN_KEYS_MAX) this.known.clear();
+    this.known.set(hash, {
+      organizationId: key.organizationId,
+      subscriptionStartedAt: key.organization.subscriptionStartedAt,
+    });
+    return { key, calls: rows[0].calls ?? null };
   }
 
   /**

@@ -17,6 +17,7 @@ describe('loadSettings', () => {
       port: 3000,
       databaseUrl: 'postgres://postgres@localhost:5432/testmgmt',
       migrationsRun: true,
+      databasePreparedStatements: true,
       redisUrl: 'redis://localhost:6379',
       appRole: 'all',
       adminToken: null,

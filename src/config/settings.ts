@@ -15,6 +15,8 @@ export type LogLevel = (typeof LOG_LEVELS)[number];
 export class Settings {
   readonly port!: number;
   readonly databaseUrl!: string;
+  /** Prepare each statement once per connection (off behind a pooler that cannot keep them). */
+  readonly databasePreparedStatements!: boolean;
   readonly migrationsRun!: boolean;
   readonly redisUrl!: string;
   /** Prefix of every Redis key and Bull queue, so several deployments (or test runs) can share one Redis. */
@@ -71,6 +73,7 @@ export function loadSettings(env: Env): Settings {
       'postgres:',
       'postgresql:',
     ]),
+    databasePreparedStatements: read.boolean('DATABASE_PREPARED_STATEMENTS', true),
     migrationsRun: read.boolean('MIGRATIONS_RUN', true),
     redisUrl: read.url('REDIS_URL', 'redis://localhost:6379', ['redis:', 'rediss:']),
     redisPrefix: read.pattern(

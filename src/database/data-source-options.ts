@@ -1,12 +1,13 @@
 import type { DataSourceOptions } from 'typeorm';
 import { ENTITIES } from './entities.js';
 import { MIGRATIONS } from './migrations/index.js';
+import { PreparingClient } from './preparing-client.js';
 import { SnakeNamingStrategy } from './snake-naming.strategy.js';
 
 /** The one description of the database, used by the app, the migration CLI and the tests. */
 export function dataSourceOptions(
   databaseUrl: string,
-  options: { asynchronousCommit?: boolean } = {},
+  options: { asynchronousCommit?: boolean; preparedStatements?: boolean } = {},
 ): DataSourceOptions {
   return {
     type: 'postgres',
@@ -21,6 +22,7 @@ export function dataSourceOptions(
     migrationsRun: false,
     extra: {
       max: 20,
+      ...(options.preparedStatements === false ? {} : { Client: PreparingClient }),
       application_name: 'test-management-service',
       ...(options.asynchronousCommit ? { options: '-c synchronous_commit=off' } : {}),
     },

@@ -17,6 +17,7 @@ import { Transactions } from './transactions.js';
       useFactory: (settings: Settings) =>
         dataSourceOptions(settings.databaseUrl, {
           asynchronousCommit: settings.appRole === 'worker',
+          preparedStatements: settings.databasePreparedStatements,
         }),
     }),
   ],

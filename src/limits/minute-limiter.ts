@@ -46,6 +46,26 @@ export class MinuteLimiter {
     return { allowed: count <= limit, limit, retryAfter };
   }
 
+  /**
+   * Takes back a call counted by `hit` at `now` that turned out not to be the organization's
+   * (its key was refused). Not awaited: a failure only leaves the minute one call fuller.
+   */
+  refund(organizationId: string, now = Date.now()): void {
+    const window = Math.floor(now / WINDOW_MS);
+    if (this.settings.rateLimitStore === 'memory') {
+      const entry = this.counts.get(organizationId);
+      if (entry && entry.window === window && entry.count > 0) entry.count--;
+      return;
+    }
+    const key = `rate:${organizationId}:${window}`;
+    this.redis
+      .multi()
+      .decr(key)
+      .pexpire(key, WINDOW_MS + 5_000)
+      .exec()
+      .catch(() => undefined);
+  }
+
   private hitMemory(organizationId: string, window: number): number {
     if (window !== this.sweptWindow) {
       for (const [id, entry] of this.counts) if (entry.window < window) this.counts.delete(id);

@@ -44,9 +44,25 @@ export class MonthlyQuotaService {
             [org.id, period.start, limit],
           )
         : [];
-    const admitted = rows.length === 1;
-    const used = admitted ? rows[0].calls : limit;
-    return { limit, used, remaining: Math.max(limit - used, 0), resetAt: period.end, admitted };
+    return this.stateAfter(org, rows.length === 1 ? rows[0].calls : null, now);
+  }
+
+  /**
+   * The state after a call was offered to the quota: `calls` is the period's count including
+   * it when it was counted, null when it was refused (the statement that counts may also be
+   * `ApiKeysService.authenticate`'s).
+   */
+  stateAfter(org: Organization, calls: number | null, now = new Date()): QuotaState {
+    const limit = effectiveMonthlyCallLimit(org);
+    const period = billingPeriodFor(org.subscriptionStartedAt, now);
+    const used = calls ?? limit;
+    return {
+      limit,
+      used,
+      remaining: Math.max(limit - used, 0),
+      resetAt: period.end,
+      admitted: calls !== null,
+    };
   }
 
   /** The period's state without counting anything (for responses refused before counting). */
