@@ -24,8 +24,12 @@ describe('database connections', () => {
     await dataSource.initialize();
     const runner = dataSource.createQueryRunner();
     try {
-      for (let i = 0; i < 2; i++)
+      for (let i = 0; i < 2; i++) {
         expect(await runner.query('SELECT $1::int + 1 AS n', [i])).toEqual([{ n: i + 1 }]);
+        expect(await runner.query('SELECT cardinality($1::int[]) AS n', [[i, i]])).toEqual([
+          { n: 2 },
+        ]);
+      }
       const rows: Array<{ statement: string }> = await runner.query(
         'SELECT statement FROM pg_prepared_statements',
       );
@@ -36,7 +40,7 @@ describe('database connections', () => {
     }
   };
 
-  it('prepares a parameterized statement once per connection', async () => {
+  it('prepares a statement with scalar parameters once per connection, not one with arrays', async () => {
     expect(await preparedAfterTwoRuns(true)).toEqual(['SELECT $1::int + 1 AS n']);
   });
 

@@ -18,11 +18,15 @@ function statementName(text: string): string {
 }
 
 /**
- * A pg client that prepares each parameterized statement the first time it runs on its
- * connection and afterwards only binds and executes it. TypeORM sends every query unnamed, so
- * PostgreSQL would parse and plan it again on each call, which here costs more than running
- * it. The statements are the application's own few texts (parameters are never inlined), and
- * each connection prepares at most `MAX_PREPARED_PER_CONNECTION`.
+ * A pg client that prepares each statement with scalar parameters the first time it runs on
+ * its connection and afterwards only binds and executes it, so PostgreSQL can reuse its plan.
+ * TypeORM sends every query unnamed, and PostgreSQL would parse and plan the short queries of
+ * the read paths (authentication, quota, a page of a list) again on each call, which costs more
+ * than running them. Statements with array parameters (the batch writes and look-ups, whose
+ * arrays hold 1 or 10,000 values) stay unnamed and are planned for their actual values: a
+ * generic plan cannot know an array's size. The statements are the application's own few
+ * texts (parameters are never inlined), and each connection prepares at most
+ * `MAX_PREPARED_PER_CONNECTION`.
  */
 export class PreparingClient extends pg.Client {
   private readonly prepared = new Set<string>();
@@ -30,7 +34,12 @@ export class PreparingClient extends pg.Client {
   // The override has to accept every form `pg.Client.query` does.
   // eslint-disable-next-line @typescript-eslint/no-explicit-any
   override query(config: any, values?: any, callback?: any): any {
-    if (typeof config === 'string' && Array.isArray(values) && values.length > 0) {
+    if (
+      typeof config === 'string' &&
+      Array.isArray(values) &&
+      values.length > 0 &&
+      !values.some((value) => Array.isArray(value))
+    ) {
       const name = statementName(config);
       if (this.prepared.has(name) || this.prepared.size < MAX_PREPARED_PER_CONNECTION) {
         this.prepared.add(name);
