@@ -168,6 +168,31 @@ describe('POST /results/ingest (JUnit XML)', () => {
     expect({ stored, current }).toEqual({ stored: 2 * n + 1, current: n });
   });
 
+  it('takes two large reports into one run at once, the same cases in opposite orders', async () => {
+    const { key, project } = await setup();
+    const n = WRITE_CHUNK + 2_500;
+    const ids = Array.from({ length: n }, (_, i) => i);
+    const report = (order: number[], failed: boolean) =>
+      `<testsuite>${order
+        .map((i) =>
+          failed
+            ? `<testcase classname="pair.Suite" name="case${i}"><failure/></testcase>`
+            : `<testcase classname="pair.Suite" name="case${i}"/>`,
+        )
+        .join('')}</testsuite>`;
+    // The cases exist and the run has them all: both reports then update the same rows.
+    const first = await postXml(key, `project_id=${project.id}`, report(ids, false));
+    expect(first.status).toBe(201);
+    const runId = first.body.test_run_id as string;
+    const [forward, backward] = await Promise.all([
+      postXml(key, `test_run_id=${runId}`, report(ids, true)),
+      postXml(key, `test_run_id=${runId}`, report([...ids].reverse(), true)),
+    ]);
+    expect([forward.status, backward.status]).toEqual([201, 201]);
+    const run = (await t.http.get(`/api/v1/testruns/${runId}`).set(withKey(key)).expect(200)).body;
+    expect(run.counts).toMatchObject({ total: n, failed: n, passed: 0 });
+  });
+
   it('rejects malformed XML with the parser’s line and column, storing nothing', async () => {
     const { org, key, project } = await setup();
     const res = await postXml(

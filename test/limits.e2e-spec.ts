@@ -1,4 +1,6 @@
+import { jest } from '@jest/globals';
 import { DataSource } from 'typeorm';
+import { MonthlyQuotaService } from '../src/limits/monthly-quota.service.js';
 import { createApiKey, createTenant } from './factories/organizations.js';
 import { OPERATOR, startApp, withKey, type TestApp } from './support/app.js';
 
@@ -102,6 +104,10 @@ describe('monthly quota', () => {
       const { org, key } = await createTenant(t, ['builds:read'], { monthly_call_limit: 20 });
       for (const app of [t, replica])
         await app.http.get('/api/v1/organizations').set(withKey(key)).expect(200);
+      // From here on no call takes the separate counting statement.
+      const separately = [t, replica].map((app) =>
+        jest.spyOn(app.app.get(MonthlyQuotaService), 'consume'),
+      );
       const calls = Array.from({ length: 50 }, (_, i) =>
         (i % 2 === 0 ? t : replica).http.get('/api/v1/organizations').set(withKey(key)),
       );
@@ -114,6 +120,7 @@ describe('monthly quota', () => {
       );
       const usage = await t.http.get(`/internal/v1/organizations/${org.id}`).set(OPERATOR);
       expect(usage.body.calls_this_period).toBe(20);
+      for (const spy of separately) expect(spy).not.toHaveBeenCalled();
     } finally {
       await replica.close();
     }
