@@ -8,7 +8,7 @@ import { pipeline } from 'node:stream/promises';
 import { Readable } from 'node:stream';
 import pg from 'pg';
 import copyStreams from 'pg-copy-streams';
-import { createDatabase, dropDatabase, operator, rss, startService, viaHttps } from './support.mjs';
+import { cpuMs, createDatabase, dropDatabase, operator, rss, startService, viaHttps } from './support.mjs';
 
 const COPY_ROWS = Number(process.env.BENCH_COPY_ROWS ?? 200_000);
 const BATCHES = Number(process.env.BENCH_BATCHES ?? 240);
@@ -87,6 +87,7 @@ try {
   // (b) 1,000-result batches from 4 concurrent clients into one run (parallel shards).
   const shardRun = await post('/api/v1/testruns', { project_id: project.id, name: 'shards' });
   let next = 0;
+  const batchesCpu = cpuMs(service.child.pid);
   const batchesStarted = process.hrtime.bigint();
   await Promise.all(
     Array.from({ length: CLIENTS }, async () => {
@@ -103,6 +104,8 @@ try {
     }),
   );
   const batchRate = (BATCHES * BATCH_SIZE) / (Number(process.hrtime.bigint() - batchesStarted) / 1e9);
+  const batchesCpuEnd = cpuMs(service.child.pid);
+  const perThousand = (part) => ((batchesCpuEnd[part] - batchesCpu[part]) / BATCHES).toFixed(1);
 
   // (c) One JUnit report of 20,000 test cases.
   const report =
@@ -142,6 +145,7 @@ try {
   ];
   console.table(rows);
   const mb = peakRss / 1024 / 1024;
+  console.log(`(b) CPU per 1,000 results: service ${perThousand('service')} ms, PostgreSQL ${perThousand('postgres')} ms`);
   console.log(`(b) target ≥ 0.40: ${batchRate / copyRate >= 0.4 ? 'met' : 'NOT met'}`);
   console.log(`(c) target ≥ 0.30: ${junitRate / copyRate >= 0.3 ? 'met' : 'NOT met'}`);
   console.log(`peak RSS of the service: ${mb.toFixed(0)} MB (target < 300 MB): ${mb < 300 ? 'met' : 'NOT met'}`);

@@ -1,7 +1,7 @@
 // Shared pieces of the benchmarks: a scratch database, the built service as a child process,
 // and autocannon runs. Every benchmark prints its figures; nothing here is mocked.
 import { execFileSync, spawn } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { randomBytes } from 'node:crypto';
 import { createServer } from 'node:net';
 import { resolve } from 'node:path';
@@ -97,6 +97,33 @@ export function cannon(options) {
   return new Promise((done, fail) => {
     autocannon(options, (error, result) => (error ? fail(error) : done(result)));
   });
+}
+
+/**
+ * CPU time (ms, user + system) used so far by the process `pid` and by all PostgreSQL server
+ * processes on this machine, from /proc: a benchmark takes the difference over a phase.
+ */
+export function cpuMs(pid) {
+  const ticksOf = (p) => {
+    try {
+      const stat = readFileSync(`/proc/${p}/stat`, 'utf8');
+      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      return Number(fields[11]) + Number(fields[12]);
+    } catch {
+      return 0;
+    }
+  };
+  let postgres = 0;
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      if (readFileSync(`/proc/${entry}/comm`, 'utf8').trim() === 'postgres') postgres += ticksOf(entry);
+    } catch {
+      // gone meanwhile
+    }
+  }
+  const msPerTick = 1000 / 100; // USER_HZ
+  return { service: ticksOf(pid) * msPerTick, postgres: postgres * msPerTick };
 }
 
 export function rss(pid) {
