@@ -44,6 +44,26 @@ describe('database connections', () => {
     expect(await preparedAfterTwoRuns(true)).toEqual(['SELECT $1::int + 1 AS n']);
   });
 
+  it('prepares a statement afresh after a migration changed what it returns', async () => {
+    const dataSource = new DataSource(dataSourceOptions(process.env.DATABASE_URL as string));
+    await dataSource.initialize();
+    const runner = dataSource.createQueryRunner();
+    const table = `stale_plan_${process.pid}`;
+    try {
+      await runner.query(`CREATE TABLE ${table} (id int, label int)`);
+      await runner.query(`INSERT INTO ${table} VALUES (1, 7)`);
+      const read = () => runner.query(`SELECT label FROM ${table} WHERE id = $1`, [1]);
+      expect(await read()).toEqual([{ label: 7 }]);
+      await runner.query(`ALTER TABLE ${table} ALTER COLUMN label TYPE text`);
+      await expect(read()).rejects.toThrow(/cached plan must not change result type/);
+      expect(await read()).toEqual([{ label: '7' }]);
+    } finally {
+      await runner.query(`DROP TABLE IF EXISTS ${table}`);
+      await runner.release();
+      await dataSource.destroy();
+    }
+  });
+
   it('prepares nothing with DATABASE_PREPARED_STATEMENTS=false', async () => {
     expect(await preparedAfterTwoRuns(false)).toEqual([]);
   });

@@ -30,6 +30,8 @@ function statementName(text: string): string {
  */
 export class PreparingClient extends pg.Client {
   private readonly prepared = new Set<string>();
+  /** Texts whose prepared statement went stale, and how often (their next name's suffix). */
+  private readonly renewed = new Map<string, number>();
 
   // The override has to accept every form `pg.Client.query` does.
   // eslint-disable-next-line @typescript-eslint/no-explicit-any
@@ -40,12 +42,36 @@ export class PreparingClient extends pg.Client {
       values.length > 0 &&
       !values.some((value) => Array.isArray(value))
     ) {
-      const name = statementName(config);
+      const renewals = this.renewed.get(config);
+      const name = `${statementName(config)}${renewals ? `_${renewals}` : ''}`;
       if (this.prepared.has(name) || this.prepared.size < MAX_PREPARED_PER_CONNECTION) {
         this.prepared.add(name);
-        return super.query({ name, text: config, values }, callback);
+        const result = super.query({ name, text: config, values }, callback);
+        if (!(result instanceof Promise)) return result;
+        return result.catch((error: unknown) => {
+          if (isStalePlan(error)) this.renew(config, name);
+          throw error;
+        });
       }
     }
     return super.query(config, values, callback);
   }
+
+  /**
+   * A migration changed what a prepared statement returns (PostgreSQL then refuses to run it
+   * again): the call fails, and the next one prepares the text afresh under a new name.
+   */
+  private renew(text: string, name: string): void {
+    this.renewed.set(text, (this.renewed.get(text) ?? 0) + 1);
+    this.prepared.delete(name);
+    super.query(`DEALLOCATE ${name}`).catch(() => undefined);
+  }
+}
+
+function isStalePlan(error: unknown): boolean {
+  return (
+    error instanceof Error &&
+    (error as Error & { code?: string }).code === '0A000' &&
+    error.message.includes('cached plan must not change result type')
+  );
 }
