@@ -64,6 +64,7 @@ function resultLines(run: TestRun, results: StoredResult[]): string[] {
       }\n`,
   );
 }
+
 /** Code-unit order: the same in every process, whatever the database's collation. */
 function compare(a: string, b: string): number {
   return a < b ? -1 : a > b ? 1 : 0;
@@ -79,8 +80,8 @@ const RESULT_COLUMNS =
   'id, organization_id, test_run_id, test_case_id, status, duration_ms, message, defects, retries, flaky, executed_at';
 
 /**
- * The set-based write path of results: a whole batch in a constant number of statements,
- * inside the caller's transaction. Cases are resolved (and missing ones created) in a few
+ * The set-based write path of results: a whole batch in a constant number of statements per
+ * round of `WRITE_CHUNK`, inside the caller's transaction. Cases are resolved (and missing ones created) in a few
  * statements; the cases' current results are one upsert, which also returns what each
  * replaced; the results go in with COPY, PostgreSQL's bulk load, each checked by one foreign
  * key against its (already locked) current-result row; the run's counts are one atomic
