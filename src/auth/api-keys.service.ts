@@ -6,6 +6,7 @@ import { type Page, PaginationQuery, toPage } from '../common/pagination/paginat
 import { isoOrNull } from '../common/serialization.js';
 import { Transactions } from '../database/transactions.js';
 import { Organization } from '../organizations/entities/organization.entity.js';
+import { prepared } from '../database/preparing-client.js';
 import { PLAN_MONTHLY_CALL_LIMIT } from '../organizations/plans.js';
 import { requireOrganization } from '../organizations/require-organization.js';
 import { generateApiKey } from './api-key-format.js';
@@ -40,6 +41,38 @@ export interface Authentication {
 
 /** Keys whose organization this process remembers (their hashes only); cleared when full. */
 const KNOWN_KEYS_MAX = 10_000;
+
+/** Each plan's monthly calls, for the statements below ($2). */
+const PLAN_LIMITS = JSON.stringify(PLAN_MONTHLY_CALL_LIMIT);
+
+/** The live key with hash $1, its organization and the organization's effective limit. */
+const AUTHENTICATE = prepared(
+  `SELECT k.id, k.organization_id, k.name, k.scopes, k.prefix, k.last_used_at, k.created_at,
+          o.name AS org_name, o.plan AS org_plan, o.subscription_started_at AS org_subscription_started_at,
+          o.monthly_call_limit AS org_monthly_call_limit, o.created_at AS org_created_at,
+          o.updated_at AS org_updated_at,
+          coalesce(o.monthly_call_limit, ($2::jsonb ->> o.plan::text)::int) AS call_limit
+     FROM api_key k
+     JOIN organization o ON o.id = k.organization_id
+    WHERE k.key_hash = $1 AND k.deleted_at IS NULL`,
+);
+
+/**
+ * `AUTHENTICATE`, and the call counted as `MonthlyQuotaService.consume` counts it, in the
+ * period starting $4, if the key belongs to organization $3 with subscription start $5.
+ */
+const AUTHENTICATE_AND_COUNT = prepared(
+  `WITH k AS (${AUTHENTICATE}),
+   counted AS (
+     INSERT INTO organization_usage AS u (organization_id, period_start, calls)
+     SELECT k.organization_id, $4, 1 FROM k
+      WHERE k.organization_id = $3 AND k.org_subscription_started_at = $5
+        AND k.org_plan <> 'basic' AND k.call_limit > 0
+     ON CONFLICT (organization_id, period_start)
+     DO UPDATE SET calls = u.calls + 1 WHERE u.calls < (SELECT call_limit FROM k)
+     RETURNING u.calls)
+   SELECT k.*, (SELECT calls FROM counted) AS calls FROM k`,
+);
 
 interface AuthenticatedKeyRow {
   /** Only when the call was counted in the same statement. */
@@ -153,36 +186,15 @@ export class ApiKeysService {
    * its plan has room; so a call costs one round trip instead of two.
    */
   async authenticate(hash: string, count?: CountWith): Promise<Authentication> {
-    const keyRow = `SELECT k.id, k.organization_id, k.name, k.scopes, k.prefix, k.last_used_at, k.created_at,
-              o.name AS org_name, o.plan AS org_plan, o.subscription_started_at AS org_subscription_started_at,
-              o.monthly_call_limit AS org_monthly_call_limit, o.created_at AS org_created_at,
-              o.updated_at AS org_updated_at,
-              coalesce(o.monthly_call_limit, ($2::jsonb ->> o.plan::text)::int) AS call_limit
-         FROM api_key k
-         JOIN organization o ON o.id = k.organization_id
-        WHERE k.key_hash = $1 AND k.deleted_at IS NULL`;
-    const limits = JSON.stringify(PLAN_MONTHLY_CALL_LIMIT);
     const rows: AuthenticatedKeyRow[] = count
-      ? await this.keys.query(
-          `WITH k AS (${keyRow}),
-           counted AS (
-             INSERT INTO organization_usage AS u (organization_id, period_start, calls)
-             SELECT k.organization_id, $4, 1 FROM k
-              WHERE k.organization_id = $3 AND k.org_subscription_started_at = $5
-                AND k.org_plan <> 'basic' AND k.call_limit > 0
-             ON CONFLICT (organization_id, period_start)
-             DO UPDATE SET calls = u.calls + 1 WHERE u.calls < (SELECT call_limit FROM k)
-             RETURNING u.calls)
-           SELECT k.*, (SELECT calls FROM counted) AS calls FROM k`,
-          [
-            hash,
-            limits,
-            count.known.organizationId,
-            count.periodStart,
-            count.known.subscriptionStartedAt,
-          ],
-        )
-      : await this.keys.query(keyRow, [hash, limits]);
+      ? await this.keys.query(AUTHENTICATE_AND_COUNT, [
+          hash,
+          PLAN_LIMITS,
+          count.known.organizationId,
+          count.periodStart,
+          count.known.subscriptionStartedAt,
+        ])
+      : await this.keys.query(AUTHENTICATE, [hash, PLAN_LIMITS]);
     if (rows.length !== 1) {
       this.known.delete(hash);
       return { key: null, calls: null };

@@ -15,7 +15,7 @@ export type LogLevel = (typeof LOG_LEVELS)[number];
 export class Settings {
   readonly port!: number;
   readonly databaseUrl!: string;
-  /** Prepare each statement once per connection (off behind a pooler that cannot keep them). */
+  /** Prepare the per-request statements once per connection (off behind a pooler that cannot keep them). */
   readonly databasePreparedStatements!: boolean;
   readonly migrationsRun!: boolean;
   readonly redisUrl!: string;

@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
+import { prepared } from '../database/preparing-client.js';
 import type { Organization } from '../organizations/entities/organization.entity.js';
 import { effectiveMonthlyCallLimit } from '../organizations/plans.js';
 import { billingPeriodFor } from './billing-period.js';
@@ -13,6 +14,16 @@ export interface QuotaState {
   resetAt: Date;
   admitted: boolean;
 }
+
+/** Counts a call of organization $1 in the period starting $2 if fewer than $3 were counted. */
+const COUNT_CALL = prepared(
+  `INSERT INTO organization_usage (organization_id, period_start, calls)
+   VALUES ($1, $2, 1)
+   ON CONFLICT (organization_id, period_start)
+   DO UPDATE SET calls = organization_usage.calls + 1
+   WHERE organization_usage.calls < $3
+   RETURNING calls`,
+);
 
 /**
  * The monthly call quota, counted in PostgreSQL with one atomic upsert per request.
@@ -33,17 +44,7 @@ export class MonthlyQuotaService {
     const limit = effectiveMonthlyCallLimit(org);
     const period = billingPeriodFor(org.subscriptionStartedAt, now);
     const rows: Array<{ calls: number }> =
-      limit > 0
-        ? await this.dataSource.query(
-            `INSERT INTO organization_usage (organization_id, period_start, calls)
-             VALUES ($1, $2, 1)
-             ON CONFLICT (organization_id, period_start)
-             DO UPDATE SET calls = organization_usage.calls + 1
-             WHERE organization_usage.calls < $3
-             RETURNING calls`,
-            [org.id, period.start, limit],
-          )
-        : [];
+      limit > 0 ? await this.dataSource.query(COUNT_CALL, [org.id, period.start, limit]) : [];
     return this.stateAfter(org, rows.length === 1 ? rows[0].calls : null, now);
   }
 
