@@ -1,9 +1,11 @@
 import { readFileSync } from 'node:fs';
+import { jest } from '@jest/globals';
 import { DataSource } from 'typeorm';
 import { createProject } from './factories/catalog.js';
 import { createTenant } from './factories/organizations.js';
 import { RUN_SCOPES } from './factories/runs.js';
-import { WRITE_CHUNK } from '../src/results/result-writer.js';
+import { ResultWriter, WRITE_CHUNK } from '../src/results/result-writer.js';
+import { LARGE_REPORT_BYTES } from '../src/results/results.service.js';
 import { startApp, withKey, type TestApp } from './support/app.js';
 
 const FIXTURES = 'test/fixtures/junit';
@@ -191,6 +193,43 @@ describe('POST /results/ingest (JUnit XML)', () => {
     expect([forward.status, backward.status]).toEqual([201, 201]);
     const run = (await t.http.get(`/api/v1/testruns/${runId}`).set(withKey(key)).expect(200)).body;
     expect(run.counts).toMatchObject({ total: n, failed: n, passed: 0 });
+  });
+
+  it('stores reports over 1 MiB at most two at a time, all of them', async () => {
+    const { key, project } = await setup();
+    const writer = t.app.get(ResultWriter);
+    const write = writer.write.bind(writer);
+    let active = 0;
+    let peak = 0;
+    const spy = jest.spyOn(writer, 'write').mockImplementation(async (...args) => {
+      peak = Math.max(peak, ++active);
+      try {
+        return await write(...args);
+      } finally {
+        active--;
+      }
+    });
+    try {
+      const report = (suite: number) => {
+        const cases = Array.from(
+          { length: 20_000 },
+          (_, i) => `<testcase classname="gate.Suite${suite}" name="case${i}" time="0.001"/>`,
+        );
+        return `<testsuite>${cases.join('\n')}</testsuite>`;
+      };
+      expect(report(0).length).toBeGreaterThan(LARGE_REPORT_BYTES);
+      const responses = await Promise.all(
+        [0, 1, 2].map((suite) => postXml(key, `project_id=${project.id}`, report(suite))),
+      );
+      expect(responses.map((res) => [res.status, res.body.accepted])).toEqual([
+        [201, 20_000],
+        [201, 20_000],
+        [201, 20_000],
+      ]);
+      expect(peak).toBe(2);
+    } finally {
+      spy.mockRestore();
+    }
   });
 
   it('rejects malformed XML with the parser’s line and column, storing nothing', async () => {

@@ -1,4 +1,3 @@
-import { createHash } from 'node:crypto';
 import {
   type CallHandler,
   type ExecutionContext,
@@ -12,6 +11,7 @@ import type { Request, Response } from 'express';
 import { from, lastValueFrom, type Observable, of } from 'rxjs';
 import { ApiError } from '../common/errors/api-error.js';
 import { ErrorCode } from '../common/errors/error-codes.js';
+import { fingerprintOf } from '../common/http/fingerprint.js';
 import { HttpResult } from '../common/http/http-result.js';
 import { Transactions } from '../database/transactions.js';
 import { IdempotencyStore } from './idempotency.store.js';
@@ -46,7 +46,7 @@ export class IdempotencyInterceptor implements NestInterceptor {
     }
 
     const owner = req.principal ? `org:${req.principal.organization.id}` : 'internal';
-    const claim = await this.store.claim(owner, key, fingerprintOf(req));
+    const claim = await this.store.claim(owner, key, req.fingerprint ?? fingerprintOf(req));
     switch (claim.kind) {
       case 'mismatch':
         throw new ApiError(
@@ -110,12 +110,4 @@ export class IdempotencyInterceptor implements NestInterceptor {
       HttpStatus.CREATED
     );
   }
-}
-
-/** SHA-256 over method, path with query, and the raw body. */
-export function fingerprintOf(req: Request): string {
-  return createHash('sha256')
-    .update(`${req.method} ${req.originalUrl}\n`)
-    .update(req.rawBody ?? Buffer.alloc(0))
-    .digest('hex');
 }

@@ -6,6 +6,7 @@ import express, {
 } from 'express';
 import { ApiError } from '../errors/api-error.js';
 import { ErrorCode } from '../errors/error-codes.js';
+import { fingerprintOf } from './fingerprint.js';
 
 export const MAX_BODY_BYTES = 10 * 1024 * 1024;
 
@@ -15,9 +16,13 @@ const XML_TYPES = ['application/xml', 'text/xml'];
 /** Routes that also take an XML body (the JUnit form of `POST /results/ingest`). */
 const XML_ROUTES = new Set(['/api/v1/results/ingest']);
 
-/** Keeps the raw bytes: the idempotency fingerprint is taken over the body as sent. */
+/**
+ * The idempotency fingerprint is taken over the body as sent, so it is taken here, where the
+ * raw bytes are (and only when the request carries an `Idempotency-Key`): a request does not
+ * keep a second copy of a body of up to 10 MiB while it runs.
+ */
 const keepRawBody = (req: Request, _res: Response, buffer: Buffer) => {
-  req.rawBody = buffer;
+  if (req.get('idempotency-key') !== undefined) req.fingerprint = fingerprintOf(req, buffer);
 };
 const parseJson = express.json({
   limit: MAX_BODY_BYTES,

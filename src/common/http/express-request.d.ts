@@ -7,7 +7,7 @@ declare module 'express-serve-static-core' {
     id: string;
     /** The authenticated API key and its organization, set by the access guard. */
     principal?: ApiPrincipal;
-    /** The body exactly as received (JSON and XML bodies). */
-    rawBody?: Buffer;
+    /** SHA-256 over method, URL and the body as received, when an Idempotency-Key came. */
+    fingerprint?: string;
   }
 }
