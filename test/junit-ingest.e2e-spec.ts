@@ -5,7 +5,8 @@ import { createProject } from './factories/catalog.js';
 import { createTenant } from './factories/organizations.js';
 import { RUN_SCOPES } from './factories/runs.js';
 import { ResultWriter, WRITE_CHUNK } from '../src/results/result-writer.js';
-import { LARGE_REPORT_BYTES } from '../src/results/results.service.js';
+import { LARGE_BODY_BYTES } from '../src/common/http/large-body-turns.js';
+import { IdempotencyStore } from '../src/idempotency/idempotency.store.js';
 import { startApp, withKey, type TestApp } from './support/app.js';
 
 const FIXTURES = 'test/fixtures/junit';
@@ -195,19 +196,30 @@ describe('POST /results/ingest (JUnit XML)', () => {
     expect(run.counts).toMatchObject({ total: n, failed: n, passed: 0 });
   });
 
-  it('stores reports over 1 MiB at most two at a time, all of them', async () => {
+  it('stores reports over 1 MiB two at a time, the others waiting without a transaction', async () => {
     const { key, project } = await setup();
     const writer = t.app.get(ResultWriter);
     const write = writer.write.bind(writer);
     let active = 0;
     let peak = 0;
-    const spy = jest.spyOn(writer, 'write').mockImplementation(async (...args) => {
+    let stored = 0;
+    const writes = jest.spyOn(writer, 'write').mockImplementation(async (...args) => {
       peak = Math.max(peak, ++active);
       try {
         return await write(...args);
       } finally {
         active--;
+        stored++;
       }
+    });
+    // The idempotency interceptor claims its key and opens its transaction only once the
+    // request has its turn: the third claim comes after a report was stored.
+    const store = t.app.get(IdempotencyStore);
+    const claim = store.claim.bind(store);
+    const storedAtClaim: number[] = [];
+    const claims = jest.spyOn(store, 'claim').mockImplementation((...args) => {
+      storedAtClaim.push(stored);
+      return claim(...args);
     });
     try {
       const report = (suite: number) => {
@@ -217,9 +229,14 @@ describe('POST /results/ingest (JUnit XML)', () => {
         );
         return `<testsuite>${cases.join('\n')}</testsuite>`;
       };
-      expect(report(0).length).toBeGreaterThan(LARGE_REPORT_BYTES);
+      expect(report(0).length).toBeGreaterThan(LARGE_BODY_BYTES);
       const responses = await Promise.all(
-        [0, 1, 2].map((suite) => postXml(key, `project_id=${project.id}`, report(suite))),
+        [0, 1, 2].map((suite) =>
+          postXml(key, `project_id=${project.id}`, report(suite)).set(
+            'Idempotency-Key',
+            `gate-${suite}-${project.id}`,
+          ),
+        ),
       );
       expect(responses.map((res) => [res.status, res.body.accepted])).toEqual([
         [201, 20_000],
@@ -227,8 +244,10 @@ describe('POST /results/ingest (JUnit XML)', () => {
         [201, 20_000],
       ]);
       expect(peak).toBe(2);
+      expect(storedAtClaim.sort()).toEqual([0, 0, 1]);
     } finally {
-      spy.mockRestore();
+      writes.mockRestore();
+      claims.mockRestore();
     }
   });
 

@@ -105,8 +105,8 @@ export class AccessGuard implements CanActivate {
       );
     }
 
-    const minute =
-      sameOrganization && early ? early : await this.minuteLimiter.hit(org.id, now.getTime());
+    // (A call counted now, after the key's look-up: `now` may be a minute behind by then.)
+    const minute = sameOrganization && early ? early : await this.minuteLimiter.hit(org.id);
     if (!minute.allowed) {
       setRateLimitHeaders(res, await this.quota.peek(org, now));
       throw new ApiError(

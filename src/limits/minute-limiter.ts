@@ -67,12 +67,14 @@ export class MinuteLimiter {
   }
 
   private hitMemory(organizationId: string, window: number): number {
-    if (window !== this.sweptWindow) {
+    if (window > this.sweptWindow) {
       for (const [id, entry] of this.counts) if (entry.window < window) this.counts.delete(id);
       this.sweptWindow = window;
     }
     const entry = this.counts.get(organizationId);
-    if (entry && entry.window === window) return ++entry.count;
+    // A call stamped in a window that has already given way to the next counts in the next:
+    // the newer window's count is never replaced by an older one.
+    if (entry && entry.window >= window) return ++entry.count;
     this.counts.set(organizationId, { window, count: 1 });
     return 1;
   }

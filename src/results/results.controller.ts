@@ -1,3 +1,4 @@
+import { LargeBodiesTakeTurns } from '../common/http/large-body-turns.js';
 import { Body, Controller, Get, Headers, Param, Post, Query } from '@nestjs/common';
 import { ApiBody, ApiConsumes, ApiCreatedResponse, ApiExtraModels, ApiTags } from '@nestjs/swagger';
 import { Principal, RequireScopes } from '../auth/access.decorators.js';
@@ -52,6 +53,7 @@ export class ResultsController {
 
   @Post('results/ingest')
   @RequireScopes('results:submit')
+  @LargeBodiesTakeTurns()
   @ApiConsumes('application/json', 'application/xml', 'text/xml')
   @ApiBody({
     description: 'Results as JSON, or a JUnit XML report (parameters then go in the query)',

@@ -1,6 +1,5 @@
 import { Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
-import { ConcurrencyGate } from '../common/concurrency-gate.js';
 import { ApiError } from '../common/errors/api-error.js';
 import { ErrorCode } from '../common/errors/error-codes.js';
 import { isUuid } from '../common/ids.js';
@@ -77,13 +76,8 @@ interface Ingest {
   items: ResultItem[];
 }
 
-/** A JUnit report larger than this waits for a turn (see `ResultsService.ingest`). */
-export const LARGE_REPORT_BYTES = 1024 * 1024;
-const LARGE_REPORTS_AT_ONCE = 2;
-
 @Injectable()
 export class ResultsService {
-  private readonly largeReports = new ConcurrencyGate(LARGE_REPORTS_AT_ONCE);
   constructor(
     private readonly transactions: Transactions,
     private readonly testRuns: TestRunsService,
@@ -115,27 +109,16 @@ export class ResultsService {
     });
   }
 
-  /**
-   * `POST /results/ingest`: JSON results or a JUnit XML report, into a given or new run. A
-   * report over `LARGE_REPORT_BYTES` waits for one of `LARGE_REPORTS_AT_ONCE` turns: storing a
-   * 10 MiB report takes about 100 MB while it runs, so memory stays bounded however many
-   * pipelines send one at the same moment.
-   */
+  /** `POST /results/ingest`: JSON results or a JUnit XML report, into a given or new run. */
   async ingest(
     organizationId: string,
     contentType: string | undefined,
     body: unknown,
     query: IngestQuery,
   ): Promise<IngestResponse> {
-    if (!/xml/i.test(contentType ?? ''))
-      return this.ingestParsed(organizationId, this.fromJson(body, query));
-    const ingestReport = () => this.ingestParsed(organizationId, this.fromJunit(body, query));
-    return typeof body === 'string' && body.length > LARGE_REPORT_BYTES
-      ? this.largeReports.run(ingestReport)
-      : ingestReport();
-  }
-
-  private async ingestParsed(organizationId: string, ingest: Ingest): Promise<IngestResponse> {
+    const ingest = /xml/i.test(contentType ?? '')
+      ? this.fromJunit(body, query)
+      : this.fromJson(body, query);
     return this.transactions.run(async (manager) => {
       const run = await this.runFor(manager, organizationId, ingest);
       const written = await this.store(manager, run, ingest.items, ingest.complete, {
