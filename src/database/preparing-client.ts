@@ -50,10 +50,11 @@ export class PreparingClient extends pg.Client {
   }
 }
 
+/**
+ * "cached plan must not change result type" is feature_not_supported (0A000). The code alone
+ * decides (the message may be translated); renewing after another such error costs only a
+ * new preparation.
+ */
 function isStalePlan(error: unknown): boolean {
-  return (
-    error instanceof Error &&
-    (error as Error & { code?: string }).code === '0A000' &&
-    error.message.includes('cached plan must not change result type')
-  );
+  return error instanceof Error && (error as Error & { code?: string }).code === '0A000';
 }
