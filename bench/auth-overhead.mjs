@@ -2,7 +2,7 @@
 // per-minute limiter, monthly quota upsert, scope check) against GET /healthz (same HTTP
 // pipeline, no auth), measured in one run against the built service on the real PostgreSQL.
 // Target (issue 3): the added p50 latency is at most 1.5 ms.
-import { cannon, createDatabase, dropDatabase, operator, sampleLatency, startService, viaHttps } from './support.mjs';
+import { benchTenant, cannon, createDatabase, dropDatabase, sampleLatency, startService, viaHttps } from './support.mjs';
 
 const DURATION = Number(process.env.BENCH_DURATION ?? 10);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 10);
@@ -10,15 +10,7 @@ const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 10);
 const db = createDatabase('auth');
 const service = await startService({ DATABASE_URL: db.url, RATE_LIMIT_PER_MINUTE: '1000000' });
 try {
-  const org = await operator(service.base, 'POST', '/internal/v1/organizations', {
-    name: 'bench',
-    plan: 'enterprise',
-    monthly_call_limit: 1_000_000_000,
-  });
-  const { key } = await operator(service.base, 'POST', `/internal/v1/organizations/${org.id}/api-keys`, {
-    name: 'bench',
-    scopes: ['builds:read'],
-  });
+  const { key } = await benchTenant(service.base, ['builds:read']);
   const targets = {
     healthz: { url: `${service.base}/healthz` },
     organizations: {

@@ -8,7 +8,7 @@ import { pipeline } from 'node:stream/promises';
 import { Readable } from 'node:stream';
 import pg from 'pg';
 import copyStreams from 'pg-copy-streams';
-import { cpuMs, createDatabase, dropDatabase, operator, rss, startService, viaHttps } from './support.mjs';
+import { benchTenant, cpuMs, createDatabase, dropDatabase, operator, rss, startService, viaHttps } from './support.mjs';
 
 const COPY_ROWS = Number(process.env.BENCH_COPY_ROWS ?? 200_000);
 const BATCHES = Number(process.env.BENCH_BATCHES ?? 240);
@@ -23,15 +23,7 @@ const sampler = setInterval(() => (peakRss = Math.max(peakRss, rss(service.child
 const client = new pg.Client({ connectionString: db.url });
 await client.connect();
 try {
-  const org = await operator(service.base, 'POST', '/internal/v1/organizations', {
-    name: 'bench',
-    plan: 'enterprise',
-    monthly_call_limit: 1_000_000_000,
-  });
-  const { key } = await operator(service.base, 'POST', `/internal/v1/organizations/${org.id}/api-keys`, {
-    name: 'bench',
-    scopes: ['testruns:create', 'results:submit'],
-  });
+  const { org, key } = await benchTenant(service.base, ['testruns:create', 'results:submit']);
   const project = await operator(service.base, 'POST', `/internal/v1/organizations/${org.id}/projects`, {
     name: 'Bench',
     key: 'BENCH',

@@ -93,6 +93,20 @@ export async function operator(base, method, path, body) {
   return res.json();
 }
 
+/** An Enterprise organization without a practical monthly limit, and a key of `scopes`. */
+export async function benchTenant(base, scopes) {
+  const org = await operator(base, 'POST', '/internal/v1/organizations', {
+    name: 'bench',
+    plan: 'enterprise',
+    monthly_call_limit: 1_000_000_000,
+  });
+  const { key } = await operator(base, 'POST', `/internal/v1/organizations/${org.id}/api-keys`, {
+    name: 'bench',
+    scopes,
+  });
+  return { org, key };
+}
+
 export function cannon(options) {
   return new Promise((done, fail) => {
     autocannon(options, (error, result) => (error ? fail(error) : done(result)));

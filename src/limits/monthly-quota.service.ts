@@ -45,7 +45,8 @@ export class MonthlyQuotaService {
     const period = billingPeriodFor(org.subscriptionStartedAt, now);
     const rows: Array<{ calls: number }> =
       limit > 0 ? await this.dataSource.query(COUNT_CALL, [org.id, period.start, limit]) : [];
-    return this.stateAfter(org, rows.length === 1 ? rows[0].calls : null, now);
+    const calls = rows.length === 1 ? rows[0].calls : null;
+    return quotaState(limit, calls ?? limit, period.end, calls !== null);
   }
 
   /**
@@ -55,15 +56,8 @@ export class MonthlyQuotaService {
    */
   stateAfter(org: Organization, calls: number | null, now = new Date()): QuotaState {
     const limit = effectiveMonthlyCallLimit(org);
-    const period = billingPeriodFor(org.subscriptionStartedAt, now);
-    const used = calls ?? limit;
-    return {
-      limit,
-      used,
-      remaining: Math.max(limit - used, 0),
-      resetAt: period.end,
-      admitted: calls !== null,
-    };
+    const resetAt = billingPeriodFor(org.subscriptionStartedAt, now).end;
+    return quotaState(limit, calls ?? limit, resetAt, calls !== null);
   }
 
   /** The period's state without counting anything (for responses refused before counting). */
@@ -87,13 +81,11 @@ export class MonthlyQuotaService {
     return orgs.map((org, i) => {
       const limit = effectiveMonthlyCallLimit(org);
       const used = calls.get(org.id) ?? 0;
-      return {
-        limit,
-        used,
-        remaining: Math.max(limit - used, 0),
-        resetAt: periods[i].end,
-        admitted: used < limit,
-      };
+      return quotaState(limit, used, periods[i].end, used < limit);
     });
   }
+}
+
+function quotaState(limit: number, used: number, resetAt: Date, admitted: boolean): QuotaState {
+  return { limit, used, remaining: Math.max(limit - used, 0), resetAt, admitted };
 }

@@ -29,9 +29,7 @@ export interface StoredResult {
 }
 
 export interface WrittenBatch {
-  /** How many results were stored. */
-  accepted: number;
-  /** The stored results in the order of the items, when the caller asked for them. */
+  /** The stored results (one per item) in the order of the items, when the caller asked for them. */
   results: StoredResult[];
   createdTestCases: number;
 }
@@ -169,7 +167,7 @@ export class ResultWriter {
       if (options.collect) round.forEach((i, k) => (collected[i] = results[k]));
     }
     await this.addCounts(manager, run, delta);
-    return { accepted: items.length, results: collected, createdTestCases };
+    return { results: collected, createdTestCases };
   }
 
   /**

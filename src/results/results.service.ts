@@ -102,7 +102,7 @@ export class ResultsService {
       );
       const written = await this.store(manager, run, items, complete, { collect: true });
       return {
-        accepted: written.accepted,
+        accepted: items.length,
         created_test_cases: written.createdTestCases,
         data: written.results.map(toResultResponse),
       };
@@ -126,7 +126,7 @@ export class ResultsService {
       });
       return {
         test_run_id: run.id,
-        accepted: written.accepted,
+        accepted: ingest.items.length,
         created_test_cases: written.createdTestCases,
       };
     });
