@@ -367,5 +367,87 @@ describe('results', () => {
       ]);
       expect(left).toHaveLength(0);
     });
+
+    it('refuses a whole statement when one of its rows names a missing parent, changing nothing', async () => {
+      const { key, org, project, run } = await setup();
+      const res = await submitResults(t, key, run.id, [
+        { automation_id: 'link.one', status: 'passed' },
+      ]);
+      const caseId = (res.body.data as Array<{ test_case_id: string }>)[0].test_case_id;
+      const missing = '0b7c4a8e-8d4e-4a51-9b0c-3f1d2e4a5b6c';
+      const other = await createRun(t, key, project.id);
+      const refused = async (sql: string, params: unknown[], message = /foreign key/) => {
+        const error = await db.query(sql, params).then(
+          () => null,
+          (e: { code?: string; message: string }) => e,
+        );
+        expect(error?.code).toBe('23503');
+        expect(error?.message).toMatch(message);
+      };
+      const runCaseRow = `($1::uuid, $2::uuid, gen_random_uuid(), 'passed', false)`;
+      const insertRunCases = `INSERT INTO test_run_case (test_run_id, test_case_id, result_id, status, flaky) VALUES `;
+
+      // One good row and one bad row in the same statement: neither is stored.
+      await refused(
+        `${insertRunCases} ${runCaseRow}, ($3::uuid, $2::uuid, gen_random_uuid(), 'passed', false)`,
+        [other.id, caseId, missing],
+      );
+      await refused(
+        `${insertRunCases} ${runCaseRow}, ($1::uuid, $3::uuid, gen_random_uuid(), 'passed', false)`,
+        [other.id, caseId, missing],
+      );
+      expect(
+        await db.query('SELECT 1 FROM test_run_case WHERE test_run_id = $1', [other.id]),
+      ).toHaveLength(0);
+      await refused(
+        `INSERT INTO test_case (organization_id, project_id, title) VALUES ($1, $2, 'a'), ($1, $3, 'b')`,
+        [org.id, project.id, missing],
+      );
+      expect(await casesOf(project.id)).toBe(1);
+      await refused(
+        `INSERT INTO test_result (organization_id, test_run_id, test_case_id, status)
+         VALUES ($1, $2, $3, 'passed'), ($1, $4, $3, 'passed')`,
+        [org.id, run.id, caseId, other.id],
+      );
+      expect(await stored(run.id)).toBe(1);
+
+      // The keys that link rows cannot be moved.
+      await refused(
+        'UPDATE test_run_case SET test_run_id = $1 WHERE test_case_id = $2',
+        [other.id, caseId],
+        /cannot be changed/,
+      );
+      await refused(
+        'UPDATE test_result SET test_case_id = $1 WHERE test_run_id = $2',
+        [missing, run.id],
+        /cannot be changed/,
+      );
+      await refused(
+        'UPDATE test_case SET project_id = $1 WHERE id = $2',
+        [missing, caseId],
+        /cannot be changed/,
+      );
+      await refused(
+        'UPDATE test_run SET id = $1 WHERE id = $2',
+        [missing, run.id],
+        /cannot be changed/,
+      );
+    });
+
+    it('removes cases, their rows in runs and their results with their project', async () => {
+      const { key, project, run } = await setup();
+      await submitResults(t, key, run.id, [
+        { automation_id: 'gone.one', status: 'failed' },
+        { automation_id: 'gone.one', status: 'passed' },
+        { automation_id: 'gone.two', status: 'passed' },
+      ]).expect(201);
+      expect(await stored(run.id)).toBe(3);
+      await db.query('DELETE FROM project WHERE id = $1', [project.id]);
+      expect(await casesOf(project.id)).toBe(0);
+      expect(await stored(run.id)).toBe(0);
+      expect(
+        await db.query('SELECT 1 FROM test_run_case WHERE test_run_id = $1', [run.id]),
+      ).toHaveLength(0);
+    });
   });
 });

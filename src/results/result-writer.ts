@@ -79,12 +79,13 @@ const RESULT_COLUMNS =
 
 /**
  * The set-based write path of results: a whole batch in a constant number of statements per
- * round of `WRITE_CHUNK`, inside the caller's transaction. Cases are resolved (and missing ones created) in a few
- * statements; the cases' current results are one upsert, which also returns what each
- * replaced; the results go in with COPY, PostgreSQL's bulk load, each checked by one foreign
- * key against its (already locked) current-result row; the run's counts are one atomic
- * increment, the batch's last statement. Batches into one run (parallel CI shards) run side by
- * side: they only wait for each other on the cases they share and, briefly, on the counts.
+ * round of `WRITE_CHUNK`, inside the caller's transaction. Cases are resolved (and missing
+ * ones created) in a few statements; the cases' current results are one upsert, which also
+ * returns what each replaced; the results go in with COPY, PostgreSQL's bulk load, their
+ * link to their (already locked) current-result rows checked once for the statement; the
+ * run's counts are one atomic increment, the batch's last statement. Batches into one run
+ * (parallel CI shards) run side by side: they only wait for each other on the cases they
+ * share and, briefly, on the counts.
  */
 @Injectable()
 export class ResultWriter {

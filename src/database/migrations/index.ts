@@ -8,6 +8,7 @@ import { TrackCurrentResultsPerCase1795305149808 } from './1795305149808-TrackCu
 import { RememberReplacedResults1795305341577 } from './1795305341577-RememberReplacedResults.js';
 import { CreateOutboxAndWebhooks1795305625273 } from './1795305625273-CreateOutboxAndWebhooks.js';
 import { ResultsReferenceTheirRunCase1795311301458 } from './1795311301458-ResultsReferenceTheirRunCase.js';
+import { ReferencesCheckedPerStatement1795317045732 } from './1795317045732-ReferencesCheckedPerStatement.js';
 
 /** Every migration in the order it runs; the app and the migration CLI share this list. */
 export const MIGRATIONS: Array<new () => MigrationInterface> = [
@@ -22,4 +23,6 @@ export const MIGRATIONS: Array<new () => MigrationInterface> = [
   CreateOutboxAndWebhooks1795305625273,
   // One foreign key per stored result instead of two, against a row the batch already holds.
   ResultsReferenceTheirRunCase1795311301458,
+  // The links result batches bulk-load are checked once per statement, not once per row.
+  ReferencesCheckedPerStatement1795317045732,
 ];

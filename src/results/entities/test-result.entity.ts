@@ -1,20 +1,15 @@
-import {
-  Column,
-  CreateDateColumn,
-  Entity,
-  Index,
-  JoinColumn,
-  ManyToOne,
-  PrimaryGeneratedColumn,
-  type Relation,
-} from 'typeorm';
+import { Column, CreateDateColumn, Entity, Index, PrimaryGeneratedColumn } from 'typeorm';
 import { RESULT_STATUSES, type ResultStatus } from './result-status.js';
-import { TestRunCase } from './test-run-case.entity.js';
 
 /**
  * One execution result. Every result is kept (history, append-only); the latest one per
  * case and run is the case's current result (`test_run_case`), and only that one counts in
  * the run's `counts`.
+ *
+ * Every result belongs to its case's row in its run (`test_run_case`, written first in the
+ * same transaction), and through it to the run and the case; deleting either removes its
+ * results. The link is checked once per statement by triggers (migration
+ * `ReferencesCheckedPerStatement`), not by a per-row foreign key.
  */
 @Entity('test_result')
 @Index('IDX_test_result_run_created', ['testRunId', 'createdAt', 'id'])
@@ -31,19 +26,6 @@ export class TestResult {
 
   @Column({ type: 'uuid' })
   testCaseId!: string;
-
-  /**
-   * Every result belongs to its case's row in its run (written first, in the same
-   * transaction), and through it to the run and the case: one foreign-key check per stored
-   * result, against a row the batch already holds, and deleting a run or a case removes its
-   * results.
-   */
-  @ManyToOne(() => TestRunCase, { onDelete: 'CASCADE' })
-  @JoinColumn([
-    { name: 'test_run_id', referencedColumnName: 'testRunId' },
-    { name: 'test_case_id', referencedColumnName: 'testCaseId' },
-  ])
-  runCase?: Relation<TestRunCase>;
 
   @Column({ type: 'enum', enum: RESULT_STATUSES, enumName: 'result_status' })
   status!: ResultStatus;

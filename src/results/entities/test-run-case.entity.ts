@@ -1,14 +1,4 @@
-import {
-  Column,
-  Entity,
-  Index,
-  JoinColumn,
-  ManyToOne,
-  PrimaryColumn,
-  type Relation,
-} from 'typeorm';
-import { TestCase } from '../../projects/entities/test-case.entity.js';
-import { TestRun } from '../../testruns/entities/test-run.entity.js';
+import { Column, Entity, Index, PrimaryColumn } from 'typeorm';
 import { RESULT_STATUSES, type ResultStatus } from './result-status.js';
 
 /**
@@ -16,6 +6,10 @@ import { RESULT_STATUSES, type ResultStatus } from './result-status.js';
  * status copied in. A batch upserts its cases here in one statement, which also tells it what
  * each replaced; only unindexed columns change, so updates stay cheap (HOT) and the results
  * table itself is append-only.
+ *
+ * Each row belongs to its run and its case, and goes with either. Those links are checked
+ * once per statement by triggers (migration `ReferencesCheckedPerStatement`): a new run's
+ * rows are bulk-loaded, and a per-row foreign key cost a lookup and a lock for each.
  */
 @Entity('test_run_case')
 @Index('IDX_test_run_case_case', ['testCaseId'])
@@ -25,14 +19,6 @@ export class TestRunCase {
 
   @PrimaryColumn({ type: 'uuid' })
   testCaseId!: string;
-
-  @ManyToOne(() => TestRun, { onDelete: 'CASCADE' })
-  @JoinColumn({ name: 'test_run_id' })
-  testRun?: Relation<TestRun>;
-
-  @ManyToOne(() => TestCase, { onDelete: 'CASCADE' })
-  @JoinColumn({ name: 'test_case_id' })
-  testCase?: Relation<TestCase>;
 
   @Column({ type: 'uuid' })
   resultId!: string;
