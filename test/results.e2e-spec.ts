@@ -308,6 +308,38 @@ describe('results', () => {
       expect(ids[0]).toEqual(ids[1]);
     });
 
+    it('uses a case created by another transaction while the batch was creating it', async () => {
+      const { key, org, project, run } = await setup();
+      // Another writer holds an uncommitted case with one of the batch's new automation ids:
+      // the batch's bulk load of new cases waits for it, then meets its unique key.
+      const other = db.createQueryRunner();
+      await other.connect();
+      await other.startTransaction();
+      const [{ id: theirs }] = await other.query(
+        `INSERT INTO test_case (organization_id, project_id, title, automation_id)
+         VALUES ($1, $2, 'Theirs', 'meanwhile.b') RETURNING id`,
+        [org.id, project.id],
+      );
+      const pending = submitResults(
+        t,
+        key,
+        run.id,
+        ['meanwhile.a', 'meanwhile.b', 'meanwhile.c'].map((automation_id) => ({
+          automation_id,
+          status: 'passed',
+        })),
+      ).then((res) => res);
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      await other.commitTransaction();
+      await other.release();
+      const res = await pending;
+      expect(res.status).toBe(201);
+      expect(res.body.created_test_cases).toBe(2);
+      expect(res.body.data[1].test_case_id).toBe(theirs);
+      expect(await casesOf(project.id)).toBe(3);
+      expect(await stored(run.id)).toBe(3);
+    });
+
     it('keeps every result and exact counts with 8 shards × 500 results at once', async () => {
       const { key, run } = await setup();
       const shards = Array.from({ length: 8 }, (_, shard) =>

@@ -43,6 +43,9 @@ export const WRITE_CHUNK = 10_000;
 
 type CountColumn = ResultStatus | 'flaky' | 'total';
 
+const UNIQUE_VIOLATION = '23505';
+const COPY_PIECE = 64 * 1024;
+
 /** A case's new current result and, when it had one, what that replaced. */
 interface CurrentChange {
   status: ResultStatus;
@@ -51,9 +54,15 @@ interface CurrentChange {
   replaced_flaky: boolean | null;
 }
 
+/** `line` of each value, made only when asked for. */
+function* lines<T>(values: T[], line: (value: T, index: number) => string): Generator<string> {
+  for (let i = 0; i < values.length; i++) yield line(values[i], i);
+}
+
 /** The batch's rows of test_result in COPY text format, one string per line. */
-function resultLines(run: TestRun, results: StoredResult[]): string[] {
-  return results.map(
+function resultLines(run: TestRun, results: StoredResult[]): Generator<string> {
+  return lines(
+    results,
     (r) =>
       `${r.id}\t${run.organizationId}\t${run.id}\t${r.test_case_id}\t${r.status}\t${
         r.duration_ms ?? COPY_NULL
@@ -61,6 +70,22 @@ function resultLines(run: TestRun, results: StoredResult[]): string[] {
         r.executed_at ? r.executed_at.toISOString() : COPY_NULL
       }\n`,
   );
+}
+
+/**
+ * COPY data in pieces of about 64 KiB, each made when the connection is ready for it: the
+ * server loads one piece while the next is formatted, and no large string is held.
+ */
+function* pieces(data: Iterable<string>): Generator<string> {
+  let piece = '';
+  for (const line of data) {
+    piece += line;
+    if (piece.length >= COPY_PIECE) {
+      yield piece;
+      piece = '';
+    }
+  }
+  if (piece.length > 0) yield piece;
 }
 
 /** Code-unit order: the same in every process, whatever the database's collation. */
@@ -212,7 +237,8 @@ export class ResultWriter {
       manager,
       'test_run_case',
       'test_run_id, test_case_id, result_id, status, flaky',
-      current.map(
+      lines(
+        current,
         (r) => `${run.id}\t${r.test_case_id}\t${r.id}\t${r.status}\t${r.flaky ? 't' : 'f'}\n`,
       ),
     );
@@ -224,18 +250,18 @@ export class ResultWriter {
     }));
   }
 
-  /** COPY text-format lines into a table on the transaction's own connection. */
+  /** COPY text-format lines into a table on the transaction's own connection, as they come. */
   private async copy(
     manager: EntityManager,
     table: string,
     columns: string,
-    lines: string[],
+    data: Iterable<string>,
   ): Promise<void> {
     const runner = manager.queryRunner;
     if (!runner) throw new Error('ResultWriter needs a transaction');
     const client = (await runner.connect()) as PoolClient;
     await pipeline(
-      Readable.from([lines.join('')]),
+      Readable.from(pieces(data)),
       client.query(copyFrom(`COPY ${table} (${columns}) FROM STDIN`)),
     );
   }
@@ -290,22 +316,7 @@ export class ResultWriter {
       .sort(compare);
     let created = 0;
     for (const names of chunks(unknown)) {
-      const inserted: Array<{ id: string; automation_id: string }> = await manager.query(
-        `INSERT INTO test_case (organization_id, project_id, title, automation_id, section)
-         SELECT $1, $2, coalesce(x.title, x.automation_id), x.automation_id, x.section
-           FROM unnest($3::text[], $4::text[], $5::text[])
-                WITH ORDINALITY AS x(automation_id, title, section, n)
-          ORDER BY x.n
-         ON CONFLICT (project_id, automation_id) DO NOTHING
-         RETURNING id, automation_id`,
-        [
-          run.organizationId,
-          run.projectId,
-          names,
-          names.map((name) => firstByAutomationId.get(name)?.title ?? null),
-          names.map((name) => firstByAutomationId.get(name)?.section ?? null),
-        ],
-      );
+      const inserted = await this.createCases(manager, run, names, firstByAutomationId);
       created += inserted.length;
       for (const row of inserted) idByAutomationId.set(row.automation_id, row.id);
       // The ones another batch created meanwhile (it committed first: we waited for it).
@@ -316,6 +327,53 @@ export class ResultWriter {
       (item) => item.testCaseId ?? (idByAutomationId.get(item.automationId as string) as string),
     );
     return [caseIds, created];
+  }
+
+  /**
+   * Creates the cases of `names` (sorted, none of them found a moment ago) and returns those
+   * it created. They are loaded with COPY, ids chosen here, under a savepoint: a case another
+   * batch created meanwhile fails the load with a unique violation, and then the same cases go
+   * in with an insert that skips the existing ones (the caller looks those up).
+   */
+  private async createCases(
+    manager: EntityManager,
+    run: TestRun,
+    names: string[],
+    firstByAutomationId: Map<string, ResultItem>,
+  ): Promise<Array<{ id: string; automation_id: string }>> {
+    const titles = names.map((name) => firstByAutomationId.get(name)?.title ?? name);
+    const sections = names.map((name) => firstByAutomationId.get(name)?.section ?? null);
+    const rows = names.map((name) => ({ id: randomUUID(), automation_id: name }));
+    await manager.query('SAVEPOINT create_cases');
+    try {
+      await this.copy(
+        manager,
+        'test_case',
+        'id, organization_id, project_id, title, automation_id, section',
+        lines(
+          rows,
+          (row, i) =>
+            `${row.id}\t${run.organizationId}\t${run.projectId}\t${copyText(titles[i])}\t${copyText(
+              row.automation_id,
+            )}\t${copyText(sections[i])}\n`,
+        ),
+      );
+      await manager.query('RELEASE SAVEPOINT create_cases');
+      return rows;
+    } catch (error) {
+      if ((error as { code?: string }).code !== UNIQUE_VIOLATION) throw error;
+      await manager.query('ROLLBACK TO SAVEPOINT create_cases');
+    }
+    return manager.query(
+      `INSERT INTO test_case (organization_id, project_id, title, automation_id, section)
+       SELECT $1, $2, x.title, x.automation_id, x.section
+         FROM unnest($3::text[], $4::text[], $5::text[])
+              WITH ORDINALITY AS x(automation_id, title, section, n)
+        ORDER BY x.n
+       ON CONFLICT (project_id, automation_id) DO NOTHING
+       RETURNING id, automation_id`,
+      [run.organizationId, run.projectId, names, titles, sections],
+    );
   }
 
   private async addCounts(
