@@ -308,6 +308,25 @@ describe('results', () => {
       expect(ids[0]).toEqual(ids[1]);
     });
 
+    it('creates and then finds cases whose automation ids hold quotes, backslashes, braces and tabs', async () => {
+      const { key, project, run } = await setup();
+      const names = ['say "hi"', 'c:\\dir\\test', 'NULL', 'x,y} {z', 'tab\there', 'line\nbreak'];
+      const batch = names.map((automation_id) => ({ automation_id, status: 'passed' }));
+      const first = await submitResults(t, key, run.id, batch).expect(201);
+      expect(first.body.created_test_cases).toBe(names.length);
+      const again = await submitResults(t, key, run.id, batch).expect(201);
+      expect(again.body.created_test_cases).toBe(0);
+      expect(again.body.data.map((r: { test_case_id: string }) => r.test_case_id)).toEqual(
+        first.body.data.map((r: { test_case_id: string }) => r.test_case_id),
+      );
+      const stored: Array<{ automation_id: string; title: string }> = await db.query(
+        'SELECT automation_id, title FROM test_case WHERE project_id = $1 ORDER BY automation_id',
+        [project.id],
+      );
+      expect(stored.map((row) => row.automation_id)).toEqual([...names].sort());
+      expect(stored.every((row) => row.title === row.automation_id)).toBe(true);
+    });
+
     it('uses a case created by another transaction while the batch was creating it', async () => {
       const { key, org, project, run } = await setup();
       // Another writer holds an uncommitted case with one of the batch's new automation ids:

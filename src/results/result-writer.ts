@@ -9,7 +9,7 @@ import { ApiError } from '../common/errors/api-error.js';
 import type { TestRun } from '../testruns/entities/test-run.entity.js';
 import { EventsService } from '../events/events.service.js';
 import { toResultResponse } from './result-response.js';
-import { copyText, copyTextArray, COPY_NULL } from './copy-format.js';
+import { arrayLiteral, copyText, copyTextArray, COPY_NULL } from './copy-format.js';
 import { RESULT_STATUSES, type ResultStatus } from './entities/result-status.js';
 import type { ResultItem } from './result-items.js';
 
@@ -219,10 +219,10 @@ export class ResultWriter {
                  CASE WHEN xmax = 0 THEN NULL ELSE replaced_flaky END AS replaced_flaky`,
       [
         run.id,
-        current.map((r) => r.test_case_id),
-        current.map((r) => r.id),
-        current.map((r) => r.status),
-        current.map((r) => r.flaky),
+        arrayLiteral(current.map((r) => r.test_case_id)),
+        arrayLiteral(current.map((r) => r.id)),
+        arrayLiteral(current.map((r) => r.status)),
+        arrayLiteral(current.map((r) => (r.flaky ? 't' : 'f'))),
       ],
     );
   }
@@ -282,7 +282,7 @@ export class ResultWriter {
     for (const ids of chunks(byId)) {
       const found: Array<{ id: string }> = await manager.query(
         'SELECT id FROM test_case WHERE project_id = $1 AND id = ANY($2::uuid[])',
-        [run.projectId, ids],
+        [run.projectId, arrayLiteral(ids)],
       );
       for (const row of found) known.add(row.id);
     }
@@ -305,7 +305,7 @@ export class ResultWriter {
       for (const names of chunks(automationIds)) {
         const rows: Array<{ id: string; automation_id: string }> = await manager.query(
           'SELECT id, automation_id FROM test_case WHERE project_id = $1 AND automation_id = ANY($2::text[])',
-          [run.projectId, names],
+          [run.projectId, arrayLiteral(names)],
         );
         for (const row of rows) idByAutomationId.set(row.automation_id, row.id);
       }
@@ -372,7 +372,13 @@ export class ResultWriter {
         ORDER BY x.n
        ON CONFLICT (project_id, automation_id) DO NOTHING
        RETURNING id, automation_id`,
-      [run.organizationId, run.projectId, names, titles, sections],
+      [
+        run.organizationId,
+        run.projectId,
+        arrayLiteral(names),
+        arrayLiteral(titles),
+        arrayLiteral(sections),
+      ],
     );
   }
 
