@@ -9,6 +9,7 @@ import { ApiError } from '../common/errors/api-error.js';
 import type { TestRun } from '../testruns/entities/test-run.entity.js';
 import { EventsService } from '../events/events.service.js';
 import { toResultResponse } from './result-response.js';
+import { compare, orderByCase } from './case-order.js';
 import { arrayLiteral, copyText, copyTextArray, COPY_NULL } from './copy-format.js';
 import { RESULT_STATUSES, type ResultStatus } from './entities/result-status.js';
 import type { ResultItem } from './result-items.js';
@@ -88,11 +89,6 @@ function* pieces(data: Iterable<string>): Generator<string> {
   if (piece.length > 0) yield piece;
 }
 
-/** Code-unit order: the same in every process, whatever the database's collation. */
-function compare(a: string, b: string): number {
-  return a < b ? -1 : a > b ? 1 : 0;
-}
-
 function* chunks<T>(values: T[]): Generator<T[]> {
   for (let i = 0; i < values.length; i += WRITE_CHUNK) yield values.slice(i, i + WRITE_CHUNK);
 }
@@ -137,12 +133,14 @@ export class ResultWriter {
     // Items in the order of their cases (stable, so a case's items keep their order and its
     // last one becomes its current result): concurrent batches into one run lock the cases
     // they share in the same order, and no case spans two rounds.
-    const order = items.map((_, i) => i).sort((a, b) => compare(caseIds[a], caseIds[b]) || a - b);
+    const order = orderByCase(caseIds);
     const collected: StoredResult[] = [];
     const delta = Object.fromEntries(COUNT_COLUMNS.map((c) => [c, 0])) as Record<
       CountColumn,
       number
     >;
+    // While the database stores one round, the next one is prepared.
+    let stored: Promise<void> = Promise.resolve();
     for (let start = 0; start < order.length;) {
       let end = Math.min(start + WRITE_CHUNK, order.length);
       while (end < order.length && caseIds[order[end]] === caseIds[order[end - 1]]) end++;
@@ -165,35 +163,48 @@ export class ResultWriter {
           created_at: now,
         };
       });
-      const current = results.filter(
-        (r, k) => k === results.length - 1 || results[k + 1].test_case_id !== r.test_case_id,
-      );
-      // The current results first: each stored result references its case's row in
-      // test_run_case, which this transaction then already holds.
-      const changes = options.newRun
-        ? await this.insertCurrent(manager, run, current)
-        : await this.upsertCurrent(manager, run, current);
-      await this.copy(manager, 'test_result', RESULT_COLUMNS, resultLines(run, results));
-      await this.events.recordMany(
-        manager,
-        run.organizationId,
-        'testcase.failed.v1',
-        results.filter((result) => result.status === 'failed').map(toResultResponse),
-      );
-      for (const change of changes) {
-        delta[change.status]++;
-        if (change.flaky) delta.flaky++;
-        if (change.replaced_status === null) {
-          delta.total++;
-        } else {
-          delta[change.replaced_status]--;
-          if (change.replaced_flaky) delta.flaky--;
-        }
-      }
       if (options.collect) round.forEach((i, k) => (collected[i] = results[k]));
+      await stored;
+      stored = this.storeRound(manager, run, results, delta, options.newRun ?? false);
     }
+    await stored;
     await this.addCounts(manager, run, delta);
     return { results: collected, createdTestCases };
+  }
+
+  /** One round: the cases' current results, then the results, then their events. */
+  private async storeRound(
+    manager: EntityManager,
+    run: TestRun,
+    results: StoredResult[],
+    delta: Record<CountColumn, number>,
+    newRun: boolean,
+  ): Promise<void> {
+    const current = results.filter(
+      (r, k) => k === results.length - 1 || results[k + 1].test_case_id !== r.test_case_id,
+    );
+    // The current results first: each stored result references its case's row in
+    // test_run_case, which this transaction then already holds.
+    const changes = newRun
+      ? await this.insertCurrent(manager, run, current)
+      : await this.upsertCurrent(manager, run, current);
+    await this.copy(manager, 'test_result', RESULT_COLUMNS, resultLines(run, results));
+    await this.events.recordMany(
+      manager,
+      run.organizationId,
+      'testcase.failed.v1',
+      results.filter((result) => result.status === 'failed').map(toResultResponse),
+    );
+    for (const change of changes) {
+      delta[change.status]++;
+      if (change.flaky) delta.flaky++;
+      if (change.replaced_status === null) {
+        delta.total++;
+      } else {
+        delta[change.replaced_status]--;
+        if (change.replaced_flaky) delta.flaky--;
+      }
+    }
   }
 
   /**
