@@ -28,10 +28,12 @@ export class EventsService {
   ): Promise<void> {
     if (data.length === 0) return;
     await manager.query(
-      `INSERT INTO domain_event (organization_id, type, data)
-       SELECT $1, $2, x FROM jsonb_array_elements($3::jsonb) AS x`,
+      `WITH recorded AS (
+         INSERT INTO domain_event (organization_id, type, data)
+         SELECT $1, $2, x FROM jsonb_array_elements($3::jsonb) AS x
+       )
+       SELECT pg_notify('${EVENTS_CHANNEL}', '')`,
       [organizationId, type, JSON.stringify(data)],
     );
-    await manager.query(`SELECT pg_notify('${EVENTS_CHANNEL}', '')`);
   }
 }

@@ -47,14 +47,6 @@ type CountColumn = ResultStatus | 'flaky' | 'total';
 const UNIQUE_VIOLATION = '23505';
 const COPY_PIECE = 64 * 1024;
 
-/** A case's new current result and, when it had one, what that replaced. */
-interface CurrentChange {
-  status: ResultStatus;
-  flaky: boolean;
-  replaced_status: ResultStatus | null;
-  replaced_flaky: boolean | null;
-}
-
 /** `line` of each value, made only when asked for. */
 function* lines<T>(values: T[], line: (value: T, index: number) => string): Generator<string> {
   for (let i = 0; i < values.length; i++) yield line(values[i], i);
@@ -94,6 +86,26 @@ function* chunks<T>(values: T[]): Generator<T[]> {
 }
 
 const COUNT_COLUMNS: readonly CountColumn[] = ['total', ...RESULT_STATUSES, 'flaky'];
+
+/** A run's counts, or a change to them. */
+type Counts = Record<CountColumn, number>;
+
+/**
+ * The change to a run's counts from the rows an upsert of current results returns: a new row
+ * adds its status, a replaced one moves a count from the old status to the new one.
+ */
+const COUNT_CHANGES = [
+  'count(*) FILTER (WHERE created)::int AS total',
+  ...RESULT_STATUSES.map(
+    (status) =>
+      `(count(*) FILTER (WHERE status = '${status}') - count(*) FILTER (WHERE NOT created AND replaced_status = '${status}'))::int AS ${status}`,
+  ),
+  '(count(*) FILTER (WHERE flaky) - count(*) FILTER (WHERE NOT created AND replaced_flaky))::int AS flaky',
+].join(', ');
+
+function noCounts(): Counts {
+  return Object.fromEntries(COUNT_COLUMNS.map((c) => [c, 0])) as Counts;
+}
 
 const RESULT_COLUMNS =
   'id, organization_id, test_run_id, test_case_id, status, duration_ms, message, defects, retries, flaky, executed_at';
@@ -135,10 +147,7 @@ export class ResultWriter {
     // they share in the same order, and no case spans two rounds.
     const order = orderByCase(caseIds);
     const collected: StoredResult[] = [];
-    const delta = Object.fromEntries(COUNT_COLUMNS.map((c) => [c, 0])) as Record<
-      CountColumn,
-      number
-    >;
+    const delta = noCounts();
     // While the database stores one round, the next one is prepared.
     let stored: Promise<void> = Promise.resolve();
     for (let start = 0; start < order.length;) {
@@ -177,7 +186,7 @@ export class ResultWriter {
     manager: EntityManager,
     run: TestRun,
     results: StoredResult[],
-    delta: Record<CountColumn, number>,
+    delta: Counts,
     newRun: boolean,
   ): Promise<void> {
     const current = results.filter(
@@ -185,7 +194,7 @@ export class ResultWriter {
     );
     // The current results first: each stored result references its case's row in
     // test_run_case, which this transaction then already holds.
-    const changes = newRun
+    const change = newRun
       ? await this.insertCurrent(manager, run, current)
       : await this.upsertCurrent(manager, run, current);
     await this.copy(manager, 'test_result', RESULT_COLUMNS, resultLines(run, results));
@@ -195,39 +204,32 @@ export class ResultWriter {
       'testcase.failed.v1',
       results.filter((result) => result.status === 'failed').map(toResultResponse),
     );
-    for (const change of changes) {
-      delta[change.status]++;
-      if (change.flaky) delta.flaky++;
-      if (change.replaced_status === null) {
-        delta.total++;
-      } else {
-        delta[change.replaced_status]--;
-        if (change.replaced_flaky) delta.flaky--;
-      }
-    }
+    for (const column of COUNT_COLUMNS) delta[column] += change[column];
   }
 
   /**
-   * Makes each case's result of this batch its current one, and returns what each replaced,
-   * atomically under the rows' locks (concurrent batches into one run share cases).
+   * Makes each case's result of this batch its current one and returns the change to the
+   * run's counts, atomically under the rows' locks (concurrent batches into one run share
+   * cases): a new row adds its status, a replaced one moves a count from the old status.
    */
   private async upsertCurrent(
     manager: EntityManager,
     run: TestRun,
     current: StoredResult[],
-  ): Promise<CurrentChange[]> {
-    return manager.query(
-      `INSERT INTO test_run_case AS c (test_run_id, test_case_id, result_id, status, flaky)
-       SELECT $1, x.test_case_id, x.id, x.status, x.flaky
-         FROM unnest($2::uuid[], $3::uuid[], $4::result_status[], $5::boolean[])
-              WITH ORDINALITY AS x(test_case_id, id, status, flaky, n)
-        ORDER BY x.n
-       ON CONFLICT (test_run_id, test_case_id) DO UPDATE
-          SET result_id = EXCLUDED.result_id, status = EXCLUDED.status, flaky = EXCLUDED.flaky,
-              replaced_status = c.status, replaced_flaky = c.flaky
-       RETURNING c.status, c.flaky,
-                 CASE WHEN xmax = 0 THEN NULL ELSE replaced_status END AS replaced_status,
-                 CASE WHEN xmax = 0 THEN NULL ELSE replaced_flaky END AS replaced_flaky`,
+  ): Promise<Counts> {
+    const [change]: Counts[] = await manager.query(
+      `WITH changed AS (
+         INSERT INTO test_run_case AS c (test_run_id, test_case_id, result_id, status, flaky)
+         SELECT $1, x.test_case_id, x.id, x.status, x.flaky
+           FROM unnest($2::uuid[], $3::uuid[], $4::result_status[], $5::boolean[])
+                WITH ORDINALITY AS x(test_case_id, id, status, flaky, n)
+          ORDER BY x.n
+         ON CONFLICT (test_run_id, test_case_id) DO UPDATE
+            SET result_id = EXCLUDED.result_id, status = EXCLUDED.status, flaky = EXCLUDED.flaky,
+                replaced_status = c.status, replaced_flaky = c.flaky
+         RETURNING c.status, c.flaky, xmax = 0 AS created, c.replaced_status, c.replaced_flaky
+       )
+       SELECT ${COUNT_CHANGES} FROM changed`,
       [
         run.id,
         arrayLiteral(current.map((r) => r.test_case_id)),
@@ -236,6 +238,7 @@ export class ResultWriter {
         arrayLiteral(current.map((r) => (r.flaky ? 't' : 'f'))),
       ],
     );
+    return change;
   }
 
   /** `upsertCurrent` for a run opened in this transaction: every row is new. */
@@ -243,7 +246,7 @@ export class ResultWriter {
     manager: EntityManager,
     run: TestRun,
     current: StoredResult[],
-  ): Promise<CurrentChange[]> {
+  ): Promise<Counts> {
     await this.copy(
       manager,
       'test_run_case',
@@ -253,12 +256,13 @@ export class ResultWriter {
         (r) => `${run.id}\t${r.test_case_id}\t${r.id}\t${r.status}\t${r.flaky ? 't' : 'f'}\n`,
       ),
     );
-    return current.map(({ status, flaky }) => ({
-      status,
-      flaky,
-      replaced_status: null,
-      replaced_flaky: null,
-    }));
+    const change = noCounts();
+    change.total = current.length;
+    for (const r of current) {
+      change[r.status]++;
+      if (r.flaky) change.flaky++;
+    }
+    return change;
   }
 
   /** COPY text-format lines into a table on the transaction's own connection, as they come. */
@@ -393,11 +397,7 @@ export class ResultWriter {
     );
   }
 
-  private async addCounts(
-    manager: EntityManager,
-    run: TestRun,
-    delta: Record<CountColumn, number>,
-  ): Promise<void> {
+  private async addCounts(manager: EntityManager, run: TestRun, delta: Counts): Promise<void> {
     await manager.query(
       `UPDATE test_run SET ${COUNT_COLUMNS.map((c, i) => `${c} = ${c} + $${i + 2}`).join(', ')}, updated_at = now()
         WHERE id = $1`,
