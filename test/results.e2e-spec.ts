@@ -327,6 +327,33 @@ describe('results', () => {
       expect(stored.every((row) => row.title === row.automation_id)).toBe(true);
     });
 
+    it('remembers the cases it found, and forgets them when one was deleted by hand', async () => {
+      const { key, project, run } = await setup();
+      const batch = ['kept.one', 'kept.two'].map((automation_id) => ({
+        automation_id,
+        status: 'passed',
+      }));
+      await submitResults(t, key, run.id, batch).expect(201); // creates the cases
+      const found = await submitResults(t, key, run.id, batch).expect(201); // finds them
+      const [one] = found.body.data as Array<{ test_case_id: string }>;
+
+      // Found again without looking them up: a lookup now would not see this rename.
+      await db.query(`UPDATE test_case SET automation_id = 'renamed' WHERE id = $1`, [
+        one.test_case_id,
+      ]);
+      const remembered = await submitResults(t, key, run.id, batch).expect(201);
+      expect(remembered.body.created_test_cases).toBe(0);
+      expect(remembered.body.data[0].test_case_id).toBe(one.test_case_id);
+
+      // Deleted by hand: one write fails its reference check, and the next one recreates it.
+      await db.query('DELETE FROM test_case WHERE id = $1', [one.test_case_id]);
+      await submitResults(t, key, run.id, batch).expect(500);
+      const recreated = await submitResults(t, key, run.id, batch).expect(201);
+      expect(recreated.body.created_test_cases).toBe(1);
+      expect(recreated.body.data[0].test_case_id).not.toBe(one.test_case_id);
+      expect(await casesOf(project.id)).toBe(2);
+    });
+
     it('uses a case created by another transaction while the batch was creating it', async () => {
       const { key, org, project, run } = await setup();
       // Another writer holds an uncommitted case with one of the batch's new automation ids:

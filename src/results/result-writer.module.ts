@@ -1,5 +1,9 @@
 import { Module } from '@nestjs/common';
+import { CaseIdCache } from './case-id-cache.js';
 import { ResultWriter } from './result-writer.js';
 
-@Module({ providers: [ResultWriter], exports: [ResultWriter] })
+@Module({
+  providers: [ResultWriter, { provide: CaseIdCache, useFactory: () => new CaseIdCache() }],
+  exports: [ResultWriter],
+})
 export class ResultWriterModule {}

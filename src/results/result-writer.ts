@@ -9,6 +9,7 @@ import { ApiError } from '../common/errors/api-error.js';
 import type { TestRun } from '../testruns/entities/test-run.entity.js';
 import { EventsService } from '../events/events.service.js';
 import { toResultResponse } from './result-response.js';
+import { CaseIdCache } from './case-id-cache.js';
 import { compare, orderByCase } from './case-order.js';
 import { arrayLiteral, copyText, copyTextArray, COPY_NULL } from './copy-format.js';
 import { RESULT_STATUSES, type ResultStatus } from './entities/result-status.js';
@@ -29,6 +30,13 @@ export interface StoredResult {
   created_at: Date;
 }
 
+export interface WriteOptions {
+  /** The field a missing `test_case_id` of item `index` is reported as. */
+  caseField?: (index: number) => string;
+  newRun?: boolean;
+  collect?: boolean;
+}
+
 export interface WrittenBatch {
   /** The stored results (one per item) in the order of the items, when the caller asked for them. */
   results: StoredResult[];
@@ -45,6 +53,7 @@ export const WRITE_CHUNK = 10_000;
 type CountColumn = ResultStatus | 'flaky' | 'total';
 
 const UNIQUE_VIOLATION = '23505';
+const FOREIGN_KEY_VIOLATION = '23503';
 const COPY_PIECE = 64 * 1024;
 
 /** `line` of each value, made only when asked for. */
@@ -122,7 +131,10 @@ const RESULT_COLUMNS =
  */
 @Injectable()
 export class ResultWriter {
-  constructor(private readonly events: EventsService) {}
+  constructor(
+    private readonly events: EventsService,
+    private readonly caseIds: CaseIdCache,
+  ) {}
 
   /**
    * Stores a batch of results. `newRun` says the run was opened in this same transaction, so
@@ -133,7 +145,22 @@ export class ResultWriter {
     manager: EntityManager,
     run: TestRun,
     items: ResultItem[],
-    options: { caseField?: (index: number) => string; newRun?: boolean; collect?: boolean } = {},
+    options: WriteOptions = {},
+  ): Promise<WrittenBatch> {
+    try {
+      return await this.writeBatch(manager, run, items, options);
+    } catch (error) {
+      // A remembered case that is gone (deleted by hand): forget them all.
+      if ((error as { code?: string }).code === FOREIGN_KEY_VIOLATION) this.caseIds.clear();
+      throw error;
+    }
+  }
+
+  private async writeBatch(
+    manager: EntityManager,
+    run: TestRun,
+    items: ResultItem[],
+    options: WriteOptions,
   ): Promise<WrittenBatch> {
     const caseField = options.caseField ?? ((i: number) => `results[${i}].test_case_id`);
     const [caseIds, createdTestCases] = await this.resolveCases(manager, run, items, caseField);
@@ -322,10 +349,19 @@ export class ResultWriter {
           'SELECT id, automation_id FROM test_case WHERE project_id = $1 AND automation_id = ANY($2::text[])',
           [run.projectId, arrayLiteral(names)],
         );
-        for (const row of rows) idByAutomationId.set(row.automation_id, row.id);
+        for (const row of rows) {
+          idByAutomationId.set(row.automation_id, row.id);
+          this.caseIds.remember(run.projectId, row.automation_id, row.id);
+        }
       }
     };
-    await lookUp([...firstByAutomationId.keys()]);
+    const uncached: string[] = [];
+    for (const name of firstByAutomationId.keys()) {
+      const id = this.caseIds.get(run.projectId, name);
+      if (id === undefined) uncached.push(name);
+      else idByAutomationId.set(name, id);
+    }
+    await lookUp(uncached);
     const unknown = [...firstByAutomationId.keys()]
       .filter((id) => !idByAutomationId.has(id))
       .sort(compare);

@@ -134,7 +134,7 @@ function toItem(testCase: OpenCase): ResultItem {
 /** `time` is seconds, sometimes with a thousands separator (Surefire in some locales). */
 export function durationOf(time: string | undefined): number | null {
   if (time === undefined) return null;
-  const seconds = Number(time.replace(/,/g, '').trim());
+  const seconds = Number(time.includes(',') ? time.replace(/,/g, '') : time);
   if (!Number.isFinite(seconds) || seconds < 0) return null;
   return Math.min(Math.round(seconds * 1000), 2_147_483_647);
 }
