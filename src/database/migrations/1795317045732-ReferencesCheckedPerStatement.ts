@@ -2,15 +2,17 @@ import { MigrationInterface, QueryRunner } from 'typeorm';
 
 /**
  * The links a result batch bulk-loads (`test_case` → `project`, `test_run_case` → `test_run`
- * and `test_case`, `test_result` → `test_run_case`) are checked once per statement instead of once per row.
+ * and `test_case`, `test_result` → `test_run_case`) are checked once per statement instead
+ * of once per row.
  *
  * A foreign key runs one lookup and one row lock per inserted row: for 1,000 results that
  * was a third of the cost of loading them, and a 20,000-case report paid 60,000 of them.
- * Here one set-based statement per insert finds and locks (FOR KEY SHARE, as a foreign key
- * does) every distinct parent the new rows name, and refuses the statement when one is
- * missing, with the foreign-key SQLSTATE (23503). Deleting a parent removes its children in
- * one statement, as ON DELETE CASCADE did, and the linking keys cannot be updated (a foreign
- * key would re-check them; nothing in the service changes them).
+ * Here one set-based query per insert statement, with a plan kept per connection, finds and
+ * locks (FOR KEY SHARE, as a foreign key does) every distinct parent the new rows name, and
+ * refuses the statement when one is missing, with the foreign-key SQLSTATE (23503).
+ * Deleting a parent removes its children in one statement, as ON DELETE CASCADE did, and
+ * the linking keys cannot be updated (a foreign key would re-check them; nothing in the
+ * service changes them).
  *
  * Written by hand: TypeORM neither generates nor compares triggers.
  */
@@ -66,31 +68,6 @@ export class ReferencesCheckedPerStatement1795317045732 implements MigrationInte
   name = 'ReferencesCheckedPerStatement1795317045732';
 
   public async up(queryRunner: QueryRunner): Promise<void> {
-    // TG_ARGV: parent table, the child's key columns, the join of a parent p to a new row n.
-    await queryRunner.query(`
-            CREATE FUNCTION check_references() RETURNS trigger LANGUAGE plpgsql AS $$
-            DECLARE
-                wanted bigint;
-                found bigint;
-            BEGIN
-                EXECUTE format('SELECT count(*) FROM (SELECT DISTINCT %s FROM new_rows) k', TG_ARGV[1])
-                   INTO wanted;
-                EXECUTE format('SELECT count(*) FROM (SELECT 1 FROM %I p WHERE EXISTS (SELECT 1 FROM new_rows n WHERE %s) FOR KEY SHARE OF p) k',
-                               TG_ARGV[0], TG_ARGV[2])
-                   INTO found;
-                IF found < wanted THEN
-                    RAISE EXCEPTION 'insert on table "%" violates its foreign key to "%"', TG_TABLE_NAME, TG_ARGV[0]
-                        USING ERRCODE = 'foreign_key_violation';
-                END IF;
-                RETURN NULL;
-            END $$`);
-    // TG_ARGV: child table, the join of a child c to a deleted parent o.
-    await queryRunner.query(`
-            CREATE FUNCTION cascade_references() RETURNS trigger LANGUAGE plpgsql AS $$
-            BEGIN
-                EXECUTE format('DELETE FROM %I c USING old_rows o WHERE %s', TG_ARGV[0], TG_ARGV[1]);
-                RETURN NULL;
-            END $$`);
     await queryRunner.query(`
             CREATE FUNCTION forbid_key_change() RETURNS trigger LANGUAGE plpgsql AS $$
             BEGIN
@@ -100,14 +77,36 @@ export class ReferencesCheckedPerStatement1795317045732 implements MigrationInte
 
     for (const ref of REFERENCES) {
       await queryRunner.query(`ALTER TABLE "${ref.child}" DROP CONSTRAINT "${ref.constraint}"`);
-      const check = matching('p', ref.parentKey, 'n', ref.childKey);
+      // One statement, planned once per connection: each distinct parent the new rows name
+      // is found through its key's index and locked; the ones not found are counted.
+      const childKey = ref.childKey.map((c) => `n.${c}`).join(', ');
+      await queryRunner.query(`
+            CREATE FUNCTION ${ref.name}_check() RETURNS trigger LANGUAGE plpgsql AS $$
+            BEGIN
+                IF EXISTS (
+                    SELECT 1
+                      FROM (SELECT DISTINCT ${childKey} FROM new_rows n) n
+                      LEFT JOIN LATERAL (
+                           SELECT true AS found FROM "${ref.parent}" p
+                            WHERE ${matching('p', ref.parentKey, 'n', ref.childKey)}
+                              FOR KEY SHARE) p ON true
+                     WHERE p.found IS NULL) THEN
+                    RAISE EXCEPTION 'insert on table "%" violates its foreign key to "%"', TG_TABLE_NAME, '${ref.parent}'
+                        USING ERRCODE = 'foreign_key_violation';
+                END IF;
+                RETURN NULL;
+            END $$`);
       await queryRunner.query(`CREATE TRIGGER ${ref.name}_check AFTER INSERT ON "${ref.child}"
-            REFERENCING NEW TABLE AS new_rows FOR EACH STATEMENT
-            EXECUTE FUNCTION check_references('${ref.parent}', '${ref.childKey.join(', ')}', '${check}')`);
-      const cascade = matching('c', ref.childKey, 'o', ref.parentKey);
+            REFERENCING NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION ${ref.name}_check()`);
+      await queryRunner.query(`
+            CREATE FUNCTION ${ref.name}_cascade() RETURNS trigger LANGUAGE plpgsql AS $$
+            BEGIN
+                DELETE FROM "${ref.child}" c USING old_rows o
+                 WHERE ${matching('c', ref.childKey, 'o', ref.parentKey)};
+                RETURN NULL;
+            END $$`);
       await queryRunner.query(`CREATE TRIGGER ${ref.name}_cascade AFTER DELETE ON "${ref.parent}"
-            REFERENCING OLD TABLE AS old_rows FOR EACH STATEMENT
-            EXECUTE FUNCTION cascade_references('${ref.child}', '${cascade}')`);
+            REFERENCING OLD TABLE AS old_rows FOR EACH STATEMENT EXECUTE FUNCTION ${ref.name}_cascade()`);
     }
     // Keys that link rows never change (a column list: the trigger costs nothing otherwise).
     for (const [table, key] of [
@@ -130,7 +129,9 @@ export class ReferencesCheckedPerStatement1795317045732 implements MigrationInte
     }
     for (const ref of [...REFERENCES].reverse()) {
       await queryRunner.query(`DROP TRIGGER ${ref.name}_cascade ON "${ref.parent}"`);
+      await queryRunner.query(`DROP FUNCTION ${ref.name}_cascade()`);
       await queryRunner.query(`DROP TRIGGER ${ref.name}_check ON "${ref.child}"`);
+      await queryRunner.query(`DROP FUNCTION ${ref.name}_check()`);
       await queryRunner.query(
         `ALTER TABLE "${ref.child}" ADD CONSTRAINT "${ref.constraint}" FOREIGN KEY (${quoted(
           ref.childKey,
@@ -138,7 +139,5 @@ export class ReferencesCheckedPerStatement1795317045732 implements MigrationInte
       );
     }
     await queryRunner.query(`DROP FUNCTION forbid_key_change()`);
-    await queryRunner.query(`DROP FUNCTION cascade_references()`);
-    await queryRunner.query(`DROP FUNCTION check_references()`);
   }
 }
