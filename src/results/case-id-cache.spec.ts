@@ -9,13 +9,23 @@ describe('CaseIdCache', () => {
     expect(cache.get('p1', 'suite.other')).toBeUndefined();
   });
 
-  it('keeps at most its capacity, dropping the oldest first', () => {
+  it('keeps at most its capacity, forgetting the project remembered longest ago first', () => {
     const cache = new CaseIdCache(3);
-    for (const name of ['a', 'b', 'c', 'd']) cache.remember('p', name, `id-${name}`);
+    cache.remember('old', 'a', 'id-a');
+    cache.remember('old', 'b', 'id-b');
+    cache.remember('new', 'c', 'id-c');
+    cache.remember('new', 'c', 'id-c');
     expect(cache.size).toBe(3);
-    expect(cache.get('p', 'a')).toBeUndefined();
-    expect(cache.get('p', 'd')).toBe('id-d');
+    cache.remember('new', 'd', 'id-d');
+    expect(cache.size).toBe(2);
+    expect(cache.get('old', 'a')).toBeUndefined();
+    expect(cache.get('new', 'd')).toBe('id-d');
+    cache.remember('new', 'e', 'id-e');
+    cache.remember('new', 'f', 'id-f');
+    expect(cache.size).toBe(1);
+    expect(cache.get('new', 'f')).toBe('id-f');
     cache.clear();
     expect(cache.size).toBe(0);
+    expect(cache.get('new', 'f')).toBeUndefined();
   });
 });

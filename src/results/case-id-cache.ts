@@ -7,33 +7,45 @@ const CAPACITY = 50_000;
  * 1,000 automation ids. Safe to keep: a case never changes project or automation id, and the
  * API deletes no cases. A case deleted by hand makes the next write that names it fail its
  * reference check (23503), and the writer then forgets everything. Only cases read from
- * committed rows are kept, never ones a still-open transaction created. Bounded: the oldest
- * entries go first.
+ * committed rows are kept, never ones a still-open transaction created. Bounded: when full,
+ * the project remembered longest ago is forgotten first.
  */
 export class CaseIdCache {
-  private readonly ids = new Map<string, string>();
+  private readonly projects = new Map<string, Map<string, string>>();
+  private count = 0;
 
   constructor(private readonly capacity = CAPACITY) {}
 
   get(projectId: string, automationId: string): string | undefined {
-    return this.ids.get(`${projectId}/${automationId}`);
+    return this.projects.get(projectId)?.get(automationId);
   }
 
   remember(projectId: string, automationId: string, caseId: string): void {
-    const key = `${projectId}/${automationId}`;
-    if (this.ids.has(key)) return;
-    if (this.ids.size >= this.capacity) {
-      const oldest = this.ids.keys().next().value as string;
-      this.ids.delete(oldest);
+    let ids = this.projects.get(projectId);
+    if (ids?.has(automationId)) return;
+    while (this.count >= this.capacity && this.projects.size > 0) {
+      const [oldest, dropped] = this.projects.entries().next().value as [
+        string,
+        Map<string, string>,
+      ];
+      this.projects.delete(oldest);
+      this.count -= dropped.size;
+      if (oldest === projectId) ids = undefined;
     }
-    this.ids.set(key, caseId);
+    if (!ids) {
+      ids = new Map();
+      this.projects.set(projectId, ids);
+    }
+    ids.set(automationId, caseId);
+    this.count++;
   }
 
   clear(): void {
-    this.ids.clear();
+    this.projects.clear();
+    this.count = 0;
   }
 
   get size(): number {
-    return this.ids.size;
+    return this.count;
   }
 }
