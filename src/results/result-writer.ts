@@ -37,6 +37,17 @@ export interface WriteOptions {
   collect?: boolean;
 }
 
+/** The case of each item of a batch, and the creation of the new ones. */
+interface ResolvedCases {
+  /** New cases with the ids they are being created with. */
+  caseIds: string[];
+  /**
+   * Settles once the new cases exist: how many this batch created and, when another batch
+   * created some of them meanwhile, every item's case again.
+   */
+  creation: Promise<{ created: number; corrected: string[] | null }>;
+}
+
 export interface WrittenBatch {
   /** The stored results (one per item) in the order of the items, when the caller asked for them. */
   results: StoredResult[];
@@ -120,6 +131,22 @@ const RESULT_COLUMNS =
   'id, organization_id, test_run_id, test_case_id, status, duration_ms, message, defects, retries, flaky, executed_at';
 
 /**
+ * The indexes of the items in rounds of about `WRITE_CHUNK`, in the order of their cases
+ * (stable, so a case's items keep their order and its last one becomes its current result):
+ * concurrent batches into one run lock the cases they share in the same order, and no case
+ * spans two rounds.
+ */
+function* roundsOf(caseIds: string[]): Generator<number[]> {
+  const order = orderByCase(caseIds);
+  for (let start = 0; start < order.length;) {
+    let end = Math.min(start + WRITE_CHUNK, order.length);
+    while (end < order.length && caseIds[order[end]] === caseIds[order[end - 1]]) end++;
+    yield order.slice(start, end);
+    start = end;
+  }
+}
+
+/**
  * The set-based write path of results: a whole batch in a constant number of statements per
  * round of `WRITE_CHUNK`, inside the caller's transaction. Cases are resolved (and missing
  * ones created) in a few statements; the cases' current results are one upsert, which also
@@ -163,27 +190,15 @@ export class ResultWriter {
     options: WriteOptions,
   ): Promise<WrittenBatch> {
     const caseField = options.caseField ?? ((i: number) => `results[${i}].test_case_id`);
-    const [caseIds, createdTestCases] = await this.resolveCases(manager, run, items, caseField);
-
     // What the created_at default stores for this transaction, at the column's precision.
     const [{ now }]: Array<{ now: Date }> = await manager.query(
       'SELECT now()::timestamptz(3) AS now',
     );
-    // Items in the order of their cases (stable, so a case's items keep their order and its
-    // last one becomes its current result): concurrent batches into one run lock the cases
-    // they share in the same order, and no case spans two rounds.
-    const order = orderByCase(caseIds);
-    const collected: StoredResult[] = [];
-    const delta = noCounts();
-    // While the database stores one round, the next one is prepared.
-    let stored: Promise<void> = Promise.resolve();
-    for (let start = 0; start < order.length;) {
-      let end = Math.min(start + WRITE_CHUNK, order.length);
-      while (end < order.length && caseIds[order[end]] === caseIds[order[end - 1]]) end++;
-      const round = order.slice(start, end);
-      start = end;
+    const resolved = await this.resolveCases(manager, run, items, caseField);
 
-      const results: StoredResult[] = round.map((i) => {
+    const collected: StoredResult[] = [];
+    const build = (round: number[], caseIds: string[]): StoredResult[] => {
+      const results = round.map((i) => {
         const item = items[i];
         return {
           id: randomUUID(),
@@ -200,12 +215,34 @@ export class ResultWriter {
         };
       });
       if (options.collect) round.forEach((i, k) => (collected[i] = results[k]));
+      return results;
+    };
+    // The first round is prepared while the database creates the new cases; if another
+    // batch created some of them meanwhile, their ids change and it is prepared again.
+    let rounds = roundsOf(resolved.caseIds);
+    let next = rounds.next();
+    let results = next.done ? null : build(next.value, resolved.caseIds);
+    const { created, corrected } = await resolved.creation;
+    if (corrected) {
+      rounds = roundsOf(corrected);
+      next = rounds.next();
+      results = next.done ? null : build(next.value, corrected);
+    }
+    const caseIds = corrected ?? resolved.caseIds;
+
+    // While the database stores one round, the next one is prepared.
+    const delta = noCounts();
+    let stored: Promise<void> = Promise.resolve();
+    while (results) {
+      const round = results;
       await stored;
-      stored = this.storeRound(manager, run, results, delta, options.newRun ?? false);
+      stored = this.storeRound(manager, run, round, delta, options.newRun ?? false);
+      next = rounds.next();
+      results = next.done ? null : build(next.value, caseIds);
     }
     await stored;
     await this.addCounts(manager, run, delta);
-    return { results: collected, createdTestCases };
+    return { results: collected, createdTestCases: created };
   }
 
   /** One round: the cases' current results, then the results, then their events. */
@@ -318,7 +355,7 @@ export class ResultWriter {
     run: TestRun,
     items: ResultItem[],
     caseField: (index: number) => string,
-  ): Promise<[string[], number]> {
+  ): Promise<ResolvedCases> {
     const byId = [...new Set(items.flatMap((item) => (item.testCaseId ? [item.testCaseId] : [])))];
     const known = new Set<string>();
     for (const ids of chunks(byId)) {
@@ -365,36 +402,51 @@ export class ResultWriter {
     const unknown = [...firstByAutomationId.keys()]
       .filter((id) => !idByAutomationId.has(id))
       .sort(compare);
-    let created = 0;
-    for (const names of chunks(unknown)) {
-      const inserted = await this.createCases(manager, run, names, firstByAutomationId);
-      created += inserted.length;
-      for (const row of inserted) idByAutomationId.set(row.automation_id, row.id);
-      // The ones another batch created meanwhile (it committed first: we waited for it).
-      const raced = names.filter((name) => !idByAutomationId.has(name));
-      if (raced.length > 0) await lookUp(raced);
-    }
-    const caseIds = items.map(
-      (item) => item.testCaseId ?? (idByAutomationId.get(item.automationId as string) as string),
-    );
-    return [caseIds, created];
+    // New cases get their ids here, so the batch can go on while they are created.
+    const proposed = new Map(unknown.map((name) => [name, randomUUID()]));
+    const caseOf = (item: ResultItem) =>
+      item.testCaseId ??
+      idByAutomationId.get(item.automationId as string) ??
+      (proposed.get(item.automationId as string) as string);
+    const create = async () => {
+      let created = 0;
+      let raced = false;
+      for (const names of chunks(unknown)) {
+        const inserted = await this.createCases(manager, run, names, proposed, firstByAutomationId);
+        created += inserted.length;
+        const ours = new Set(inserted);
+        // The ones another batch created meanwhile (it committed first: we waited for it).
+        const theirs = names.filter((name) => !ours.has(name));
+        if (theirs.length > 0) {
+          raced = true;
+          await lookUp(theirs);
+        }
+      }
+      return { created, corrected: raced ? items.map(caseOf) : null };
+    };
+    const creation =
+      unknown.length > 0 ? create() : Promise.resolve({ created: 0, corrected: null });
+    // Awaited by the caller; never left unhandled while it prepares the first round.
+    creation.catch(() => undefined);
+    return { caseIds: items.map(caseOf), creation };
   }
 
   /**
-   * Creates the cases of `names` (sorted, none of them found a moment ago) and returns those
-   * it created. They are loaded with COPY, ids chosen here, under a savepoint: a case another
-   * batch created meanwhile fails the load with a unique violation, and then the same cases go
-   * in with an insert that skips the existing ones (the caller looks those up).
+   * Creates the cases of `names` (sorted, none of them found a moment ago) with their proposed
+   * ids, and returns the names it created. They are loaded with COPY under a savepoint: a
+   * case another batch created meanwhile fails the load with a unique violation, and then the
+   * same cases go in with an insert that skips the existing ones (the caller looks those up).
    */
   private async createCases(
     manager: EntityManager,
     run: TestRun,
     names: string[],
+    proposed: Map<string, string>,
     firstByAutomationId: Map<string, ResultItem>,
-  ): Promise<Array<{ id: string; automation_id: string }>> {
+  ): Promise<string[]> {
+    const ids = names.map((name) => proposed.get(name) as string);
     const titles = names.map((name) => firstByAutomationId.get(name)?.title ?? name);
     const sections = names.map((name) => firstByAutomationId.get(name)?.section ?? null);
-    const rows = names.map((name) => ({ id: randomUUID(), automation_id: name }));
     await manager.query('SAVEPOINT create_cases');
     try {
       await this.copy(
@@ -402,35 +454,37 @@ export class ResultWriter {
         'test_case',
         'id, organization_id, project_id, title, automation_id, section',
         lines(
-          rows,
-          (row, i) =>
-            `${row.id}\t${run.organizationId}\t${run.projectId}\t${copyText(titles[i])}\t${copyText(
-              row.automation_id,
+          names,
+          (name, i) =>
+            `${ids[i]}\t${run.organizationId}\t${run.projectId}\t${copyText(titles[i])}\t${copyText(
+              name,
             )}\t${copyText(sections[i])}\n`,
         ),
       );
       await manager.query('RELEASE SAVEPOINT create_cases');
-      return rows;
+      return names;
     } catch (error) {
       if ((error as { code?: string }).code !== UNIQUE_VIOLATION) throw error;
       await manager.query('ROLLBACK TO SAVEPOINT create_cases');
     }
-    return manager.query(
-      `INSERT INTO test_case (organization_id, project_id, title, automation_id, section)
-       SELECT $1, $2, x.title, x.automation_id, x.section
-         FROM unnest($3::text[], $4::text[], $5::text[])
-              WITH ORDINALITY AS x(automation_id, title, section, n)
+    const inserted: Array<{ automation_id: string }> = await manager.query(
+      `INSERT INTO test_case (id, organization_id, project_id, title, automation_id, section)
+       SELECT x.id, $1, $2, x.title, x.automation_id, x.section
+         FROM unnest($3::uuid[], $4::text[], $5::text[], $6::text[])
+              WITH ORDINALITY AS x(id, automation_id, title, section, n)
         ORDER BY x.n
        ON CONFLICT (project_id, automation_id) DO NOTHING
-       RETURNING id, automation_id`,
+       RETURNING automation_id`,
       [
         run.organizationId,
         run.projectId,
+        arrayLiteral(ids),
         arrayLiteral(names),
         arrayLiteral(titles),
         arrayLiteral(sections),
       ],
     );
+    return inserted.map((row) => row.automation_id);
   }
 
   private async addCounts(manager: EntityManager, run: TestRun, delta: Counts): Promise<void> {
