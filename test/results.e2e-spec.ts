@@ -354,6 +354,27 @@ describe('results', () => {
       expect(await casesOf(project.id)).toBe(2);
     });
 
+    it('creates the cases it does not remember in a known project, finding the ones that exist', async () => {
+      const { key, project, run } = await setup();
+      await submitResults(t, key, run.id, [{ automation_id: 'seen.a', status: 'passed' }]);
+      await submitResults(t, key, run.id, [{ automation_id: 'seen.a', status: 'passed' }]);
+      // Created elsewhere (the internal API), so this process does not remember it.
+      const existing = await createTestCase(t, project.id, { automation_id: 'elsewhere.b' });
+      const res = await submitResults(
+        t,
+        key,
+        run.id,
+        ['seen.a', 'elsewhere.b', 'brand.new.c'].map((automation_id) => ({
+          automation_id,
+          status: 'failed',
+        })),
+      ).expect(201);
+      expect(res.body.created_test_cases).toBe(1);
+      expect(res.body.data[1].test_case_id).toBe(existing.id);
+      expect(await casesOf(project.id)).toBe(3);
+      expect(await runCounts(key, run.id)).toMatchObject({ total: 3, failed: 3 });
+    });
+
     it('uses a case created by another transaction while the batch was creating it', async () => {
       const { key, org, project, run } = await setup();
       // Another writer holds an uncommitted case with one of the batch's new automation ids:

@@ -20,6 +20,11 @@ export class CaseIdCache {
     return this.projects.get(projectId)?.get(automationId);
   }
 
+  /** Whether any case of the project is remembered. */
+  knows(projectId: string): boolean {
+    return this.projects.has(projectId);
+  }
+
   remember(projectId: string, automationId: string, caseId: string): void {
     let ids = this.projects.get(projectId);
     if (ids?.has(automationId)) return;

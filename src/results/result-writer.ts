@@ -392,13 +392,17 @@ export class ResultWriter {
         }
       }
     };
+    const projectKnown = this.caseIds.knows(run.projectId);
     const uncached: string[] = [];
     for (const name of firstByAutomationId.keys()) {
       const id = this.caseIds.get(run.projectId, name);
       if (id === undefined) uncached.push(name);
       else idByAutomationId.set(name, id);
     }
-    await lookUp(uncached);
+    // In a project whose cases this process remembers, the ones it does not are most likely
+    // new (a suite's first report, tests just added): they are created straight away, and
+    // any that exists after all turns the creation into its careful form below.
+    if (!projectKnown) await lookUp(uncached);
     const unknown = [...firstByAutomationId.keys()]
       .filter((id) => !idByAutomationId.has(id))
       .sort(compare);
@@ -415,7 +419,8 @@ export class ResultWriter {
         const inserted = await this.createCases(manager, run, names, proposed, firstByAutomationId);
         created += inserted.length;
         const ours = new Set(inserted);
-        // The ones another batch created meanwhile (it committed first: we waited for it).
+        // The ones that exist: not looked up, or created meanwhile by another batch (it
+        // committed first: we waited for it).
         const theirs = names.filter((name) => !ours.has(name));
         if (theirs.length > 0) {
           raced = true;
@@ -432,10 +437,11 @@ export class ResultWriter {
   }
 
   /**
-   * Creates the cases of `names` (sorted, none of them found a moment ago) with their proposed
-   * ids, and returns the names it created. They are loaded with COPY under a savepoint: a
-   * case another batch created meanwhile fails the load with a unique violation, and then the
-   * same cases go in with an insert that skips the existing ones (the caller looks those up).
+   * Creates the cases of `names` (sorted, believed new) with their proposed ids, and returns
+   * the names it created. They are loaded with COPY under a savepoint: a case that exists
+   * after all (another batch created it meanwhile, or it was not looked up) fails the load
+   * with a unique violation, and then the same cases go in with an insert that skips the
+   * existing ones (the caller looks those up).
    */
   private async createCases(
     manager: EntityManager,
