@@ -3,6 +3,12 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, type EntityManager } from 'typeorm';
 
+interface Current {
+  manager: EntityManager;
+  /** Run once the transaction has committed. */
+  committed: Array<() => void>;
+}
+
 /**
  * Database transactions with one ambient "current transaction" per request. Services write
  * through `run()`: inside a transaction opened by a caller further up (the idempotency
@@ -11,22 +17,37 @@ import { DataSource, type EntityManager } from 'typeorm';
  */
 @Injectable()
 export class Transactions {
-  private readonly current = new AsyncLocalStorage<EntityManager>();
+  private readonly current = new AsyncLocalStorage<Current>();
 
   constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
 
   run<T>(work: (manager: EntityManager) => Promise<T>): Promise<T> {
-    const manager = this.current.getStore();
-    return manager ? work(manager) : this.begin(work);
+    const current = this.current.getStore();
+    return current ? work(current.manager) : this.begin(work);
   }
 
   /** A new transaction that everything called from `work` joins. */
-  begin<T>(work: (manager: EntityManager) => Promise<T>): Promise<T> {
-    return this.dataSource.transaction((manager) => this.current.run(manager, () => work(manager)));
+  async begin<T>(work: (manager: EntityManager) => Promise<T>): Promise<T> {
+    const committed: Array<() => void> = [];
+    const result = await this.dataSource.transaction((manager) =>
+      this.current.run({ manager, committed }, () => work(manager)),
+    );
+    for (const callback of committed) callback();
+    return result;
+  }
+
+  /**
+   * Runs `callback` once the current transaction has committed (never if it rolls back), or
+   * at once outside a transaction: for what must only be known of committed data.
+   */
+  afterCommit(callback: () => void): void {
+    const current = this.current.getStore();
+    if (current) current.committed.push(callback);
+    else callback();
   }
 
   /** The manager to read with: the current transaction's, else the pool's. */
   get manager(): EntityManager {
-    return this.current.getStore() ?? this.dataSource.manager;
+    return this.current.getStore()?.manager ?? this.dataSource.manager;
   }
 }

@@ -6,8 +6,8 @@ const CAPACITY = 50_000;
  * suites run after run, so a batch usually finds every case here instead of looking up
  * 1,000 automation ids. Safe to keep: a case never changes project or automation id, and the
  * API deletes no cases. A case deleted by hand makes the next write that names it fail its
- * reference check (23503), and the writer then forgets everything. Only cases read from
- * committed rows are kept, never ones a still-open transaction created. Bounded: when full,
+ * reference check (23503), and the writer then forgets everything. Only committed cases are
+ * kept: ones read from the database, and ones a batch created once its transaction commits. Bounded: when full,
  * the project remembered longest ago is forgotten first.
  */
 export class CaseIdCache {

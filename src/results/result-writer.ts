@@ -7,6 +7,7 @@ import { from as copyFrom } from 'pg-copy-streams';
 import type { EntityManager } from 'typeorm';
 import { ApiError } from '../common/errors/api-error.js';
 import type { TestRun } from '../testruns/entities/test-run.entity.js';
+import { Transactions } from '../database/transactions.js';
 import { EventsService } from '../events/events.service.js';
 import { toResultResponse } from './result-response.js';
 import { CaseIdCache } from './case-id-cache.js';
@@ -161,6 +162,7 @@ export class ResultWriter {
   constructor(
     private readonly events: EventsService,
     private readonly caseIds: CaseIdCache,
+    private readonly transactions: Transactions,
   ) {}
 
   /**
@@ -414,20 +416,29 @@ export class ResultWriter {
       (proposed.get(item.automationId as string) as string);
     const create = async () => {
       let created = 0;
-      let raced = false;
+      let existed = false;
       for (const names of chunks(unknown)) {
-        const inserted = await this.createCases(manager, run, names, proposed, firstByAutomationId);
-        created += inserted.length;
-        const ours = new Set(inserted);
-        // The ones that exist: not looked up, or created meanwhile by another batch (it
-        // committed first: we waited for it).
-        const theirs = names.filter((name) => !ours.has(name));
-        if (theirs.length > 0) {
-          raced = true;
-          await lookUp(theirs);
+        let inserted = await this.loadCases(manager, run, names, proposed, firstByAutomationId);
+        if (inserted === null) {
+          // Some exist after all (not looked up, or created meanwhile by another batch, which
+          // committed first: we waited for it): find them, then insert the rest carefully.
+          existed = true;
+          await lookUp(names);
+          const fresh = names.filter((name) => !idByAutomationId.has(name));
+          inserted = await this.insertCases(manager, run, fresh, proposed, firstByAutomationId);
+          const ours = new Set(inserted);
+          const theirs = fresh.filter((name) => !ours.has(name));
+          if (theirs.length > 0) await lookUp(theirs);
         }
+        created += inserted.length;
+        const ours = inserted;
+        this.transactions.afterCommit(() => {
+          for (const name of ours) {
+            this.caseIds.remember(run.projectId, name, proposed.get(name) as string);
+          }
+        });
       }
-      return { created, corrected: raced ? items.map(caseOf) : null };
+      return { created, corrected: existed ? items.map(caseOf) : null };
     };
     const creation =
       unknown.length > 0 ? create() : Promise.resolve({ created: 0, corrected: null });
@@ -437,42 +448,51 @@ export class ResultWriter {
   }
 
   /**
-   * Creates the cases of `names` (sorted, believed new) with their proposed ids, and returns
-   * the names it created. They are loaded with COPY under a savepoint: a case that exists
-   * after all (another batch created it meanwhile, or it was not looked up) fails the load
-   * with a unique violation, and then the same cases go in with an insert that skips the
-   * existing ones (the caller looks those up).
+   * Loads the cases of `names` (sorted, believed new) with their proposed ids, with COPY
+   * under a savepoint, and returns the names; or null, having loaded none, when one of them
+   * exists after all (a unique violation).
    */
-  private async createCases(
+  private async loadCases(
     manager: EntityManager,
     run: TestRun,
     names: string[],
     proposed: Map<string, string>,
     firstByAutomationId: Map<string, ResultItem>,
-  ): Promise<string[]> {
-    const ids = names.map((name) => proposed.get(name) as string);
-    const titles = names.map((name) => firstByAutomationId.get(name)?.title ?? name);
-    const sections = names.map((name) => firstByAutomationId.get(name)?.section ?? null);
+  ): Promise<string[] | null> {
     await manager.query('SAVEPOINT create_cases');
     try {
       await this.copy(
         manager,
         'test_case',
         'id, organization_id, project_id, title, automation_id, section',
-        lines(
-          names,
-          (name, i) =>
-            `${ids[i]}\t${run.organizationId}\t${run.projectId}\t${copyText(titles[i])}\t${copyText(
-              name,
-            )}\t${copyText(sections[i])}\n`,
-        ),
+        lines(names, (name) => {
+          const first = firstByAutomationId.get(name);
+          return `${proposed.get(name)}\t${run.organizationId}\t${run.projectId}\t${copyText(
+            first?.title ?? name,
+          )}\t${copyText(name)}\t${copyText(first?.section ?? null)}\n`;
+        }),
       );
       await manager.query('RELEASE SAVEPOINT create_cases');
       return names;
     } catch (error) {
       if ((error as { code?: string }).code !== UNIQUE_VIOLATION) throw error;
       await manager.query('ROLLBACK TO SAVEPOINT create_cases');
+      return null;
     }
+  }
+
+  /**
+   * Inserts the cases of `names` (sorted) with their proposed ids, skipping any that exists
+   * (or that a concurrent batch is creating: we wait for it), and returns the names inserted.
+   */
+  private async insertCases(
+    manager: EntityManager,
+    run: TestRun,
+    names: string[],
+    proposed: Map<string, string>,
+    firstByAutomationId: Map<string, ResultItem>,
+  ): Promise<string[]> {
+    if (names.length === 0) return [];
     const inserted: Array<{ automation_id: string }> = await manager.query(
       `INSERT INTO test_case (id, organization_id, project_id, title, automation_id, section)
        SELECT x.id, $1, $2, x.title, x.automation_id, x.section
@@ -484,10 +504,10 @@ export class ResultWriter {
       [
         run.organizationId,
         run.projectId,
-        arrayLiteral(ids),
+        arrayLiteral(names.map((name) => proposed.get(name) as string)),
         arrayLiteral(names),
-        arrayLiteral(titles),
-        arrayLiteral(sections),
+        arrayLiteral(names.map((name) => firstByAutomationId.get(name)?.title ?? name)),
+        arrayLiteral(names.map((name) => firstByAutomationId.get(name)?.section ?? null)),
       ],
     );
     return inserted.map((row) => row.automation_id);

@@ -1,0 +1,55 @@
+import { DataSource } from 'typeorm';
+import { Transactions } from '../src/database/transactions.js';
+import { startApp, type TestApp } from './support/app.js';
+
+describe('Transactions.afterCommit', () => {
+  let t: TestApp;
+  let transactions: Transactions;
+  let db: DataSource;
+  const table = `after_commit_${process.pid}`;
+  beforeAll(async () => {
+    t = await startApp();
+    transactions = t.app.get(Transactions);
+    db = t.app.get(DataSource);
+    await db.query(`CREATE TABLE ${table} (n int)`);
+  });
+  afterAll(async () => {
+    await db.query(`DROP TABLE IF EXISTS ${table}`);
+    await t.close();
+  });
+  const visible = async (n: number) =>
+    (await db.query(`SELECT count(*)::int AS c FROM ${table} WHERE n = $1`, [n]))[0].c === 1;
+
+  it('runs once the outermost transaction has committed, seeing the committed change', async () => {
+    const seen: boolean[] = [];
+    await transactions.begin(async (manager) => {
+      await manager.query(`INSERT INTO ${table} VALUES (1)`);
+      // A nested run joins the same transaction: its callback also waits for the commit.
+      await transactions.run(async () => {
+        transactions.afterCommit(() => void visible(1).then((v) => seen.push(v)));
+      });
+      expect(seen).toEqual([]);
+    });
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(seen).toEqual([true]);
+  });
+
+  it('never runs when the transaction rolls back', async () => {
+    let ran = false;
+    await expect(
+      transactions.begin(async (manager) => {
+        await manager.query(`INSERT INTO ${table} VALUES (2)`);
+        transactions.afterCommit(() => (ran = true));
+        throw new Error('rolled back');
+      }),
+    ).rejects.toThrow('rolled back');
+    expect(ran).toBe(false);
+    expect(await visible(2)).toBe(false);
+  });
+
+  it('runs at once outside a transaction', () => {
+    let ran = false;
+    transactions.afterCommit(() => (ran = true));
+    expect(ran).toBe(true);
+  });
+});
