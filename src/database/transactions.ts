@@ -1,5 +1,5 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
-import { Injectable } from '@nestjs/common';
+import { Injectable, Logger } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, type EntityManager } from 'typeorm';
 
@@ -18,6 +18,7 @@ interface Current {
 @Injectable()
 export class Transactions {
   private readonly current = new AsyncLocalStorage<Current>();
+  private readonly logger = new Logger(Transactions.name);
 
   constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
 
@@ -32,7 +33,14 @@ export class Transactions {
     const result = await this.dataSource.transaction((manager) =>
       this.current.run({ manager, committed }, () => work(manager)),
     );
-    for (const callback of committed) callback();
+    for (const callback of committed) {
+      try {
+        callback();
+      } catch (error) {
+        // The change is committed: what runs after it cannot fail the request.
+        this.logger.error(`after-commit callback failed: ${(error as Error).message}`);
+      }
+    }
     return result;
   }
 

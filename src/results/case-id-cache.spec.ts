@@ -7,25 +7,26 @@ describe('CaseIdCache', () => {
     expect(cache.get('p1', 'suite.test')).toBe('case-1');
     expect(cache.get('p2', 'suite.test')).toBeUndefined();
     expect(cache.get('p1', 'suite.other')).toBeUndefined();
+    expect(cache.knows('p1')).toBe(true);
+    expect(cache.knows('p2')).toBe(false);
   });
 
-  it('keeps at most its capacity, forgetting the project remembered longest ago first', () => {
-    const cache = new CaseIdCache(3);
-    cache.remember('old', 'a', 'id-a');
-    cache.remember('old', 'b', 'id-b');
-    cache.remember('new', 'c', 'id-c');
-    cache.remember('new', 'c', 'id-c');
-    expect(cache.size).toBe(3);
-    cache.remember('new', 'd', 'id-d');
-    expect(cache.size).toBe(2);
+  it('keeps at most its capacity in characters, forgetting the oldest project first', () => {
+    const cache = new CaseIdCache(12);
+    cache.remember('old', 'a', 'id-a'); // 5 characters
+    cache.remember('old', 'b', 'id-b'); // 10
+    cache.remember('old', 'b', 'id-b'); // already there
+    expect(cache.size).toBe(10);
+    cache.remember('new', 'c', 'id-c'); // 15 > 12: "old" goes
+    expect(cache.size).toBe(5);
     expect(cache.get('old', 'a')).toBeUndefined();
-    expect(cache.get('new', 'd')).toBe('id-d');
-    cache.remember('new', 'e', 'id-e');
-    cache.remember('new', 'f', 'id-f');
-    expect(cache.size).toBe(1);
-    expect(cache.get('new', 'f')).toBe('id-f');
+    expect(cache.get('new', 'c')).toBe('id-c');
+    cache.remember('new', 'd', 'id-d');
+    cache.remember('new', 'e', 'id-e'); // 15 > 12: "new" itself goes, then takes "e"
+    expect(cache.size).toBe(5);
+    expect(cache.get('new', 'e')).toBe('id-e');
     cache.clear();
     expect(cache.size).toBe(0);
-    expect(cache.get('new', 'f')).toBeUndefined();
+    expect(cache.get('new', 'e')).toBeUndefined();
   });
 });

@@ -1,23 +1,33 @@
-/** Entries kept per process: about 10 MB. */
-const CAPACITY = 50_000;
+/** Characters of automation ids and case ids kept per process: a few megabytes. */
+const CAPACITY = 4_000_000;
+
+/**
+ * A copy of `value` that shares no memory with the string it was cut from: an automation id
+ * taken from a JUnit report is a slice of the whole report, and keeping the slice would keep
+ * the report.
+ */
+function detached(value: string): string {
+  return Buffer.from(value, 'utf8').toString('utf8');
+}
 
 /**
  * Case ids by project and automation id, as found in the database. Pipelines report the same
  * suites run after run, so a batch usually finds every case here instead of looking up
  * 1,000 automation ids. Safe to keep: a case never changes project or automation id, and the
  * API deletes no cases. A case deleted by hand makes the next write that names it fail its
- * reference check (23503), and the writer then forgets everything. Only committed cases are
- * kept: ones read from the database, and ones a batch created once its transaction commits. Bounded: when full,
- * the project remembered longest ago is forgotten first.
+ * reference check (23503); the writer then forgets everything and writes the batch again.
+ * Only committed cases are kept: ones read from the database, and ones a batch created once
+ * its transaction commits. Bounded by characters: when full, the project remembered longest
+ * ago is forgotten first.
  */
 export class CaseIdCache {
-  private readonly projects = new Map<string, Map<string, string>>();
-  private count = 0;
+  private readonly projects = new Map<string, { ids: Map<string, string>; chars: number }>();
+  private chars = 0;
 
   constructor(private readonly capacity = CAPACITY) {}
 
   get(projectId: string, automationId: string): string | undefined {
-    return this.projects.get(projectId)?.get(automationId);
+    return this.projects.get(projectId)?.ids.get(automationId);
   }
 
   /** Whether any case of the project is remembered. */
@@ -26,31 +36,31 @@ export class CaseIdCache {
   }
 
   remember(projectId: string, automationId: string, caseId: string): void {
-    let ids = this.projects.get(projectId);
-    if (ids?.has(automationId)) return;
-    while (this.count >= this.capacity && this.projects.size > 0) {
-      const [oldest, dropped] = this.projects.entries().next().value as [
-        string,
-        Map<string, string>,
-      ];
+    let project = this.projects.get(projectId);
+    if (project?.ids.has(automationId)) return;
+    const size = automationId.length + caseId.length;
+    while (this.chars + size > this.capacity && this.projects.size > 0) {
+      const [oldest, dropped] = this.projects.entries().next().value as [string, { chars: number }];
       this.projects.delete(oldest);
-      this.count -= dropped.size;
-      if (oldest === projectId) ids = undefined;
+      this.chars -= dropped.chars;
+      if (oldest === projectId) project = undefined;
     }
-    if (!ids) {
-      ids = new Map();
-      this.projects.set(projectId, ids);
+    if (!project) {
+      project = { ids: new Map(), chars: 0 };
+      this.projects.set(projectId, project);
     }
-    ids.set(automationId, caseId);
-    this.count++;
+    project.ids.set(detached(automationId), detached(caseId));
+    project.chars += size;
+    this.chars += size;
   }
 
   clear(): void {
     this.projects.clear();
-    this.count = 0;
+    this.chars = 0;
   }
 
+  /** Characters held. */
   get size(): number {
-    return this.count;
+    return this.chars;
   }
 }

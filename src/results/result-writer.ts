@@ -38,15 +38,21 @@ export interface WriteOptions {
   collect?: boolean;
 }
 
+/** A batch written, and the cases it created. */
+interface Attempt {
+  written: WrittenBatch;
+  created: Array<[string, string]>;
+}
+
 /** The case of each item of a batch, and the creation of the new ones. */
 interface ResolvedCases {
   /** New cases with the ids they are being created with. */
   caseIds: string[];
   /**
-   * Settles once the new cases exist: how many this batch created and, when another batch
-   * created some of them meanwhile, every item's case again.
+   * Settles once the new cases exist: those this batch created (automation id, case id)
+   * and, when some existed after all, every item's case again.
    */
-  creation: Promise<{ created: number; corrected: string[] | null }>;
+  creation: Promise<{ created: Array<[string, string]>; corrected: string[] | null }>;
 }
 
 export interface WrittenBatch {
@@ -176,13 +182,27 @@ export class ResultWriter {
     items: ResultItem[],
     options: WriteOptions = {},
   ): Promise<WrittenBatch> {
+    // Case ids this process remembers may name a case deleted by hand since: then the batch
+    // fails its reference check, is undone to this savepoint, and is written again without
+    // them.
+    const remembered = this.caseIds.knows(run.projectId);
+    if (remembered) await manager.query('SAVEPOINT write_batch');
+    let attempt: Attempt;
     try {
-      return await this.writeBatch(manager, run, items, options);
+      attempt = await this.writeBatch(manager, run, items, options);
+      if (remembered) await manager.query('RELEASE SAVEPOINT write_batch');
     } catch (error) {
-      // A remembered case that is gone (deleted by hand): forget them all.
-      if ((error as { code?: string }).code === FOREIGN_KEY_VIOLATION) this.caseIds.clear();
-      throw error;
+      if ((error as { code?: string }).code !== FOREIGN_KEY_VIOLATION || !remembered) throw error;
+      await manager.query('ROLLBACK TO SAVEPOINT write_batch');
+      this.caseIds.clear();
+      attempt = await this.writeBatch(manager, run, items, options);
     }
+    // The cases it created are remembered once they are committed.
+    const { created } = attempt;
+    this.transactions.afterCommit(() => {
+      for (const [name, id] of created) this.caseIds.remember(run.projectId, name, id);
+    });
+    return attempt.written;
   }
 
   private async writeBatch(
@@ -190,7 +210,7 @@ export class ResultWriter {
     run: TestRun,
     items: ResultItem[],
     options: WriteOptions,
-  ): Promise<WrittenBatch> {
+  ): Promise<Attempt> {
     const caseField = options.caseField ?? ((i: number) => `results[${i}].test_case_id`);
     // What the created_at default stores for this transaction, at the column's precision.
     const [{ now }]: Array<{ now: Date }> = await manager.query(
@@ -244,7 +264,7 @@ export class ResultWriter {
     }
     await stored;
     await this.addCounts(manager, run, delta);
-    return { results: collected, createdTestCases: created };
+    return { written: { results: collected, createdTestCases: created.length }, created };
   }
 
   /** One round: the cases' current results, then the results, then their events. */
@@ -415,7 +435,7 @@ export class ResultWriter {
       idByAutomationId.get(item.automationId as string) ??
       (proposed.get(item.automationId as string) as string);
     const create = async () => {
-      let created = 0;
+      const created: Array<[string, string]> = [];
       let existed = false;
       for (const names of chunks(unknown)) {
         let inserted = await this.loadCases(manager, run, names, proposed, firstByAutomationId);
@@ -430,18 +450,12 @@ export class ResultWriter {
           const theirs = fresh.filter((name) => !ours.has(name));
           if (theirs.length > 0) await lookUp(theirs);
         }
-        created += inserted.length;
-        const ours = inserted;
-        this.transactions.afterCommit(() => {
-          for (const name of ours) {
-            this.caseIds.remember(run.projectId, name, proposed.get(name) as string);
-          }
-        });
+        for (const name of inserted) created.push([name, proposed.get(name) as string]);
       }
       return { created, corrected: existed ? items.map(caseOf) : null };
     };
     const creation =
-      unknown.length > 0 ? create() : Promise.resolve({ created: 0, corrected: null });
+      unknown.length > 0 ? create() : Promise.resolve({ created: [], corrected: null });
     // Awaited by the caller; never left unhandled while it prepares the first round.
     creation.catch(() => undefined);
     return { caseIds: items.map(caseOf), creation };
