@@ -533,6 +533,33 @@ describe('results', () => {
       );
     });
 
+    it('refuses deletes that would cascade outside READ COMMITTED, and truncating a referenced table', async () => {
+      const { key, project, run } = await setup();
+      await submitResults(t, key, run.id, [{ automation_id: 'guarded', status: 'passed' }]).expect(
+        201,
+      );
+      const runner = db.createQueryRunner();
+      await runner.connect();
+      try {
+        await runner.query('BEGIN ISOLATION LEVEL REPEATABLE READ');
+        const error = await runner.query('DELETE FROM test_run WHERE id = $1', [run.id]).then(
+          () => null,
+          (e: { code?: string }) => e,
+        );
+        expect(error?.code).toBe('40001');
+        await runner.query('ROLLBACK');
+      } finally {
+        await runner.release();
+      }
+      const truncate = await db.query('TRUNCATE test_run_case').then(
+        () => null,
+        (e: { code?: string; message: string }) => e,
+      );
+      expect(truncate?.code).toBe('23503');
+      expect(await stored(run.id)).toBe(1);
+      expect(await casesOf(project.id)).toBe(1);
+    });
+
     it('removes cases, their rows in runs and their results with their project', async () => {
       const { key, project, run } = await setup();
       await submitResults(t, key, run.id, [

@@ -10,9 +10,9 @@ import { MigrationInterface, QueryRunner } from 'typeorm';
  * Here one set-based query per insert statement, with a plan kept per connection, finds and
  * locks (FOR KEY SHARE, as a foreign key does) every distinct parent the new rows name, and
  * refuses the statement when one is missing, with the foreign-key SQLSTATE (23503).
- * Deleting a parent removes its children in one statement, as ON DELETE CASCADE did, and
- * the linking keys cannot be updated (a foreign key would re-check them; nothing in the
- * service changes them).
+ * Deleting a parent removes its children in one statement, as ON DELETE CASCADE did (in
+ * READ COMMITTED only); a parent with children cannot be truncated; and the linking keys
+ * cannot be updated (a foreign key would re-check them; nothing in the service changes them).
  *
  * Written by hand: TypeORM neither generates nor compares triggers.
  */
@@ -98,15 +98,39 @@ export class ReferencesCheckedPerStatement1795317045732 implements MigrationInte
             END $$`);
       await queryRunner.query(`CREATE TRIGGER ${ref.name}_check AFTER INSERT ON "${ref.child}"
             REFERENCING NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION ${ref.name}_check()`);
+      // Under READ COMMITTED the delete sees the children that a concurrent insert, which it
+      // waited for (the insert holds its parents' key-share locks), committed. A transaction
+      // with an older snapshot could miss them, so it is refused rather than leave them behind.
       await queryRunner.query(`
             CREATE FUNCTION ${ref.name}_cascade() RETURNS trigger LANGUAGE plpgsql AS $$
             BEGIN
+                IF current_setting('transaction_isolation') <> 'read committed' THEN
+                    RAISE EXCEPTION 'deleting from "%" removes rows of "%": run it in READ COMMITTED', TG_TABLE_NAME, '${ref.child}'
+                        USING ERRCODE = 'serialization_failure';
+                END IF;
                 DELETE FROM "${ref.child}" c USING old_rows o
                  WHERE ${matching('c', ref.childKey, 'o', ref.parentKey)};
                 RETURN NULL;
             END $$`);
       await queryRunner.query(`CREATE TRIGGER ${ref.name}_cascade AFTER DELETE ON "${ref.parent}"
             REFERENCING OLD TABLE AS old_rows FOR EACH STATEMENT EXECUTE FUNCTION ${ref.name}_cascade()`);
+    }
+    // TRUNCATE fires no delete triggers: a parent can be emptied only once its children are.
+    await queryRunner.query(`
+            CREATE FUNCTION forbid_orphaning_truncate() RETURNS trigger LANGUAGE plpgsql AS $$
+            DECLARE
+                orphans boolean;
+            BEGIN
+                EXECUTE format('SELECT EXISTS (SELECT 1 FROM %I)', TG_ARGV[0]) INTO orphans;
+                IF orphans THEN
+                    RAISE EXCEPTION 'cannot truncate "%": "%" still has rows that reference it', TG_TABLE_NAME, TG_ARGV[0]
+                        USING ERRCODE = 'foreign_key_violation';
+                END IF;
+                RETURN NULL;
+            END $$`);
+    for (const ref of REFERENCES) {
+      await queryRunner.query(`CREATE TRIGGER ${ref.name}_truncate BEFORE TRUNCATE ON "${ref.parent}"
+            FOR EACH STATEMENT EXECUTE FUNCTION forbid_orphaning_truncate('${ref.child}')`);
     }
     // Keys that link rows never change (a column list: the trigger costs nothing otherwise).
     for (const [table, key] of [
@@ -128,6 +152,7 @@ export class ReferencesCheckedPerStatement1795317045732 implements MigrationInte
       await queryRunner.query(`DROP TRIGGER ${table}_key_fixed ON "${table}"`);
     }
     for (const ref of [...REFERENCES].reverse()) {
+      await queryRunner.query(`DROP TRIGGER ${ref.name}_truncate ON "${ref.parent}"`);
       await queryRunner.query(`DROP TRIGGER ${ref.name}_cascade ON "${ref.parent}"`);
       await queryRunner.query(`DROP FUNCTION ${ref.name}_cascade()`);
       await queryRunner.query(`DROP TRIGGER ${ref.name}_check ON "${ref.child}"`);
@@ -138,6 +163,7 @@ export class ReferencesCheckedPerStatement1795317045732 implements MigrationInte
         )}) REFERENCES "${ref.parent}"(${quoted(ref.parentKey)}) ON DELETE CASCADE ON UPDATE NO ACTION`,
       );
     }
+    await queryRunner.query(`DROP FUNCTION forbid_orphaning_truncate()`);
     await queryRunner.query(`DROP FUNCTION forbid_key_change()`);
   }
 }
