@@ -73,6 +73,13 @@ type CountColumn = ResultStatus | 'flaky' | 'total';
 const UNIQUE_VIOLATION = '23505';
 const FOREIGN_KEY_VIOLATION = '23503';
 const COPY_PIECE = 64 * 1024;
+/** Results prepared between two turns of the event loop. */
+const BUILD_SLICE = 1000;
+
+/** Lets the event loop send and receive what is waiting (a macrotask, after all microtasks). */
+function giveWay(): Promise<void> {
+  return new Promise((resolve) => setImmediate(resolve));
+}
 
 /** `line` of each value, made only when asked for. */
 function* lines<T>(values: T[], line: (value: T, index: number) => string): Generator<string> {
@@ -219,23 +226,30 @@ export class ResultWriter {
     const resolved = await this.resolveCases(manager, run, items, caseField);
 
     const collected: StoredResult[] = [];
-    const build = (round: number[], caseIds: string[]): StoredResult[] => {
-      const results = round.map((i) => {
-        const item = items[i];
-        return {
-          id: randomUUID(),
-          test_run_id: run.id,
-          test_case_id: caseIds[i],
-          status: item.status,
-          duration_ms: item.durationMs,
-          message: item.message,
-          defects: item.defects,
-          retries: item.retries,
-          flaky: item.status === 'passed' && item.retries > 0,
-          executed_at: item.executedAt,
-          created_at: now,
-        };
-      });
+    // Prepared in slices, giving way between them: the statements under way (the new cases'
+    // creation, the previous round) go on being sent and fed while a round is prepared.
+    const build = async (round: number[], caseIds: string[]): Promise<StoredResult[]> => {
+      const results = new Array<StoredResult>(round.length);
+      for (let start = 0; start < round.length; start += BUILD_SLICE) {
+        await giveWay();
+        for (let k = start; k < Math.min(start + BUILD_SLICE, round.length); k++) {
+          const i = round[k];
+          const item = items[i];
+          results[k] = {
+            id: randomUUID(),
+            test_run_id: run.id,
+            test_case_id: caseIds[i],
+            status: item.status,
+            duration_ms: item.durationMs,
+            message: item.message,
+            defects: item.defects,
+            retries: item.retries,
+            flaky: item.status === 'passed' && item.retries > 0,
+            executed_at: item.executedAt,
+            created_at: now,
+          };
+        }
+      }
       if (options.collect) round.forEach((i, k) => (collected[i] = results[k]));
       return results;
     };
@@ -243,12 +257,12 @@ export class ResultWriter {
     // batch created some of them meanwhile, their ids change and it is prepared again.
     let rounds = roundsOf(resolved.caseIds);
     let next = rounds.next();
-    let results = next.done ? null : build(next.value, resolved.caseIds);
+    let results = next.done ? null : await build(next.value, resolved.caseIds);
     const { created, corrected } = await resolved.creation;
     if (corrected) {
       rounds = roundsOf(corrected);
       next = rounds.next();
-      results = next.done ? null : build(next.value, corrected);
+      results = next.done ? null : await build(next.value, corrected);
     }
     const caseIds = corrected ?? resolved.caseIds;
 
@@ -260,7 +274,7 @@ export class ResultWriter {
       await stored;
       stored = this.storeRound(manager, run, round, delta, options.newRun ?? false);
       next = rounds.next();
-      results = next.done ? null : build(next.value, caseIds);
+      results = next.done ? null : await build(next.value, caseIds);
     }
     await stored;
     await this.addCounts(manager, run, delta);
