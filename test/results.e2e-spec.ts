@@ -224,6 +224,16 @@ describe('results', () => {
         [{ automation_id: 'a', status: 'passed', colour: 'green' }],
         'results[0].colour',
       ],
+      [
+        'a NUL character in a message',
+        [{ automation_id: 'a', status: 'failed', message: 'bad\u0000byte' }],
+        'results[0].message',
+      ],
+      [
+        'a NUL character in a defect',
+        [{ automation_id: 'a', status: 'failed', defects: ['JIRA-1\u0000'] }],
+        'results[0].defects',
+      ],
       ['an item that is not an object', ['passed'], 'results[0]'],
       ['an empty list', [], 'results'],
       ['no list', undefined, 'results'],

@@ -109,8 +109,12 @@ function parseItem(raw: unknown, path: string, errors: FieldError[]): ResultItem
     const list = raw.defects;
     if (!Array.isArray(list) || list.length > 100) {
       fail('defects', 'must be an array of at most 100 defect references');
-    } else if (!list.every((d) => typeof d === 'string' && d.length >= 1 && d.length <= 255)) {
-      fail('defects', 'must contain strings of 1 to 255 characters');
+    } else if (
+      !list.every(
+        (d) => typeof d === 'string' && d.length >= 1 && d.length <= 255 && !d.includes('\u0000'),
+      )
+    ) {
+      fail('defects', 'must contain strings of 1 to 255 characters, without NUL');
     } else {
       defects = list as string[];
     }
@@ -152,6 +156,8 @@ function text(
   if (typeof value !== 'string' || value.length < min || value.length > max) {
     return fail(name, `must be a string of ${min} to ${max} characters`);
   }
+  // PostgreSQL text cannot hold NUL.
+  if (value.includes('\u0000')) return fail(name, 'must not contain NUL characters');
   return value;
 }
 
