@@ -13,6 +13,7 @@ import { toResultResponse } from './result-response.js';
 import { CaseIdCache } from './case-id-cache.js';
 import { compare, orderByCase } from './case-order.js';
 import { arrayLiteral, copyText, copyTextArray, COPY_NULL } from './copy-format.js';
+import { giveWay, storeWhilePreparing } from './pipelined.js';
 import { RESULT_STATUSES, type ResultStatus } from './entities/result-status.js';
 import type { ResultItem } from './result-items.js';
 
@@ -42,6 +43,14 @@ export interface WriteOptions {
 interface Attempt {
   written: WrittenBatch;
   created: Array<[string, string]>;
+}
+
+/** A case a batch creates: its automation id (`name`), the id chosen for it, its title and section. */
+interface NewCase {
+  name: string;
+  id: string;
+  title: string;
+  section: string | null;
 }
 
 /** The case of each item of a batch, and the creation of the new ones. */
@@ -75,11 +84,6 @@ const FOREIGN_KEY_VIOLATION = '23503';
 const COPY_PIECE = 64 * 1024;
 /** Results prepared between two turns of the event loop. */
 const BUILD_SLICE = 1000;
-
-/** Lets the event loop send and receive what is waiting (a macrotask, after all microtasks). */
-function giveWay(): Promise<void> {
-  return new Promise((resolve) => setImmediate(resolve));
-}
 
 /** `line` of each value, made only when asked for. */
 function* lines<T>(values: T[], line: (value: T, index: number) => string): Generator<string> {
@@ -253,30 +257,27 @@ export class ResultWriter {
       if (options.collect) round.forEach((i, k) => (collected[i] = results[k]));
       return results;
     };
-    // The first round is prepared while the database creates the new cases; if another
-    // batch created some of them meanwhile, their ids change and it is prepared again.
-    let rounds = roundsOf(resolved.caseIds);
-    let next = rounds.next();
-    let results = next.done ? null : await build(next.value, resolved.caseIds);
+    // The rounds of the batch, each prepared when asked for.
+    const preparer = (caseIds: string[]) => {
+      const rounds = roundsOf(caseIds);
+      return async () => {
+        const next = rounds.next();
+        return next.done ? null : build(next.value, caseIds);
+      };
+    };
+    // The first round is prepared while the database creates the new cases; if some existed
+    // after all, their ids change and it is prepared again.
+    let prepareNext = preparer(resolved.caseIds);
+    let first = await prepareNext();
     const { created, corrected } = await resolved.creation;
     if (corrected) {
-      rounds = roundsOf(corrected);
-      next = rounds.next();
-      results = next.done ? null : await build(next.value, corrected);
+      prepareNext = preparer(corrected);
+      first = await prepareNext();
     }
-    const caseIds = corrected ?? resolved.caseIds;
-
-    // While the database stores one round, the next one is prepared.
     const delta = noCounts();
-    let stored: Promise<void> = Promise.resolve();
-    while (results) {
-      const round = results;
-      await stored;
-      stored = this.storeRound(manager, run, round, delta, options.newRun ?? false);
-      next = rounds.next();
-      results = next.done ? null : await build(next.value, caseIds);
-    }
-    await stored;
+    await storeWhilePreparing(first, prepareNext, (round) =>
+      this.storeRound(manager, run, round, delta, options.newRun ?? false),
+    );
     await this.addCounts(manager, run, delta);
     return { written: { results: collected, createdTestCases: created.length }, created };
   }
@@ -443,7 +444,16 @@ export class ResultWriter {
       .filter((id) => !idByAutomationId.has(id))
       .sort(compare);
     // New cases get their ids here, so the batch can go on while they are created.
-    const proposed = new Map(unknown.map((name) => [name, randomUUID()]));
+    const newCases: NewCase[] = unknown.map((name) => {
+      const first = firstByAutomationId.get(name);
+      return {
+        name,
+        id: randomUUID(),
+        title: first?.title ?? name,
+        section: first?.section ?? null,
+      };
+    });
+    const proposed = new Map(newCases.map((c) => [c.name, c.id]));
     const caseOf = (item: ResultItem) =>
       item.testCaseId ??
       idByAutomationId.get(item.automationId as string) ??
@@ -451,20 +461,20 @@ export class ResultWriter {
     const create = async () => {
       const created: Array<[string, string]> = [];
       let existed = false;
-      for (const names of chunks(unknown)) {
-        let inserted = await this.loadCases(manager, run, names, proposed, firstByAutomationId);
+      for (const cases of chunks(newCases)) {
+        let inserted = await this.loadCases(manager, run, cases);
         if (inserted === null) {
           // Some exist after all (not looked up, or created meanwhile by another batch, which
           // committed first: we waited for it): find them, then insert the rest carefully.
           existed = true;
-          await lookUp(names);
-          const fresh = names.filter((name) => !idByAutomationId.has(name));
-          inserted = await this.insertCases(manager, run, fresh, proposed, firstByAutomationId);
+          await lookUp(cases.map((c) => c.name));
+          const fresh = cases.filter((c) => !idByAutomationId.has(c.name));
+          inserted = await this.insertCases(manager, run, fresh);
           const ours = new Set(inserted);
-          const theirs = fresh.filter((name) => !ours.has(name));
+          const theirs = fresh.filter((c) => !ours.has(c)).map((c) => c.name);
           if (theirs.length > 0) await lookUp(theirs);
         }
-        for (const name of inserted) created.push([name, proposed.get(name) as string]);
+        for (const c of inserted) created.push([c.name, c.id]);
       }
       return { created, corrected: existed ? items.map(caseOf) : null };
     };
@@ -476,32 +486,30 @@ export class ResultWriter {
   }
 
   /**
-   * Loads the cases of `names` (sorted, believed new) with their proposed ids, with COPY
-   * under a savepoint, and returns the names; or null, having loaded none, when one of them
-   * exists after all (a unique violation).
+   * Loads `cases` (sorted by name, believed new) with COPY under a savepoint and returns them;
+   * or null, having loaded none, when one of them exists after all (a unique violation).
    */
   private async loadCases(
     manager: EntityManager,
     run: TestRun,
-    names: string[],
-    proposed: Map<string, string>,
-    firstByAutomationId: Map<string, ResultItem>,
-  ): Promise<string[] | null> {
+    cases: NewCase[],
+  ): Promise<NewCase[] | null> {
     await manager.query('SAVEPOINT create_cases');
     try {
       await this.copy(
         manager,
         'test_case',
         'id, organization_id, project_id, title, automation_id, section',
-        lines(names, (name) => {
-          const first = firstByAutomationId.get(name);
-          return `${proposed.get(name)}\t${run.organizationId}\t${run.projectId}\t${copyText(
-            first?.title ?? name,
-          )}\t${copyText(name)}\t${copyText(first?.section ?? null)}\n`;
-        }),
+        lines(
+          cases,
+          (c) =>
+            `${c.id}\t${run.organizationId}\t${run.projectId}\t${copyText(c.title)}\t${copyText(
+              c.name,
+            )}\t${copyText(c.section)}\n`,
+        ),
       );
       await manager.query('RELEASE SAVEPOINT create_cases');
-      return names;
+      return cases;
     } catch (error) {
       if ((error as { code?: string }).code !== UNIQUE_VIOLATION) throw error;
       await manager.query('ROLLBACK TO SAVEPOINT create_cases');
@@ -510,18 +518,16 @@ export class ResultWriter {
   }
 
   /**
-   * Inserts the cases of `names` (sorted) with their proposed ids, skipping any that exists
-   * (or that a concurrent batch is creating: we wait for it), and returns the names inserted.
+   * Inserts `cases` (sorted by name), skipping any that exists (or that a concurrent batch is
+   * creating: we wait for it), and returns those inserted.
    */
   private async insertCases(
     manager: EntityManager,
     run: TestRun,
-    names: string[],
-    proposed: Map<string, string>,
-    firstByAutomationId: Map<string, ResultItem>,
-  ): Promise<string[]> {
-    if (names.length === 0) return [];
-    const inserted: Array<{ automation_id: string }> = await manager.query(
+    cases: NewCase[],
+  ): Promise<NewCase[]> {
+    if (cases.length === 0) return [];
+    const rows: Array<{ automation_id: string }> = await manager.query(
       `INSERT INTO test_case (id, organization_id, project_id, title, automation_id, section)
        SELECT x.id, $1, $2, x.title, x.automation_id, x.section
          FROM unnest($3::uuid[], $4::text[], $5::text[], $6::text[])
@@ -532,13 +538,14 @@ export class ResultWriter {
       [
         run.organizationId,
         run.projectId,
-        arrayLiteral(names.map((name) => proposed.get(name) as string)),
-        arrayLiteral(names),
-        arrayLiteral(names.map((name) => firstByAutomationId.get(name)?.title ?? name)),
-        arrayLiteral(names.map((name) => firstByAutomationId.get(name)?.section ?? null)),
+        arrayLiteral(cases.map((c) => c.id)),
+        arrayLiteral(cases.map((c) => c.name)),
+        arrayLiteral(cases.map((c) => c.title)),
+        arrayLiteral(cases.map((c) => c.section)),
       ],
     );
-    return inserted.map((row) => row.automation_id);
+    const inserted = new Set(rows.map((row) => row.automation_id));
+    return cases.filter((c) => inserted.has(c.name));
   }
 
   private async addCounts(manager: EntityManager, run: TestRun, delta: Counts): Promise<void> {

@@ -20,7 +20,7 @@ import { TestRunCase } from './entities/test-run-case.entity.js';
 import { parseJunitReport } from './junit/junit-parser.js';
 import { parseResultItems, type ResultItem } from './result-items.js';
 import { toResultResponse } from './result-response.js';
-import { ResultWriter, type StoredResult } from './result-writer.js';
+import { ResultWriter, type StoredResult, type WriteOptions } from './result-writer.js';
 
 function entityToStored(result: TestResult): StoredResult {
   return {
@@ -177,7 +177,7 @@ export class ResultsService {
     run: TestRun,
     items: ResultItem[],
     complete: boolean,
-    options: { newRun?: boolean; collect?: boolean } = {},
+    options: WriteOptions = {},
   ) {
     if (run.status === 'completed') {
       throw ApiError.conflict(
