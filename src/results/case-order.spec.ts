@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { uuid7 } from '../common/uuid7.js';
 import { compare, orderByCase } from './case-order.js';
 
 const naive = (ids: string[]) =>
@@ -17,6 +18,15 @@ describe('orderByCase', () => {
       [ids[i], ids[j]] = [ids[j], ids[i]];
     }
     expect(orderByCase(ids)).toEqual(naive(ids));
+  });
+
+  it('orders time-ordered ids (version 7) made in the same millisecond', () => {
+    const now = Date.now() + 100_000;
+    const ids = Array.from({ length: 2000 }, () => uuid7(now));
+    // Ids that differ only in their last digits, and repeated cases.
+    ids.push(...ids.slice(0, 10).map((id) => `${id.slice(0, 35)}0`), ...ids.slice(0, 300));
+    const shuffled = [...ids].sort(() => Math.random() - 0.5);
+    expect(orderByCase(shuffled)).toEqual(naive(shuffled));
   });
 
   it('falls back to comparing whole ids when they are not lowercase UUIDs', () => {

@@ -3,36 +3,32 @@ export function compare(a: string, b: string): number {
   return a < b ? -1 : a > b ? 1 : 0;
 }
 
-const INDEX_BITS = 2 ** 21;
-const UUID = /^[0-9a-f]{8}-/;
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
 /**
- * The indexes of `caseIds` in the order of their case ids (code units), ties in index order:
- * the order in which a batch locks its cases, the same in every process. Sorting 20,000 id
- * strings through a comparator takes tens of milliseconds; for lowercase UUIDs this sorts
- * plain numbers (the id's first 32 bits, then the index) natively and then settles, by whole
- * id, the few neighbours that share those bits.
+ * The indexes of `caseIds` in the order of their case ids (code units, which for lowercase
+ * UUIDs is also PostgreSQL's order of the uuid values), ties in index order: the order in
+ * which a batch locks its cases, the same in every process, and the order of the indexes
+ * on (run, case), which then take a batch's rows page after page. Lowercase UUIDs are
+ * compared as three numbers (48, 32 and 48 bits) instead of as strings, several times
+ * faster for a 20,000-result report.
  */
 export function orderByCase(caseIds: readonly string[]): number[] {
   const n = caseIds.length;
-  const byWholeId = (a: number, b: number) => compare(caseIds[a], caseIds[b]) || a - b;
-  if (n >= INDEX_BITS || !caseIds.every((id) => UUID.test(id))) {
-    return caseIds.map((_, i) => i).sort(byWholeId);
+  const order = Array.from({ length: n }, (_, i) => i);
+  if (!caseIds.every((id) => UUID.test(id))) {
+    return order.sort((a, b) => compare(caseIds[a], caseIds[b]) || a - b);
   }
-  const keys = new Float64Array(n);
-  for (let i = 0; i < n; i++) keys[i] = parseInt(caseIds[i].slice(0, 8), 16) * INDEX_BITS + i;
-  keys.sort();
-  const order = new Array<number>(n);
-  for (let i = 0; i < n; i++) order[i] = keys[i] % INDEX_BITS;
-  for (let start = 0; start < n;) {
-    const prefix = Math.floor(keys[start] / INDEX_BITS);
-    let end = start + 1;
-    while (end < n && Math.floor(keys[end] / INDEX_BITS) === prefix) end++;
-    if (end - start > 1) {
-      const run = order.slice(start, end).sort(byWholeId);
-      for (let k = 0; k < run.length; k++) order[start + k] = run[k];
-    }
-    start = end;
+  const first = new Float64Array(n);
+  const middle = new Float64Array(n);
+  const last = new Float64Array(n);
+  for (let i = 0; i < n; i++) {
+    const id = caseIds[i];
+    first[i] = parseInt(id.slice(0, 8), 16) * 0x10000 + parseInt(id.slice(9, 13), 16);
+    middle[i] = parseInt(id.slice(14, 18), 16) * 0x10000 + parseInt(id.slice(19, 23), 16);
+    last[i] = parseInt(id.slice(24, 36), 16);
   }
-  return order;
+  return order.sort(
+    (a, b) => first[a] - first[b] || middle[a] - middle[b] || last[a] - last[b] || a - b,
+  );
 }

@@ -1,7 +1,7 @@
-import { randomUUID } from 'node:crypto';
+import { uuid7 } from '../common/uuid7.js';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import { Injectable } from '@nestjs/common';
+import { Injectable, Logger } from '@nestjs/common';
 import type { PoolClient } from 'pg';
 import { from as copyFrom } from 'pg-copy-streams';
 import type { EntityManager } from 'typeorm';
@@ -11,7 +11,7 @@ import { Transactions } from '../database/transactions.js';
 import { EventsService } from '../events/events.service.js';
 import { toResultResponse } from './result-response.js';
 import { CaseIdCache } from './case-id-cache.js';
-import { compare, orderByCase } from './case-order.js';
+import { orderByCase } from './case-order.js';
 import { arrayLiteral, copyText, copyTextArray, COPY_NULL } from './copy-format.js';
 import { giveWay, storeWhilePreparing } from './pipelined.js';
 import { RESULT_STATUSES, type ResultStatus } from './entities/result-status.js';
@@ -176,6 +176,8 @@ function* roundsOf(caseIds: string[]): Generator<number[]> {
  */
 @Injectable()
 export class ResultWriter {
+  private readonly logger = new Logger(ResultWriter.name);
+
   constructor(
     private readonly events: EventsService,
     private readonly caseIds: CaseIdCache,
@@ -208,11 +210,21 @@ export class ResultWriter {
       this.caseIds.clear();
       attempt = await this.writeBatch(manager, run, items, options);
     }
-    // The cases it created are remembered once they are committed.
+    // The cases it created are remembered once they are committed, after the response has
+    // gone (a report's 20,000 take milliseconds; a batch that comes before finds them in the
+    // database).
     const { created } = attempt;
-    this.transactions.afterCommit(() => {
-      for (const [name, id] of created) this.caseIds.remember(run.projectId, name, id);
-    });
+    if (created.length > 0) {
+      this.transactions.afterCommit(() =>
+        setImmediate(() => {
+          try {
+            for (const [name, id] of created) this.caseIds.remember(run.projectId, name, id);
+          } catch (error) {
+            this.logger.error(`remembering created cases failed: ${(error as Error).message}`);
+          }
+        }),
+      );
+    }
     return attempt.written;
   }
 
@@ -240,7 +252,7 @@ export class ResultWriter {
           const i = round[k];
           const item = items[i];
           results[k] = {
-            id: randomUUID(),
+            id: uuid7(),
             test_run_id: run.id,
             test_case_id: caseIds[i],
             status: item.status,
@@ -393,9 +405,10 @@ export class ResultWriter {
     items: ResultItem[],
     caseField: (index: number) => string,
   ): Promise<ResolvedCases> {
-    const byId = [...new Set(items.flatMap((item) => (item.testCaseId ? [item.testCaseId] : [])))];
+    const byId = new Set<string>();
+    for (const item of items) if (item.testCaseId !== null) byId.add(item.testCaseId);
     const known = new Set<string>();
-    for (const ids of chunks(byId)) {
+    for (const ids of chunks([...byId])) {
       const found: Array<{ id: string }> = await manager.query(
         'SELECT id FROM test_case WHERE project_id = $1 AND id = ANY($2::uuid[])',
         [run.projectId, arrayLiteral(ids)],
@@ -410,13 +423,18 @@ export class ResultWriter {
       throw ApiError.invalidField(field, `${field} does not name a test case of the run's project`);
     }
 
-    const firstByAutomationId = new Map<string, ResultItem>();
-    for (const item of items) {
-      if (item.automationId !== null && !firstByAutomationId.has(item.automationId)) {
-        firstByAutomationId.set(item.automationId, item);
-      }
-    }
+    // The case of each automation id: remembered, found, or proposed for a new case.
     const idByAutomationId = new Map<string, string>();
+    // The automation ids not remembered, each with the first item naming it.
+    const firstItem = new Map<string, ResultItem>();
+    const remembered = this.caseIds.of(run.projectId);
+    for (const item of items) {
+      const name = item.automationId;
+      if (name === null || idByAutomationId.has(name) || firstItem.has(name)) continue;
+      const id = remembered?.get(name);
+      if (id === undefined) firstItem.set(name, item);
+      else idByAutomationId.set(name, id);
+    }
     const lookUp = async (automationIds: string[]) => {
       for (const names of chunks(automationIds)) {
         const rows: Array<{ id: string; automation_id: string }> = await manager.query(
@@ -429,35 +447,24 @@ export class ResultWriter {
         }
       }
     };
-    const projectKnown = this.caseIds.knows(run.projectId);
-    const uncached: string[] = [];
-    for (const name of firstByAutomationId.keys()) {
-      const id = this.caseIds.get(run.projectId, name);
-      if (id === undefined) uncached.push(name);
-      else idByAutomationId.set(name, id);
-    }
     // In a project whose cases this process remembers, the ones it does not are most likely
     // new (a suite's first report, tests just added): they are created straight away, and
     // any that exists after all turns the creation into its careful form below.
-    if (!projectKnown) await lookUp(uncached);
-    const unknown = [...firstByAutomationId.keys()]
-      .filter((id) => !idByAutomationId.has(id))
-      .sort(compare);
+    if (remembered === undefined) await lookUp([...firstItem.keys()]);
+    const unknown: string[] = [];
+    for (const name of firstItem.keys()) if (!idByAutomationId.has(name)) unknown.push(name);
+    // Code-unit order (the default sort's, with no comparator called per pair). Ids made in
+    // this order increase with it, so both of test_case's unique indexes take them in order.
+    unknown.sort();
     // New cases get their ids here, so the batch can go on while they are created.
     const newCases: NewCase[] = unknown.map((name) => {
-      const first = firstByAutomationId.get(name);
-      return {
-        name,
-        id: randomUUID(),
-        title: first?.title ?? name,
-        section: first?.section ?? null,
-      };
+      const first = firstItem.get(name) as ResultItem;
+      const id = uuid7();
+      idByAutomationId.set(name, id);
+      return { name, id, title: first.title ?? name, section: first.section };
     });
-    const proposed = new Map(newCases.map((c) => [c.name, c.id]));
     const caseOf = (item: ResultItem) =>
-      item.testCaseId ??
-      idByAutomationId.get(item.automationId as string) ??
-      (proposed.get(item.automationId as string) as string);
+      item.testCaseId ?? (idByAutomationId.get(item.automationId as string) as string);
     const create = async () => {
       const created: Array<[string, string]> = [];
       let existed = false;
@@ -468,7 +475,8 @@ export class ResultWriter {
           // committed first: we waited for it): find them, then insert the rest carefully.
           existed = true;
           await lookUp(cases.map((c) => c.name));
-          const fresh = cases.filter((c) => !idByAutomationId.has(c.name));
+          // Those whose proposed id the look-up did not replace.
+          const fresh = cases.filter((c) => idByAutomationId.get(c.name) === c.id);
           inserted = await this.insertCases(manager, run, fresh);
           const ours = new Set(inserted);
           const theirs = fresh.filter((c) => !ours.has(c)).map((c) => c.name);

@@ -10,6 +10,7 @@ import {
 } from '../common/pagination/pagination.js';
 import { requireReference } from '../common/references.js';
 import { isoOrNull } from '../common/serialization.js';
+import { uuid7 } from '../common/uuid7.js';
 import { Transactions } from '../database/transactions.js';
 import { EventsService } from '../events/events.service.js';
 import { Project } from '../projects/entities/project.entity.js';
@@ -128,6 +129,7 @@ export class TestRunsService {
     }
     const run = await manager.save(
       manager.create(TestRun, {
+        id: uuid7(),
         organizationId,
         projectId: fields.projectId,
         name: fields.name,
