@@ -197,13 +197,12 @@ export class ResultWriter {
   ): Promise<WrittenBatch> {
     // Case ids this process remembers may name a case deleted by hand since: then the batch
     // fails its reference check, is undone to this savepoint, and is written again without
-    // them.
+    // them. (The savepoint is not released: the commit ends it, one round trip less.)
     const remembered = this.caseIds.knows(run.projectId);
     if (remembered) await manager.query('SAVEPOINT write_batch');
     let attempt: Attempt;
     try {
       attempt = await this.writeBatch(manager, run, items, options);
-      if (remembered) await manager.query('RELEASE SAVEPOINT write_batch');
     } catch (error) {
       if ((error as { code?: string }).code !== FOREIGN_KEY_VIOLATION || !remembered) throw error;
       await manager.query('ROLLBACK TO SAVEPOINT write_batch');
@@ -423,18 +422,24 @@ export class ResultWriter {
       throw ApiError.invalidField(field, `${field} does not name a test case of the run's project`);
     }
 
-    // The case of each automation id: remembered, found, or proposed for a new case.
-    const idByAutomationId = new Map<string, string>();
-    // The automation ids not remembered, each with the first item naming it.
-    const firstItem = new Map<string, ResultItem>();
+    // Each item's case: named, or remembered by this process; the others are pending.
+    const caseIds = new Array<string>(items.length);
+    const pending: number[] = [];
     const remembered = this.caseIds.of(run.projectId);
-    for (const item of items) {
-      const name = item.automationId;
-      if (name === null || idByAutomationId.has(name) || firstItem.has(name)) continue;
-      const id = remembered?.get(name);
-      if (id === undefined) firstItem.set(name, item);
-      else idByAutomationId.set(name, id);
+    for (let i = 0; i < items.length; i++) {
+      const item = items[i];
+      const id = item.testCaseId ?? remembered?.get(item.automationId as string);
+      if (id === undefined) pending.push(i);
+      else caseIds[i] = id;
     }
+    // The pending automation ids, each with the first item naming it, and their cases:
+    // found in the database, or proposed for new cases.
+    const firstItem = new Map<string, ResultItem>();
+    for (const i of pending) {
+      const name = items[i].automationId as string;
+      if (!firstItem.has(name)) firstItem.set(name, items[i]);
+    }
+    const idByAutomationId = new Map<string, string>();
     const lookUp = async (automationIds: string[]) => {
       for (const names of chunks(automationIds)) {
         const rows: Array<{ id: string; automation_id: string }> = await manager.query(
@@ -463,8 +468,11 @@ export class ResultWriter {
       idByAutomationId.set(name, id);
       return { name, id, title: first.title ?? name, section: first.section };
     });
-    const caseOf = (item: ResultItem) =>
-      item.testCaseId ?? (idByAutomationId.get(item.automationId as string) as string);
+    const withPending = (ids: string[]) => {
+      for (const i of pending)
+        ids[i] = idByAutomationId.get(items[i].automationId as string) as string;
+      return ids;
+    };
     const create = async () => {
       const created: Array<[string, string]> = [];
       let existed = false;
@@ -484,13 +492,13 @@ export class ResultWriter {
         }
         for (const c of inserted) created.push([c.name, c.id]);
       }
-      return { created, corrected: existed ? items.map(caseOf) : null };
+      return { created, corrected: existed ? withPending([...caseIds]) : null };
     };
     const creation =
       unknown.length > 0 ? create() : Promise.resolve({ created: [], corrected: null });
     // Awaited by the caller; never left unhandled while it prepares the first round.
     creation.catch(() => undefined);
-    return { caseIds: items.map(caseOf), creation };
+    return { caseIds: withPending(caseIds), creation };
   }
 
   /**
