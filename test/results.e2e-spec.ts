@@ -49,6 +49,9 @@ describe('results', () => {
       expect(res.body.accepted).toBe(4);
       expect(res.body.created_test_cases).toBe(2);
       expect(res.body.data).toHaveLength(4);
+      // One transaction, one created_at; and no ETag (response bodies are not hashed).
+      expect(new Set(res.body.data.map((r: { created_at: string }) => r.created_at)).size).toBe(1);
+      expect(res.headers.etag).toBeUndefined();
       expect(res.body.data[0]).toEqual({
         id: expect.any(String),
         test_run_id: run.id,
