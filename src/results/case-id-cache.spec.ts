@@ -4,9 +4,9 @@ describe('CaseIdCache', () => {
   it('finds a case by project and automation id only', () => {
     const cache = new CaseIdCache();
     cache.remember('p1', 'suite.test', 'case-1');
-    expect(cache.get('p1', 'suite.test')).toBe('case-1');
-    expect(cache.get('p2', 'suite.test')).toBeUndefined();
-    expect(cache.get('p1', 'suite.other')).toBeUndefined();
+    expect(cache.of('p1')?.get('suite.test')).toBe('case-1');
+    expect(cache.of('p2')?.get('suite.test')).toBeUndefined();
+    expect(cache.of('p1')?.get('suite.other')).toBeUndefined();
     expect(cache.knows('p1')).toBe(true);
     expect(cache.knows('p2')).toBe(false);
   });
@@ -19,14 +19,14 @@ describe('CaseIdCache', () => {
     expect(cache.size).toBe(10);
     cache.remember('new', 'c', 'id-c'); // 15 > 12: "old" goes
     expect(cache.size).toBe(5);
-    expect(cache.get('old', 'a')).toBeUndefined();
-    expect(cache.get('new', 'c')).toBe('id-c');
+    expect(cache.of('old')?.get('a')).toBeUndefined();
+    expect(cache.of('new')?.get('c')).toBe('id-c');
     cache.remember('new', 'd', 'id-d');
     cache.remember('new', 'e', 'id-e'); // 15 > 12: "new" itself goes, then takes "e"
     expect(cache.size).toBe(5);
-    expect(cache.get('new', 'e')).toBe('id-e');
+    expect(cache.of('new')?.get('e')).toBe('id-e');
     cache.clear();
     expect(cache.size).toBe(0);
-    expect(cache.get('new', 'e')).toBeUndefined();
+    expect(cache.of('new')?.get('e')).toBeUndefined();
   });
 });

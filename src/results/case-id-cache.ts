@@ -27,10 +27,6 @@ export class CaseIdCache {
 
   constructor(private readonly capacity = CAPACITY) {}
 
-  get(projectId: string, automationId: string): string | undefined {
-    return this.projects.get(projectId)?.ids.get(automationId);
-  }
-
   /** The remembered case ids of a project by automation id, or undefined if none is. */
   of(projectId: string): ReadonlyMap<string, string> | undefined {
     return this.projects.get(projectId)?.ids;

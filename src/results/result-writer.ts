@@ -1,4 +1,3 @@
-import { uuid7 } from '../common/uuid7.js';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { Injectable, Logger } from '@nestjs/common';
@@ -6,6 +5,7 @@ import type { PoolClient } from 'pg';
 import { from as copyFrom } from 'pg-copy-streams';
 import type { EntityManager } from 'typeorm';
 import { ApiError } from '../common/errors/api-error.js';
+import { uuid7 } from '../common/uuid7.js';
 import type { TestRun } from '../testruns/entities/test-run.entity.js';
 import { Transactions } from '../database/transactions.js';
 import { EventsService } from '../events/events.service.js';
