@@ -6,9 +6,10 @@ const PREPARED = new Map<string, string>();
 
 /**
  * Marks a statement to be prepared once per connection and returns its text. Only for the
- * short statements every request runs (authentication, the quota) whose best plan does not
- * depend on their parameters' values: a prepared statement may be run with a generic plan,
- * which would not suit, say, a list filtered by a rare value or a look-up of 10,000 ids.
+ * statements that run on every request or batch (authentication, the quota, a result
+ * batch's upsert, counts and events) and whose best plan does not depend on their
+ * parameters' values: a prepared statement may be run with a generic plan, which would not
+ * suit, say, a list filtered by a rare value or a look-up of 10,000 ids by index.
  */
 export function prepared(text: string): string {
   PREPARED.set(text, `tm_${createHash('sha1').update(text).digest('hex').slice(0, 24)}`);

@@ -7,6 +7,7 @@ import type { EntityManager } from 'typeorm';
 import { ApiError } from '../common/errors/api-error.js';
 import { uuid7 } from '../common/uuid7.js';
 import type { TestRun } from '../testruns/entities/test-run.entity.js';
+import { prepared } from '../database/preparing-client.js';
 import { Transactions } from '../database/transactions.js';
 import { EventsService } from '../events/events.service.js';
 import { toResultResponse } from './result-response.js';
@@ -144,6 +145,32 @@ const COUNT_CHANGES = [
 function noCounts(): Counts {
   return Object.fromEntries(COUNT_COLUMNS.map((c) => [c, 0])) as Counts;
 }
+
+/**
+ * Makes each case's result its current one (one row per case, in case order) and returns the
+ * change to the run's counts. Prepared once per connection: it runs for every batch, and its
+ * plan does not depend on its parameters.
+ */
+const UPSERT_CURRENT = prepared(
+  `WITH changed AS (
+         INSERT INTO test_run_case AS c (test_run_id, test_case_id, result_id, status, flaky)
+         SELECT $1, x.test_case_id, x.id, x.status, x.flaky
+           FROM unnest($2::uuid[], $3::uuid[], $4::result_status[], $5::boolean[])
+                WITH ORDINALITY AS x(test_case_id, id, status, flaky, n)
+          ORDER BY x.n
+         ON CONFLICT (test_run_id, test_case_id) DO UPDATE
+            SET result_id = EXCLUDED.result_id, status = EXCLUDED.status, flaky = EXCLUDED.flaky,
+                replaced_status = c.status, replaced_flaky = c.flaky
+         RETURNING c.status, c.flaky, xmax = 0 AS created, c.replaced_status, c.replaced_flaky
+       )
+       SELECT ${COUNT_CHANGES} FROM changed`,
+);
+
+/** Adds a change to a run's counts. */
+const ADD_COUNTS = prepared(
+  `UPDATE test_run SET ${COUNT_COLUMNS.map((c, i) => `${c} = ${c} + $${i + 2}`).join(', ')}, updated_at = now()
+    WHERE id = $1`,
+);
 
 const RESULT_COLUMNS =
   'id, organization_id, test_run_id, test_case_id, status, duration_ms, message, defects, retries, flaky, executed_at';
@@ -329,27 +356,13 @@ export class ResultWriter {
     run: TestRun,
     current: StoredResult[],
   ): Promise<Counts> {
-    const [change]: Counts[] = await manager.query(
-      `WITH changed AS (
-         INSERT INTO test_run_case AS c (test_run_id, test_case_id, result_id, status, flaky)
-         SELECT $1, x.test_case_id, x.id, x.status, x.flaky
-           FROM unnest($2::uuid[], $3::uuid[], $4::result_status[], $5::boolean[])
-                WITH ORDINALITY AS x(test_case_id, id, status, flaky, n)
-          ORDER BY x.n
-         ON CONFLICT (test_run_id, test_case_id) DO UPDATE
-            SET result_id = EXCLUDED.result_id, status = EXCLUDED.status, flaky = EXCLUDED.flaky,
-                replaced_status = c.status, replaced_flaky = c.flaky
-         RETURNING c.status, c.flaky, xmax = 0 AS created, c.replaced_status, c.replaced_flaky
-       )
-       SELECT ${COUNT_CHANGES} FROM changed`,
-      [
-        run.id,
-        arrayLiteral(current.map((r) => r.test_case_id)),
-        arrayLiteral(current.map((r) => r.id)),
-        arrayLiteral(current.map((r) => r.status)),
-        arrayLiteral(current.map((r) => (r.flaky ? 't' : 'f'))),
-      ],
-    );
+    const [change]: Counts[] = await manager.query(UPSERT_CURRENT, [
+      run.id,
+      arrayLiteral(current.map((r) => r.test_case_id)),
+      arrayLiteral(current.map((r) => r.id)),
+      arrayLiteral(current.map((r) => r.status)),
+      arrayLiteral(current.map((r) => (r.flaky ? 't' : 'f'))),
+    ]);
     return change;
   }
 
@@ -565,11 +578,7 @@ export class ResultWriter {
   }
 
   private async addCounts(manager: EntityManager, run: TestRun, delta: Counts): Promise<void> {
-    await manager.query(
-      `UPDATE test_run SET ${COUNT_COLUMNS.map((c, i) => `${c} = ${c} + $${i + 2}`).join(', ')}, updated_at = now()
-        WHERE id = $1`,
-      [run.id, ...COUNT_COLUMNS.map((c) => delta[c])],
-    );
+    await manager.query(ADD_COUNTS, [run.id, ...COUNT_COLUMNS.map((c) => delta[c])]);
     for (const column of COUNT_COLUMNS) run[column] += delta[column];
   }
 }
