@@ -120,6 +120,9 @@ describe('builds', () => {
       [{ name: 'x', build_number: 1042 }, 'build_number'],
       [{ name: 'x', project_id: '0b7c4a8e-8d4e-4a51-9b0c-3f1d2e4a5b6c' }, 'project_id'],
       [{ name: 'x', status: 'assigned' }, 'status'],
+      // PostgreSQL text cannot hold NUL: this was a database error (a 500).
+      [{ name: 'web\u0000shop' }, 'name'],
+      [{ name: 'x', branch: 'main\u0000' }, 'branch'],
     ])('refuses %j naming %s', async (body, field) => {
       const { org, key } = await createTenant(t, ALL_BUILD_SCOPES);
       const res = await t.http.post('/api/v1/builds').set(withKey(key)).send(body);
@@ -127,6 +130,16 @@ describe('builds', () => {
       expect(res.body.error).toBe('invalid_request');
       expect(res.body.details.field).toBe(field);
       expect(await countBuilds(org.id)).toBe(0);
+    });
+
+    it('stores the text "\\u0000" as sent: only a real NUL character is refused', async () => {
+      const { key } = await createTenant(t, ALL_BUILD_SCOPES);
+      const res = await t.http
+        .post('/api/v1/builds')
+        .set(withKey(key))
+        .send({ name: 'escaped \\u0000 text' });
+      expect(res.status).toBe(202);
+      expect(res.body.name).toBe('escaped \\u0000 text');
     });
 
     it('accepts a 7- and a 64-character commit hash', async () => {
@@ -494,6 +507,7 @@ describe('builds', () => {
       ['limit=2.5', 'limit'],
       ['offset=-1', 'offset'],
       ['color=red', 'color'],
+      ['branch=main%00', 'branch'],
     ])('refuses %s naming %s', async (query, field) => {
       const res = await t.http.get(`/api/v1/builds?${query}`).set(withKey(key));
       expect(res.status).toBe(400);

@@ -109,12 +109,8 @@ function parseItem(raw: unknown, path: string, errors: FieldError[]): ResultItem
     const list = raw.defects;
     if (!Array.isArray(list) || list.length > 100) {
       fail('defects', 'must be an array of at most 100 defect references');
-    } else if (
-      !list.every(
-        (d) => typeof d === 'string' && d.length >= 1 && d.length <= 255 && !d.includes('\u0000'),
-      )
-    ) {
-      fail('defects', 'must contain strings of 1 to 255 characters, without NUL');
+    } else if (!list.every((d) => typeof d === 'string' && d.length >= 1 && d.length <= 255)) {
+      fail('defects', 'must contain strings of 1 to 255 characters');
     } else {
       defects = list as string[];
     }
@@ -156,8 +152,8 @@ function text(
   if (typeof value !== 'string' || value.length < min || value.length > max) {
     return fail(name, `must be a string of ${min} to ${max} characters`);
   }
-  // PostgreSQL text cannot hold NUL.
-  if (value.includes('\u0000')) return fail(name, 'must not contain NUL characters');
+  // (A NUL character, which PostgreSQL text cannot hold, is refused for every request by
+  // `refuseNulCharacters`.)
   return value;
 }
 

@@ -7,6 +7,7 @@ import express, {
 import { ApiError } from '../errors/api-error.js';
 import { ErrorCode } from '../errors/error-codes.js';
 import { fingerprintOf } from './fingerprint.js';
+import { mayHoldNul } from './nul-characters.js';
 
 export const MAX_BODY_BYTES = 10 * 1024 * 1024;
 
@@ -28,7 +29,10 @@ const parseJson = express.json({
   limit: MAX_BODY_BYTES,
   type: JSON_TYPE,
   strict: false,
-  verify: keepRawBody,
+  verify: (req: Request, res: Response, buffer: Buffer) => {
+    keepRawBody(req, res, buffer);
+    req.bodyMayHoldNul = mayHoldNul(buffer);
+  },
 });
 const parseXml = express.text({ limit: MAX_BODY_BYTES, type: XML_TYPES, verify: keepRawBody });
 
