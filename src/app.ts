@@ -13,7 +13,7 @@ import { createValidationPipe } from './common/errors/validation.js';
 import { ApiExpressAdapter } from './common/http/http-result.js';
 import { bodyParsing } from './common/http/body-parsing.middleware.js';
 import { httpsOnly } from './common/http/https-only.middleware.js';
-import { refuseNulCharacters } from './common/http/nul-characters.js';
+import { refuseBadText } from './common/http/text-checks.js';
 import { requestId } from './common/http/request-id.middleware.js';
 import { Settings } from './config/settings.js';
 import { OpenApiDocument } from './openapi/openapi-document.provider.js';
@@ -48,12 +48,12 @@ export async function createApp(
   app.set('trust proxy', settings.trustProxy);
 
   // Order matters: the request id first (everything logs it), HTTPS before anything that
-  // authenticates or counts, body parsing last (then the NUL check on what it parsed).
+  // authenticates or counts, body parsing last (then the check of the text it parsed).
   app.use(requestId);
   app.use(app.get(MetricsService).middleware);
   app.use(httpsOnly);
   app.use(bodyParsing());
-  app.use(refuseNulCharacters);
+  app.use(refuseBadText);
 
   app.setGlobalPrefix(API_PREFIX, {
     exclude: [

@@ -152,6 +152,40 @@ describe('HTTP pipeline', () => {
       expect(res.body.message).toBe(res.body.details.errors[0].message);
     });
 
+    it('refuses text PostgreSQL cannot hold in any JSON string, naming its field', async () => {
+      // Sent as the bytes given (a Buffer would otherwise be serialized as JSON).
+      const post = (body: string | Buffer, type = 'application/json') =>
+        t.http
+          .post('/api/v1/pipeline-probe/echo')
+          .set(HTTPS)
+          .set('Content-Type', type)
+          .serialize((raw: unknown) => raw as string)
+          .send(body);
+      const nul = await post(JSON.stringify({ name: 'x', results: [{ status: 'pass\u0000' }] }));
+      expect(nul.status).toBe(400);
+      expect(nul.body.details.field).toBe('results[0].status');
+      expect(nul.body.message).toMatch(/NUL/);
+
+      const surrogate = await post('{"name": "x\\ud800", "results": []}');
+      expect(surrogate.status).toBe(400);
+      expect(surrogate.body.details.field).toBe('name');
+      expect(surrogate.body.message).toMatch(/unpaired surrogate/);
+
+      // In UTF-16 the escape's bytes differ from UTF-8's: such bodies are always checked.
+      const utf16 = await post(
+        Buffer.from('{"name": "x\\u0000", "results": []}', 'utf16le'),
+        'application/json; charset=utf-16le',
+      );
+      expect(utf16.status).toBe(400);
+      expect(utf16.body.details.field).toBe('name');
+
+      // Nested far deeper than a recursive walk could go; the field is cut short.
+      const depth = 100_000;
+      const deep = await post(`{"name": ${'['.repeat(depth)}"\\u0000"${']'.repeat(depth)}}`);
+      expect(deep.status).toBe(400);
+      expect(deep.body.details.field).toBe(`${`name${'[0]'.repeat(depth - 1)}`.slice(0, 200)}…`);
+    });
+
     it('passes a valid body through', async () => {
       const body = { name: 'x', results: [{ status: 'passed' }] };
       const res = await t.http.post('/api/v1/pipeline-probe/echo').set(HTTPS).send(body);

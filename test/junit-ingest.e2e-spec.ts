@@ -244,7 +244,11 @@ describe('POST /results/ingest (JUnit XML)', () => {
         [201, 20_000],
       ]);
       expect(peak).toBe(2);
-      expect(storedAtClaim.sort()).toEqual([0, 0, 1]);
+      // The third claimed its key only once a report was stored (or both were: they may
+      // finish together).
+      const [first, second, third] = storedAtClaim.sort();
+      expect([first, second]).toEqual([0, 0]);
+      expect(third).toBeGreaterThanOrEqual(1);
     } finally {
       writes.mockRestore();
       claims.mockRestore();

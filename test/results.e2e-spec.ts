@@ -237,6 +237,11 @@ describe('results', () => {
         [{ automation_id: 'a', status: 'failed', defects: ['JIRA-1\u0000'] }],
         'results[0].defects',
       ],
+      [
+        'an unpaired surrogate in an automation id',
+        [{ automation_id: 'a\ud800', status: 'passed' }],
+        'results[0].automation_id',
+      ],
       ['an item that is not an object', ['passed'], 'results[0]'],
       ['an empty list', [], 'results'],
       ['no list', undefined, 'results'],

@@ -7,8 +7,8 @@ describe('CaseIdCache', () => {
     expect(cache.of('p1')?.get('suite.test')).toBe('case-1');
     expect(cache.of('p2')?.get('suite.test')).toBeUndefined();
     expect(cache.of('p1')?.get('suite.other')).toBeUndefined();
-    expect(cache.knows('p1')).toBe(true);
-    expect(cache.knows('p2')).toBe(false);
+    expect(cache.of('p1')).toBeDefined();
+    expect(cache.of('p2')).toBeUndefined();
   });
 
   it('keeps at most its capacity in characters, forgetting the oldest project first', () => {

@@ -4,11 +4,12 @@ const CAPACITY = 4_000_000;
 /**
  * A copy of `value` that shares no memory with the string it was cut from: an automation id
  * taken from a JUnit report is a slice of the whole report, and keeping the slice would keep
- * the report. Slicing a joined string makes V8 first copy it into one new string, which the
- * slice then points into (half the cost of a round trip through a Buffer).
+ * the report. A JSON round trip makes one flat new string, exactly equal (lone surrogates
+ * included): as cheap as copying through a slice, and found faster as a map key than a slice
+ * (every batch looks its names up here).
  */
 function detached(value: string): string {
-  return (' ' + value).slice(1);
+  return JSON.parse(JSON.stringify(value)) as string;
 }
 
 /**
@@ -30,11 +31,6 @@ export class CaseIdCache {
   /** The remembered case ids of a project by automation id, or undefined if none is. */
   of(projectId: string): ReadonlyMap<string, string> | undefined {
     return this.projects.get(projectId)?.ids;
-  }
-
-  /** Whether any case of the project is remembered. */
-  knows(projectId: string): boolean {
-    return this.projects.has(projectId);
   }
 
   remember(projectId: string, automationId: string, caseId: string): void {

@@ -152,8 +152,8 @@ function text(
   if (typeof value !== 'string' || value.length < min || value.length > max) {
     return fail(name, `must be a string of ${min} to ${max} characters`);
   }
-  // (A NUL character, which PostgreSQL text cannot hold, is refused for every request by
-  // `refuseNulCharacters`.)
+  // (A NUL character or an unpaired surrogate, which PostgreSQL text cannot hold, is refused
+  // for every request by `refuseBadText`.)
   return value;
 }
 

@@ -46,6 +46,9 @@ interface Attempt {
   created: Array<[string, string]>;
 }
 
+/** The case ids this process remembers for the run's project, if any: name → case id. */
+type RememberedCases = ReadonlyMap<string, string> | undefined;
+
 /** A case a batch creates: its automation id (`name`), the id chosen for it, its title and section. */
 interface NewCase {
   name: string;
@@ -224,17 +227,18 @@ export class ResultWriter {
   ): Promise<WrittenBatch> {
     // Case ids this process remembers may name a case deleted by hand since: then the batch
     // fails its reference check, is undone to this savepoint, and is written again without
-    // them. (The savepoint is not released: the commit ends it, one round trip less.)
-    const remembered = this.caseIds.knows(run.projectId);
+    // them. They are taken once, here, so a batch that uses any has the savepoint. (It is not
+    // released: the commit ends it, one round trip less.)
+    const remembered = this.caseIds.of(run.projectId);
     if (remembered) await manager.query('SAVEPOINT write_batch');
     let attempt: Attempt;
     try {
-      attempt = await this.writeBatch(manager, run, items, options);
+      attempt = await this.writeBatch(manager, run, items, options, remembered);
     } catch (error) {
       if ((error as { code?: string }).code !== FOREIGN_KEY_VIOLATION || !remembered) throw error;
       await manager.query('ROLLBACK TO SAVEPOINT write_batch');
       this.caseIds.clear();
-      attempt = await this.writeBatch(manager, run, items, options);
+      attempt = await this.writeBatch(manager, run, items, options, undefined);
     }
     // The cases it created are remembered once they are committed, after the response has
     // gone (a report's 20,000 take milliseconds; a batch that comes before finds them in the
@@ -259,13 +263,14 @@ export class ResultWriter {
     run: TestRun,
     items: ResultItem[],
     options: WriteOptions,
+    remembered: RememberedCases,
   ): Promise<Attempt> {
     const caseField = options.caseField ?? ((i: number) => `results[${i}].test_case_id`);
     // What the created_at default stores for this transaction, at the column's precision.
     const [{ now }]: Array<{ now: Date }> = await manager.query(
       'SELECT now()::timestamptz(3) AS now',
     );
-    const resolved = await this.resolveCases(manager, run, items, caseField);
+    const resolved = await this.resolveCases(manager, run, items, caseField, remembered);
 
     const collected: StoredResult[] = [];
     // Prepared in slices, giving way between them: the statements under way (the new cases'
@@ -416,6 +421,7 @@ export class ResultWriter {
     run: TestRun,
     items: ResultItem[],
     caseField: (index: number) => string,
+    remembered: RememberedCases,
   ): Promise<ResolvedCases> {
     const byId = new Set<string>();
     for (const item of items) if (item.testCaseId !== null) byId.add(item.testCaseId);
@@ -438,7 +444,6 @@ export class ResultWriter {
     // Each item's case: named, or remembered by this process; the others are pending.
     const caseIds = new Array<string>(items.length);
     const pending: number[] = [];
-    const remembered = this.caseIds.of(run.projectId);
     for (let i = 0; i < items.length; i++) {
       const item = items[i];
       const id = item.testCaseId ?? remembered?.get(item.automationId as string);

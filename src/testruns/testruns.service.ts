@@ -11,6 +11,7 @@ import {
 import { requireReference } from '../common/references.js';
 import { isoOrNull } from '../common/serialization.js';
 import { uuid7 } from '../common/uuid7.js';
+import { prepared } from '../database/preparing-client.js';
 import { Transactions } from '../database/transactions.js';
 import { EventsService } from '../events/events.service.js';
 import { Project } from '../projects/entities/project.entity.js';
@@ -65,6 +66,28 @@ export interface NewRun {
   buildId?: string;
   releaseId?: string;
   testCaseIds?: string[];
+}
+
+/**
+ * The statements that lock a run and read it (every result batch runs one), written from the
+ * entity's columns once and prepared once per connection: TypeORM would build the query and
+ * PostgreSQL plan it on every call.
+ */
+let locking: Record<'exclusive' | 'shared', string> | null = null;
+
+function lockStatements(manager: EntityManager): Record<'exclusive' | 'shared', string> {
+  if (locking === null) {
+    const columns = manager.connection
+      .getMetadata(TestRun)
+      .columns.map((c) => `"${c.databaseName}" AS "${c.propertyName}"`)
+      .join(', ');
+    const select = `SELECT ${columns} FROM test_run WHERE id = $1 AND organization_id = $2`;
+    locking = {
+      exclusive: prepared(`${select} FOR UPDATE`),
+      shared: prepared(`${select} FOR KEY SHARE`),
+    };
+  }
+  return locking;
 }
 
 @Injectable()
@@ -127,18 +150,19 @@ export class TestRunsService {
         );
       }
     }
-    const run = await manager.save(
-      manager.create(TestRun, {
-        id: uuid7(),
-        organizationId,
-        projectId: fields.projectId,
-        name: fields.name,
-        buildId: fields.buildId ?? null,
-        releaseId: fields.releaseId ?? null,
-        status: 'in_progress',
-        source,
-      }),
-    );
+    const run = manager.create(TestRun, {
+      id: uuid7(),
+      organizationId,
+      projectId: fields.projectId,
+      name: fields.name,
+      buildId: fields.buildId ?? null,
+      releaseId: fields.releaseId ?? null,
+      status: 'in_progress',
+      source,
+    });
+    // An insert, not a save: with its id chosen here, a save would first look the run up to
+    // decide between insert and update. The defaults (counts, times) come back into `run`.
+    await manager.insert(TestRun, run);
     if (fields.testCaseIds?.length) {
       const items = fields.testCaseIds.map((testCaseId) => ({
         testCaseId,
@@ -221,12 +245,12 @@ export class TestRunsService {
     id: string,
     mode: 'exclusive' | 'shared' = 'exclusive',
   ): Promise<TestRun> {
-    const run = await manager.findOne(TestRun, {
-      where: { id, organizationId },
-      lock: { mode: mode === 'exclusive' ? 'pessimistic_write' : 'for_key_share' },
-    });
-    if (!run) throw ApiError.notFound('test_run');
-    return run;
+    const [row]: Array<Record<string, unknown>> = await manager.query(
+      lockStatements(manager)[mode],
+      [id, organizationId],
+    );
+    if (!row) throw ApiError.notFound('test_run');
+    return manager.create(TestRun, row as Partial<TestRun>);
   }
 
   /**

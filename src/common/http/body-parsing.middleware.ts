@@ -7,7 +7,7 @@ import express, {
 import { ApiError } from '../errors/api-error.js';
 import { ErrorCode } from '../errors/error-codes.js';
 import { fingerprintOf } from './fingerprint.js';
-import { mayHoldNul } from './nul-characters.js';
+import { mayHoldBadText } from './text-checks.js';
 
 export const MAX_BODY_BYTES = 10 * 1024 * 1024;
 
@@ -29,9 +29,9 @@ const parseJson = express.json({
   limit: MAX_BODY_BYTES,
   type: JSON_TYPE,
   strict: false,
-  verify: (req: Request, res: Response, buffer: Buffer) => {
+  verify: (req: Request, res: Response, buffer: Buffer, encoding: string) => {
     keepRawBody(req, res, buffer);
-    req.bodyMayHoldNul = mayHoldNul(buffer);
+    req.bodyMayHoldBadText = mayHoldBadText(buffer, encoding);
   },
 });
 const parseXml = express.text({ limit: MAX_BODY_BYTES, type: XML_TYPES, verify: keepRawBody });

@@ -9,7 +9,7 @@ declare module 'express-serve-static-core' {
     principal?: ApiPrincipal;
     /** SHA-256 over method, URL and the body as received, when an Idempotency-Key came. */
     fingerprint?: string;
-    /** Set by the body parser when a JSON body's raw bytes hold an escaped NUL (`\u0000`). */
-    bodyMayHoldNul?: boolean;
+    /** Set by the body parser when a JSON body may hold a NUL or an unpaired surrogate. */
+    bodyMayHoldBadText?: boolean;
   }
 }
