@@ -1,5 +1,8 @@
-/** Characters of automation ids and case ids kept per process: a few megabytes. */
-const CAPACITY = 4_000_000;
+/**
+ * Characters of automation ids and case ids kept per process: about 130,000 cases of 60
+ * characters, some 25 MB.
+ */
+const CAPACITY = 8_000_000;
 
 /**
  * A copy of `value` that shares no memory with the string it was cut from: an automation id
@@ -12,6 +15,23 @@ function detached(value: string): string {
   return JSON.parse(JSON.stringify(value)) as string;
 }
 
+/** What this process remembers of a project's cases. */
+export interface RememberedCases {
+  /** Case ids by automation id. */
+  readonly ids: ReadonlyMap<string, string>;
+  /**
+   * False once the project alone outgrew the cache and stopped being added to: a name it does
+   * not hold may then well exist (true: one it does not hold is most likely new).
+   */
+  readonly complete: boolean;
+}
+
+interface Project {
+  ids: Map<string, string>;
+  chars: number;
+  complete: boolean;
+}
+
 /**
  * Case ids by project and automation id, as found in the database. Pipelines report the same
  * suites run after run, so a batch usually finds every case here instead of looking up
@@ -19,33 +39,44 @@ function detached(value: string): string {
  * API deletes no cases. A case deleted by hand makes the next write that names it fail its
  * reference check (23503); the writer then forgets everything and writes the batch again.
  * Only committed cases are kept: ones read from the database, and ones a batch created once
- * its transaction commits. Bounded by characters: when full, the project remembered longest
- * ago is forgotten first.
+ * its transaction commits. Bounded by characters: when full, the project used longest ago is
+ * forgotten first; a project that alone fills the cache keeps what it has and is marked
+ * incomplete.
  */
 export class CaseIdCache {
-  private readonly projects = new Map<string, { ids: Map<string, string>; chars: number }>();
+  private readonly projects = new Map<string, Project>();
   private chars = 0;
 
   constructor(private readonly capacity = CAPACITY) {}
 
-  /** The remembered case ids of a project by automation id, or undefined if none is. */
-  of(projectId: string): ReadonlyMap<string, string> | undefined {
-    return this.projects.get(projectId)?.ids;
+  /** What is remembered of a project's cases (now its most recently used), if anything. */
+  of(projectId: string): RememberedCases | undefined {
+    const project = this.projects.get(projectId);
+    if (project) {
+      this.projects.delete(projectId);
+      this.projects.set(projectId, project);
+    }
+    return project;
   }
 
   remember(projectId: string, automationId: string, caseId: string): void {
     let project = this.projects.get(projectId);
     if (project?.ids.has(automationId)) return;
     const size = automationId.length + caseId.length;
-    while (this.chars + size > this.capacity && this.projects.size > 0) {
-      const [oldest, dropped] = this.projects.entries().next().value as [string, { chars: number }];
-      this.projects.delete(oldest);
-      this.chars -= dropped.chars;
-      if (oldest === projectId) project = undefined;
+    // Room is made by forgetting other projects, the one used longest ago first.
+    for (const [id, other] of this.projects) {
+      if (this.chars + size <= this.capacity) break;
+      if (id === projectId) continue;
+      this.projects.delete(id);
+      this.chars -= other.chars;
     }
     if (!project) {
-      project = { ids: new Map(), chars: 0 };
+      project = { ids: new Map(), chars: 0, complete: true };
       this.projects.set(projectId, project);
+    }
+    if (this.chars + size > this.capacity) {
+      project.complete = false;
+      return;
     }
     project.ids.set(detached(automationId), detached(caseId));
     project.chars += size;

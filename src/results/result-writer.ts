@@ -11,7 +11,7 @@ import { prepared } from '../database/preparing-client.js';
 import { Transactions } from '../database/transactions.js';
 import { EventsService } from '../events/events.service.js';
 import { toResultResponse } from './result-response.js';
-import { CaseIdCache } from './case-id-cache.js';
+import { CaseIdCache, type RememberedCases } from './case-id-cache.js';
 import { orderByCase } from './case-order.js';
 import { arrayLiteral, copyText, copyTextArray, COPY_NULL } from './copy-format.js';
 import { giveWay, storeWhilePreparing } from './pipelined.js';
@@ -45,9 +45,6 @@ interface Attempt {
   written: WrittenBatch;
   created: Array<[string, string]>;
 }
-
-/** The case ids this process remembers for the run's project, if any: name → case id. */
-type RememberedCases = ReadonlyMap<string, string> | undefined;
 
 /** A case a batch creates: its automation id (`name`), the id chosen for it, its title and section. */
 interface NewCase {
@@ -263,7 +260,7 @@ export class ResultWriter {
     run: TestRun,
     items: ResultItem[],
     options: WriteOptions,
-    remembered: RememberedCases,
+    remembered: RememberedCases | undefined,
   ): Promise<Attempt> {
     const caseField = options.caseField ?? ((i: number) => `results[${i}].test_case_id`);
     // What the created_at default stores for this transaction, at the column's precision.
@@ -421,7 +418,7 @@ export class ResultWriter {
     run: TestRun,
     items: ResultItem[],
     caseField: (index: number) => string,
-    remembered: RememberedCases,
+    remembered: RememberedCases | undefined,
   ): Promise<ResolvedCases> {
     const byId = new Set<string>();
     for (const item of items) if (item.testCaseId !== null) byId.add(item.testCaseId);
@@ -446,7 +443,7 @@ export class ResultWriter {
     const pending: number[] = [];
     for (let i = 0; i < items.length; i++) {
       const item = items[i];
-      const id = item.testCaseId ?? remembered?.get(item.automationId as string);
+      const id = item.testCaseId ?? remembered?.ids.get(item.automationId as string);
       if (id === undefined) pending.push(i);
       else caseIds[i] = id;
     }
@@ -470,10 +467,11 @@ export class ResultWriter {
         }
       }
     };
-    // In a project whose cases this process remembers, the ones it does not are most likely
-    // new (a suite's first report, tests just added): they are created straight away, and
-    // any that exists after all turns the creation into its careful form below.
-    if (remembered === undefined) await lookUp([...firstItem.keys()]);
+    // In a project whose cases this process remembers (all it has seen), the ones it does not
+    // are most likely new (a suite's first report, tests just added): they are created
+    // straight away, and any that exists after all turns the creation into its careful form
+    // below. Otherwise they are looked up first.
+    if (!remembered?.complete) await lookUp([...firstItem.keys()]);
     const unknown: string[] = [];
     for (const name of firstItem.keys()) if (!idByAutomationId.has(name)) unknown.push(name);
     // Code-unit order (the default sort's, with no comparator called per pair). Ids made in
