@@ -66,7 +66,15 @@ try {
   }
   const deadline = Date.now() + 120_000;
   while (latencies.length < EVENTS && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
-  if (latencies.length < EVENTS) throw new Error(`only ${latencies.length} of ${EVENTS} delivered`);
+  if (latencies.length < EVENTS) {
+    // What became of the missing ones: their deliveries' status and attempt log.
+    const { rows: events } = await client.query(`SELECT count(*)::int AS n FROM domain_event WHERE relayed_at IS NULL`);
+    const { rows: pending } = await client.query(
+      `SELECT status, attempts, next_attempt_at, attempt_log FROM webhook_delivery WHERE status <> 'succeeded' LIMIT 5`,
+    );
+    console.error(`events not relayed: ${events[0].n}; deliveries not succeeded:`, JSON.stringify(pending, null, 1));
+    throw new Error(`only ${latencies.length} of ${EVENTS} delivered`);
+  }
 
   const sorted = [...latencies].sort((a, b) => a - b);
   const at = (q) => sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))];

@@ -44,6 +44,23 @@ export class WebhookSender {
         durationMs: 0,
       });
     }
+    return this.attempt(target, secure, body, headers, started, true);
+  }
+
+  /**
+   * One exchange. A keep-alive connection the receiver closes just as a request goes out on
+   * it fails that request with a reset before any answer; it is sent again once on another
+   * connection (Node's documented remedy), instead of counting as a failed attempt that would
+   * wait for its retry.
+   */
+  private attempt(
+    target: URL,
+    secure: boolean,
+    body: string,
+    headers: Record<string, string>,
+    started: number,
+    mayResend: boolean,
+  ): Promise<SendOutcome> {
     return new Promise((resolve) => {
       let settled = false;
       const finish = (outcome: Omit<SendOutcome, 'durationMs'>) => {
@@ -51,6 +68,7 @@ export class WebhookSender {
         settled = true;
         resolve({ ...outcome, durationMs: Math.round(performance.now() - started) });
       };
+      let answered = false;
       const request = (secure ? httpsRequest : httpRequest)(
         target,
         {
@@ -62,9 +80,13 @@ export class WebhookSender {
             'User-Agent': 'test-management-webhooks/1',
             ...headers,
           },
-          signal: AbortSignal.timeout(this.timeoutMs),
+          // The time limit is for the whole exchange, a resend included.
+          signal: AbortSignal.timeout(
+            Math.max(1, Math.round(this.timeoutMs - (performance.now() - started))),
+          ),
         },
         (response) => {
+          answered = true;
           let kept = '';
           response.setEncoding('utf8');
           response.on('data', (chunk: string) => {
@@ -83,7 +105,12 @@ export class WebhookSender {
           );
         },
       );
-      request.on('error', (error: Error) => {
+      request.on('error', (error: Error & { code?: string }) => {
+        if (mayResend && !answered && request.reusedSocket && error.code === 'ECONNRESET') {
+          settled = true;
+          resolve(this.attempt(target, secure, body, headers, started, false));
+          return;
+        }
         const timedOut = error.name === 'AbortError' || error.name === 'TimeoutError';
         finish({
           status: null,
