@@ -1,4 +1,4 @@
-import { uuid7 } from './uuid7.js';
+import { createUuid7, uuid7 } from './uuid7.js';
 
 const V7 = /^[0-9a-f]{8}-[0-9a-f]{4}-7[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
 const timeOf = (id: string) => parseInt(id.slice(0, 8) + id.slice(9, 13), 16);
@@ -31,5 +31,16 @@ describe('uuid7', () => {
     expect(rising).toBeGreaterThan(350);
     expect(rising).toBeLessThan(650);
     expect(Math.max(...tails) - Math.min(...tails)).toBeGreaterThan(2 ** 46);
+  });
+
+  it('borrows the next millisecond when its counter runs out, still increasing', () => {
+    // A counter of 16 values, starting in its lower half: out within 16 ids.
+    const small = createUuid7(16);
+    const now = Date.UTC(2021, 5, 1);
+    const ids = Array.from({ length: 40 }, () => small(now));
+    for (let i = 1; i < ids.length; i++) expect(ids[i] > ids[i - 1]).toBe(true);
+    expect(ids.every((id) => V7.test(id))).toBe(true);
+    expect(timeOf(ids[0])).toBe(now);
+    expect(timeOf(ids[ids.length - 1])).toBeGreaterThanOrEqual(now + 2);
   });
 });

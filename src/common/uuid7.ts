@@ -19,30 +19,39 @@ const AT = [0, 2, 4, 6, 9, 11, 14, 16, 19, 21, 24, 26, 28, 30, 32, 34];
 /** 26 bits of counter (12 of `rand_a`, 14 of `rand_b`) below the timestamp. */
 const COUNTER_LIMIT = 2 ** 26;
 
-let lastMs = -1;
-let counter = 0;
-
 /**
- * A version 7 UUID (RFC 9562): 48 bits of Unix time in milliseconds, a 26-bit counter, then
- * 48 random bits. Ids made by one process only ever increase (within a millisecond the
- * counter goes up from a random start in its lower half: RFC 9562 §6.2, method 1), so the
- * indexes on such ids take new rows at their right edge, not on random pages all over them:
- * a 20,000-row batch touches a few pages of each index instead of thousands.
+ * A generator of version 7 UUIDs (RFC 9562): 48 bits of Unix time in milliseconds, a 26-bit
+ * counter, then 48 random bits. Its ids only ever increase (within a millisecond the counter
+ * goes up from a random start in its lower half: RFC 9562 §6.2, method 1; when it runs out,
+ * the next millisecond is borrowed), so the indexes on such ids take new rows at their right
+ * edge, not on random pages all over them: a 20,000-row batch touches a few pages of each
+ * index instead of thousands. `counterLimit` is smaller only in tests.
  */
-export function uuid7(now: number = Date.now()): string {
-  if (pooled === POOL_IDS) {
-    randomFillSync(pool);
-    pooled = 0;
-  }
-  const r = pooled++ * RANDOM_BYTES;
-  if (now > lastMs) {
-    lastMs = now;
-    counter = pool.readUInt32BE(r + 6) % (COUNTER_LIMIT / 2);
-  } else if (++counter === COUNTER_LIMIT) {
-    // 67 million ids in one millisecond: borrow the next one, as the RFC advises.
-    lastMs++;
-    counter = 0;
-  }
+export function createUuid7(counterLimit = COUNTER_LIMIT): (now?: number) => string {
+  let lastMs = -1;
+  let counter = 0;
+  return (now = Date.now()) => {
+    if (pooled === POOL_IDS) {
+      randomFillSync(pool);
+      pooled = 0;
+    }
+    const r = pooled++ * RANDOM_BYTES;
+    if (now > lastMs) {
+      lastMs = now;
+      counter = pool.readUInt32BE(r + 6) % (counterLimit / 2);
+    } else if (++counter === counterLimit) {
+      lastMs++;
+      counter = 0;
+    }
+    return format(lastMs, counter, r);
+  };
+}
+
+/** The process's generator: ids made by one process only ever increase. */
+export const uuid7 = createUuid7();
+
+/** An id's text: its millisecond, its counter, and the pool's 6 random bytes at `r`. */
+function format(lastMs: number, counter: number, r: number): string {
   const high = Math.floor(lastMs / 0x10000);
   bytes[0] = high >>> 24;
   bytes[1] = high >>> 16;
