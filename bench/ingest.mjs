@@ -10,7 +10,7 @@ import { pipeline } from 'node:stream/promises';
 import { Readable } from 'node:stream';
 import pg from 'pg';
 import copyStreams from 'pg-copy-streams';
-import { benchTenant, cpuMs, createDatabase, dropDatabase, operator, rss, startService, viaHttps } from './support.mjs';
+import { benchProject, cpuMs, createDatabase, dropDatabase, sampleRss, startService, viaHttps } from './support.mjs';
 
 const COPY_ROWS = Number(process.env.BENCH_COPY_ROWS ?? 200_000);
 const BATCHES = Number(process.env.BENCH_BATCHES ?? 240);
@@ -20,16 +20,11 @@ const JUNIT_CASES = Number(process.env.BENCH_JUNIT_CASES ?? 20_000);
 
 const db = createDatabase('ingest');
 const service = await startService({ DATABASE_URL: db.url, RATE_LIMIT_PER_MINUTE: '1000000', LOG_LEVEL: 'warn' });
-let peakRss = rss(service.child.pid);
-const sampler = setInterval(() => (peakRss = Math.max(peakRss, rss(service.child.pid))), 100);
+const memory = sampleRss(service.child.pid, 100);
 const client = new pg.Client({ connectionString: db.url });
 await client.connect();
 try {
-  const { org, key } = await benchTenant(service.base, ['testruns:create', 'results:submit']);
-  const project = await operator(service.base, 'POST', `/internal/v1/organizations/${org.id}/projects`, {
-    name: 'Bench',
-    key: 'BENCH',
-  });
+  const { org, key, project } = await benchProject(service.base, ['testruns:create', 'results:submit'], 'Bench', 'BENCH');
   const headers = { ...viaHttps, authorization: `Bearer ${key}` };
   const post = async (path, body, contentType = 'application/json') => {
     const res = await fetch(`${service.base}${path}`, {
@@ -162,7 +157,7 @@ try {
   await measureCopy();
   const copyRate = [...copyRates].sort((x, y) => x - y)[2];
 
-  clearInterval(sampler);
+  memory.stop();
   const rows = [
     {
       measure: `(a) COPY into a table like test_result (median of ${copyRates.map((r) => Math.round(r / 1000)).join('k, ')}k)`,
@@ -191,7 +186,7 @@ try {
     },
   ];
   console.table(rows);
-  const mb = peakRss / 1024 / 1024;
+  const mb = memory.peak / 1024 / 1024;
   console.log(
     `(b) CPU per 1,000 results: service ${perThousand('service')} ms, PostgreSQL ${perThousand('postgres')} ms, this client ${((clientMs.user + clientMs.system) / 1000 / BATCHES).toFixed(1)} ms`,
   );
@@ -199,7 +194,7 @@ try {
   console.log(`(c) target ≥ 0.30: ${junitRate / copyRate >= 0.3 ? 'met' : 'NOT met'}`);
   console.log(`peak RSS of the service: ${mb.toFixed(0)} MB (target < 300 MB): ${mb < 300 ? 'met' : 'NOT met'}`);
 } finally {
-  clearInterval(sampler);
+  memory.stop();
   await client.end();
   await service.stop();
   await dropDatabase(db.name);

@@ -2,7 +2,7 @@
 // at once to one service process, as `npm run start:prod` runs it. Prints the peak RSS (the
 // pods' memory limit is 512Mi), the time each report took, and checks every result stored.
 import pg from 'pg';
-import { benchTenant, createDatabase, dropDatabase, operator, rss, startService, viaHttps } from './support.mjs';
+import { benchProject, createDatabase, dropDatabase, rss, sampleRss, startService, viaHttps } from './support.mjs';
 
 const REPORTS = Number(process.env.BENCH_REPORTS ?? 6);
 const CASES = Number(process.env.BENCH_REPORT_CASES ?? 150_000);
@@ -10,16 +10,11 @@ const CASES = Number(process.env.BENCH_REPORT_CASES ?? 150_000);
 const db = createDatabase('large');
 const service = await startService({ DATABASE_URL: db.url, RATE_LIMIT_PER_MINUTE: '1000000', LOG_LEVEL: 'warn' });
 const baseline = rss(service.child.pid);
-let peak = baseline;
-const sampler = setInterval(() => (peak = Math.max(peak, rss(service.child.pid))), 50);
+const memory = sampleRss(service.child.pid, 50);
 const client = new pg.Client({ connectionString: db.url });
 await client.connect();
 try {
-  const { org, key } = await benchTenant(service.base, ['testruns:create', 'results:submit']);
-  const project = await operator(service.base, 'POST', `/internal/v1/organizations/${org.id}/projects`, {
-    name: 'Large',
-    key: 'LARGE',
-  });
+  const { key, project } = await benchProject(service.base, ['testruns:create', 'results:submit'], 'Large', 'LARGE');
   const reportOf = (pkg) =>
     '<?xml version="1.0" encoding="UTF-8"?>\n<testsuites>\n' +
     Array.from({ length: 100 }, (_, s) => {
@@ -49,15 +44,16 @@ try {
   );
   const { rows } = await client.query('SELECT count(*)::int AS n FROM test_result');
   if (rows[0].n !== REPORTS * CASES) throw new Error(`${rows[0].n} results stored, not ${REPORTS * CASES}`);
-  clearInterval(sampler);
+  memory.stop();
   console.log(
     `${REPORTS} reports of ${(reports[0].length / 1048576).toFixed(1)} MiB (${CASES} new cases each) at once: ` +
       `done after ${seconds.map((s) => s.toFixed(1)).join(', ')} s; ${rows[0].n} results stored`,
   );
   const mb = (bytes) => (bytes / 1024 / 1024).toFixed(0);
+  const peak = memory.peak;
   console.log(`RSS: ${mb(baseline)} MB idle, peak ${mb(peak)} MB (the pods' limit is 512 MiB): ${peak < 512 * 1024 * 1024 ? 'under' : 'OVER'}`);
 } finally {
-  clearInterval(sampler);
+  memory.stop();
   await client.end();
   await service.stop();
   await dropDatabase(db.name);

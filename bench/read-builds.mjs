@@ -4,7 +4,7 @@
 import { spawn } from 'node:child_process';
 import { resolve } from 'node:path';
 import pg from 'pg';
-import { benchTenant, cannon, createDatabase, dropDatabase, freePort, operator, startService, viaHttps } from './support.mjs';
+import { benchProject, cannon, createDatabase, dropDatabase, freePort, operator, startService, viaHttps } from './support.mjs';
 
 const BUILDS = Number(process.env.BENCH_BUILDS ?? 100_000);
 const DURATION = Number(process.env.BENCH_DURATION ?? 10);
@@ -15,11 +15,7 @@ const service = await startService({ DATABASE_URL: db.url, RATE_LIMIT_PER_MINUTE
 const barePort = await freePort();
 const bare = spawn(process.execPath, [resolve('bench/bare-express.mjs'), String(barePort)], { stdio: 'ignore' });
 try {
-  const { org, key } = await benchTenant(service.base, ['builds:read']);
-  const project = await operator(service.base, 'POST', `/internal/v1/organizations/${org.id}/projects`, {
-    name: 'Web shop',
-    key: 'WEB',
-  });
+  const { org, key, project } = await benchProject(service.base, ['builds:read'], 'Web shop', 'WEB');
   const release = await operator(service.base, 'POST', `/internal/v1/projects/${project.id}/releases`, { name: 'R1' });
 
   // Seed: one build a minute going back; every 20th still waits in the queue.

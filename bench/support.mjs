@@ -107,6 +107,28 @@ export async function benchTenant(base, scopes) {
   return { org, key };
 }
 
+/** `benchTenant` with one project of `name` and `projectKey` in its organization. */
+export async function benchProject(base, scopes, name, projectKey) {
+  const { org, key } = await benchTenant(base, scopes);
+  const project = await operator(base, 'POST', `/internal/v1/organizations/${org.id}/projects`, {
+    name,
+    key: projectKey,
+  });
+  return { org, key, project };
+}
+
+/** Samples the RSS of process `pid` every `everyMs` until stopped: its peak so far, in bytes. */
+export function sampleRss(pid, everyMs) {
+  let peak = rss(pid);
+  const timer = setInterval(() => (peak = Math.max(peak, rss(pid))), everyMs);
+  return {
+    get peak() {
+      return peak;
+    },
+    stop: () => clearInterval(timer),
+  };
+}
+
 export function cannon(options) {
   return new Promise((done, fail) => {
     autocannon(options, (error, result) => (error ? fail(error) : done(result)));

@@ -4,7 +4,7 @@
 // Targets (issue 6): p50 < 100 ms, ≥ 500 deliveries/s.
 import { createServer } from 'node:http';
 import pg from 'pg';
-import { createDatabase, dropDatabase, freePort, rss, startService } from './support.mjs';
+import { createDatabase, dropDatabase, freePort, sampleRss, startService } from './support.mjs';
 
 const EVENTS = Number(process.env.BENCH_EVENTS ?? 10_000);
 const RATE = Number(process.env.BENCH_RATE ?? 600); // events per second offered (above the 500/s target)
@@ -44,8 +44,7 @@ const worker = await startService({
   APP_ROLE: 'worker',
   WEBHOOK_ALLOWED_HOSTS: '127.0.0.1',
 });
-let peakRss = 0;
-const sampler = setInterval(() => (peakRss = Math.max(peakRss, rss(worker.child.pid))), 200);
+const memory = sampleRss(worker.child.pid, 200);
 try {
   const started = Date.now();
   let written = 0;
@@ -89,14 +88,14 @@ try {
       'p90 ms': at(0.9),
       'p99 ms': at(0.99),
       'max ms': sorted[sorted.length - 1],
-      'worker peak RSS MB': Math.round(peakRss / 1024 / 1024),
+      'worker peak RSS MB': Math.round(memory.peak / 1024 / 1024),
     },
   ]);
   console.log(`p50 < 100 ms: ${at(0.5) < 100 ? 'met' : 'NOT met'}; ≥ 500 deliveries/s: ${rate >= 500 ? 'met' : 'NOT met'}`);
   const { rows } = await client.query(`SELECT status, count(*)::int AS n FROM webhook_delivery GROUP BY status`);
   console.log('deliveries by status:', Object.fromEntries(rows.map((r) => [r.status, r.n])));
 } finally {
-  clearInterval(sampler);
+  memory.stop();
   await worker.stop();
   await client.end();
   receiver.close();

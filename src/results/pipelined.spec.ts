@@ -56,7 +56,7 @@ describe('storeWhilePreparing', () => {
           },
         );
       } catch (error) {
-        console.log('rejected:', error.message, 'stored:', stored.length);
+        process.stdout.write('rejected: ' + error.message + ' stored: ' + stored.length + '\\n');
       }`;
     const child = spawnSync(process.execPath, ['--input-type=module', '-e', script], {
       encoding: 'utf8',
