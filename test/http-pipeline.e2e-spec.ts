@@ -2,7 +2,8 @@ import { Body, Controller, Get, Module, Post } from '@nestjs/common';
 import { Type } from 'class-transformer';
 import { IsIn, IsString, ValidateNested } from 'class-validator';
 import { Public } from '../src/auth/access.decorators.js';
-import { HTTPS, startApp, type TestApp } from './support/app.js';
+import { createTenant } from './factories/organizations.js';
+import { HTTPS, startApp, withKey, type TestApp } from './support/app.js';
 
 class ProbeItem {
   @IsIn(['passed', 'failed'])
@@ -70,9 +71,38 @@ describe('HTTP pipeline', () => {
     });
 
     it('serves probes over plain HTTP', async () => {
-      const res = await t.http.get('/healthz');
-      expect(res.status).toBe(200);
-      expect(res.body).toEqual({ status: 'ok' });
+      for (const path of ['/healthz', '/HEALTHZ', '/healthz/']) {
+        const res = await t.http.get(path);
+        expect(res.status).toBe(200);
+        expect(res.body).toEqual({ status: 'ok' });
+      }
+    });
+
+    it('refuses plain HTTP whatever the case, slashes or encoding of an API path', async () => {
+      // Express routes case-insensitively and some of these spellings reach a handler (with a
+      // valid key `/API/v1/organizations` answered 200 over plain HTTP when the check compared
+      // prefixes case-sensitively); none may be served without HTTPS.
+      const { key } = await createTenant(t);
+      const secured = await t.http.get('/API/v1/organizations').set(withKey(key));
+      expect(secured.status).toBe(200);
+      for (const path of [
+        '/API/v1/organizations',
+        '/Api/V1/builds',
+        '/api//v1/builds',
+        '//api/v1/builds',
+        '/%2Fapi/v1/builds',
+        '/%61pi/v1/builds',
+        '/INTERNAL/v1/organizations',
+        '/Internal/V1/organizations',
+        '/nowhere',
+      ]) {
+        const res = await t.http.get(path).set('Authorization', `Bearer ${key}`);
+        expect({ path, status: res.status, error: res.body.error }).toEqual({
+          path,
+          status: 403,
+          error: 'https_required',
+        });
+      }
     });
   });
 
