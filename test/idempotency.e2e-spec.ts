@@ -29,7 +29,7 @@ class FailingWriteModule {}
 describe('Idempotency-Key', () => {
   let t: TestApp;
   beforeAll(async () => {
-    t = await startApp({}, [FailingWriteModule]);
+    t = await startApp({ WEBHOOK_ALLOWED_HOSTS: '127.0.0.1' }, [FailingWriteModule]);
   });
   afterAll(() => t.close());
 
@@ -329,5 +329,70 @@ describe('Idempotency-Key', () => {
       [`org:${org.id}`],
     );
     expect(left[0].n).toBe(0);
+  });
+
+  describe('secrets shown once', () => {
+    /** Tables (and row counts) whose rows, as text, hold `secret`. */
+    async function tablesHolding(secret: string): Promise<string[]> {
+      const db = t.app.get(DataSource);
+      const tables: Array<{ name: string }> = await db.query(
+        `SELECT quote_ident(table_name) AS name FROM information_schema.tables
+          WHERE table_schema = current_schema() AND table_type = 'BASE TABLE'`,
+      );
+      const holding: string[] = [];
+      for (const { name } of tables) {
+        const [row] = await db.query(
+          `SELECT count(*)::int AS n FROM ${name} t WHERE strpos(t::text, $1) > 0`,
+          [secret],
+        );
+        if (row.n > 0) holding.push(name);
+      }
+      return holding;
+    }
+
+    it('an API key created with an Idempotency-Key is stored only as its hash; the replay answers it as null', async () => {
+      const { org } = await createTenant(t);
+      const send = () =>
+        t.http
+          .post(`/internal/v1/organizations/${org.id}/api-keys`)
+          .set(OPERATOR)
+          .set('Idempotency-Key', 'key-once')
+          .send({ name: 'pipeline', scopes: ['builds:read'] });
+      const first = await send();
+      expect(first.status).toBe(201);
+      expect(first.body.key).toMatch(/^svc_live_[0-9a-f]{32,}$/);
+
+      expect(await tablesHolding(first.body.key)).toEqual([]);
+      expect(await tablesHolding(first.body.key.slice('svc_live_'.length))).toEqual([]);
+
+      const replay = await send();
+      expect(replay.status).toBe(201);
+      expect(replay.headers['idempotent-replayed']).toBe('true');
+      expect(replay.body).toEqual({ ...first.body, key: null });
+      // The key the first response showed is the one that works; the replay made no other.
+      await t.http.get('/api/v1/organizations').set(withKey(first.body.key)).expect(200);
+      const keys = await t.http.get(`/internal/v1/organizations/${org.id}/api-keys`).set(OPERATOR);
+      expect(keys.body.data.map((k: { id: string }) => k.id)).toContain(first.body.id);
+      expect(keys.body.pagination.total).toBe(2);
+    });
+
+    it('a webhook secret is kept only on its subscription (delivery signs with it); the replay answers it as null', async () => {
+      const { key } = await createTenant(t, ['webhooks:manage']);
+      const send = () =>
+        t.http
+          .post('/api/v1/webhooks')
+          .set(withKey(key))
+          .set('Idempotency-Key', 'hook-once')
+          .send({ url: 'http://127.0.0.1:9/tm', events: ['*'] });
+      const first = await send();
+      expect(first.status).toBe(201);
+      expect(first.body.secret).toMatch(/^whsec_/);
+      expect(await tablesHolding(first.body.secret)).toEqual(['webhook_subscription']);
+
+      const replay = await send();
+      expect(replay.status).toBe(201);
+      expect(replay.headers['idempotent-replayed']).toBe('true');
+      expect(replay.body).toEqual({ ...first.body, secret: null });
+    });
   });
 });

@@ -3,6 +3,7 @@ import { ApiCreatedResponse, ApiNoContentResponse, ApiTags } from '@nestjs/swagg
 import { ApiErrors, ApiPageResponse } from '../common/openapi.decorators.js';
 import { ParseIdPipe } from '../common/ids.js';
 import { PaginationQuery, type Page } from '../common/pagination/pagination.js';
+import { ShownOnce } from '../idempotency/shown-once.decorator.js';
 import { InternalApi } from './access.decorators.js';
 import { ApiKeysService } from './api-keys.service.js';
 import { ApiKeyResponse, CreateApiKeyDto, CreatedApiKeyResponse } from './dto/api-key.dto.js';
@@ -16,6 +17,7 @@ export class ApiKeysInternalController {
   @Post('organizations/:id/api-keys')
   @ApiErrors(400, 404, 409, 415, 422)
   @ApiCreatedResponse({ type: CreatedApiKeyResponse })
+  @ShownOnce('key')
   create(
     @Param('id', new ParseIdPipe('organization')) organizationId: string,
     @Body() dto: CreateApiKeyDto,

@@ -15,6 +15,7 @@ import { fingerprintOf } from '../common/http/fingerprint.js';
 import { HttpResult } from '../common/http/http-result.js';
 import { Transactions } from '../database/transactions.js';
 import { IdempotencyStore } from './idempotency.store.js';
+import { SHOWN_ONCE_METADATA, withoutSecrets } from './shown-once.decorator.js';
 
 export const IDEMPOTENCY_HEADER = 'Idempotency-Key';
 const MAX_KEY_LENGTH = 255;
@@ -81,7 +82,11 @@ export class IdempotencyInterceptor implements NestInterceptor {
           result instanceof HttpResult
             ? [result.status, result.body]
             : [this.statusOf(context), result];
-        await this.store.complete(manager, owner, key, status, body);
+        const secrets = this.reflector.get<string[] | undefined>(
+          SHOWN_ONCE_METADATA,
+          context.getHandler(),
+        );
+        await this.store.complete(manager, owner, key, status, withoutSecrets(body, secrets));
         return result;
       });
     } catch (error) {

@@ -8,6 +8,7 @@ import {
 import { Principal, RequireScopes } from '../auth/access.decorators.js';
 import type { ApiPrincipal } from '../auth/api-principal.js';
 import { ParseIdPipe } from '../common/ids.js';
+import { ShownOnce } from '../idempotency/shown-once.decorator.js';
 import { ApiErrors, ApiPageResponse } from '../common/openapi.decorators.js';
 import { PaginationQuery, type Page } from '../common/pagination/pagination.js';
 import {
@@ -39,6 +40,7 @@ export class WebhooksController {
   @RequireScopes('webhooks:manage')
   @ApiCreatedResponse({ type: CreatedWebhookResponse })
   @ApiErrors(400, 409, 415, 422)
+  @ShownOnce('secret')
   create(
     @Principal() principal: ApiPrincipal,
     @Body() dto: CreateWebhookDto,

@@ -41,8 +41,13 @@ export class ApiKeyResponse {
 
 export class CreatedApiKeyResponse extends ApiKeyResponse {
   @ApiProperty({
-    description: 'The key itself. Shown only in this response; store it in your secrets manager.',
+    type: String,
+    nullable: true,
+    description:
+      'The key itself. Shown only in this response; store it in your secrets manager. Null ' +
+      'when the response is an idempotent replay (`Idempotent-Replayed: true`): only the ' +
+      'key’s hash is stored.',
     example: 'svc_live_3f9a1c2e…',
   })
-  key!: string;
+  key!: string | null;
 }

@@ -30,10 +30,14 @@ export class WebhookResponse {
 
 export class CreatedWebhookResponse extends WebhookResponse {
   @ApiProperty({
-    description: 'Signing secret (`whsec_…`), shown only in this response',
+    type: String,
+    nullable: true,
+    description:
+      'Signing secret (`whsec_…`), shown only in this response; null when the response is an ' +
+      'idempotent replay (`Idempotent-Replayed: true`), since the secret is never stored for one',
     example: 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw',
   })
-  secret!: string;
+  secret!: string | null;
 }
 
 export class CreateWebhookDto {
