@@ -848,10 +848,10 @@ export interface components {
             /** Format: date-time */
             created_at: string;
             /**
-             * @description Signing secret (`whsec_…`), shown only in this response
+             * @description Signing secret (`whsec_…`), shown only in this response; null when the response is an idempotent replay (`Idempotent-Replayed: true`), since the secret is never stored for one
              * @example whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw
              */
-            secret: string;
+            secret: string | null;
         };
         AttemptResponse: {
             /** @example 1 */
