@@ -27,7 +27,7 @@ const USAGE = `Usage: npm run cli -- <command> [options]
   key:delete <key id>
 
 Scopes: ${SCOPES.join(', ')}
-Settings (DATABASE_URL, …) come from the environment, .env or .env.example.`;
+Settings (DATABASE_URL, …) come from the environment or .env.`;
 
 /** The services the CLI drives: the same ones the internal API uses, without HTTP or Redis. */
 @Module({})

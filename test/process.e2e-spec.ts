@@ -1,4 +1,8 @@
+import { execFileSync } from 'node:child_process';
+import { copyFileSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { connect } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join, resolve as resolvePath } from 'node:path';
 import { freePort, spawnService, waitForOutput } from './support/process.js';
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -9,6 +13,54 @@ describe('the service process', () => {
     expect(await service.exited).toBe(1);
     expect(service.output()).toMatch(/PORT must be an integer from 1 to 65535 \(got "eighty"\)/);
     expect(service.output()).toMatch(/RATE_LIMIT_STORE must be one of memory, redis/);
+  });
+
+  describe('settings files', () => {
+    let dir: string;
+    beforeEach(() => {
+      dir = mkdtempSync(join(tmpdir(), 'tm-settings-'));
+    });
+    afterEach(() => rmSync(dir, { recursive: true, force: true }));
+
+    /** Starts the service in `dir`; answers what it listens on and its internal API's answer. */
+    async function startIn(token: string): Promise<{ listening: string; internal: number }> {
+      const port = await freePort();
+      const service = spawnService({ PORT: String(port) }, dir);
+      try {
+        await waitForOutput(service, /Listening on/);
+        const listening = /Listening on (\w+):/.exec(service.output())![1];
+        const res = await fetch(`${listening}://127.0.0.1:${port}/internal/v1/organizations`, {
+          headers: { 'X-Forwarded-Proto': 'https', Authorization: `Bearer ${token}` },
+        });
+        return { listening, internal: res.status };
+      } finally {
+        service.child.kill('SIGKILL');
+        await service.exited;
+      }
+    }
+
+    it('ignores .env.example: without .env a start takes the safe defaults', async () => {
+      copyFileSync(resolvePath('.env.example'), join(dir, '.env.example'));
+      const example = readFileSync(join(dir, '.env.example'), 'utf8');
+      const token = /^ADMIN_TOKEN=(.+)$/m.exec(example)![1];
+      // Plain HTTP (no self-signed certificate) and no internal API, whatever the example says.
+      expect(await startIn(token)).toEqual({ listening: 'http', internal: 404 });
+    });
+
+    it('start:local writes .env from .env.example with a token of its own, once, and says so', () => {
+      copyFileSync(resolvePath('.env.example'), join(dir, '.env.example'));
+      const script = resolvePath('scripts/local-env.mjs');
+      const first = execFileSync(process.execPath, [script], { cwd: dir, encoding: 'utf8' });
+      expect(first).toMatch(/created from \.env\.example/);
+      const written = readFileSync(join(dir, '.env'), 'utf8');
+      const token = /^ADMIN_TOKEN=([0-9a-f]{48})$/m.exec(written)?.[1];
+      expect(token).toBeDefined();
+      expect(first).toContain(token);
+      expect(written).toMatch(/^TLS_SELF_SIGNED=true$/m);
+      const second = execFileSync(process.execPath, [script], { cwd: dir, encoding: 'utf8' });
+      expect(second).toMatch(/using the settings in \.env/);
+      expect(readFileSync(join(dir, '.env'), 'utf8')).toBe(written);
+    });
   });
 
   it('logs JSON lines with the request id and never the Authorization header', async () => {

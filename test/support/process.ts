@@ -21,12 +21,14 @@ export function freePort(): Promise<number> {
   });
 }
 
-/** Runs the built service (`dist/main.js`) as its own process with the given settings. */
-export function spawnService(env: Record<string, string>): ServiceProcess {
+/**
+ * Runs the built service (`dist/main.js`) as its own process with the given settings, by
+ * default from a directory without a `.env` file, so only the given settings apply.
+ */
+export function spawnService(env: Record<string, string>, cwd = tmpdir()): ServiceProcess {
   let output = '';
-  // From a directory without `.env` files, so only the given settings apply.
   const child = spawn(process.execPath, [resolvePath('dist/main.js')], {
-    cwd: tmpdir(),
+    cwd,
     env: { ...process.env, LOG_LEVEL: 'info', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
