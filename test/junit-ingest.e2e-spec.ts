@@ -255,6 +255,60 @@ describe('POST /results/ingest (JUnit XML)', () => {
     }
   });
 
+  it('cuts long messages and names between code points, never inside a surrogate pair', async () => {
+    const { key, project } = await setup();
+    // The cut at 65,535 (message) and 1,000 (names) UTF-16 units falls between the two halves
+    // of an emoji; the lone half used to fail the insert of the event (a 500, resubmitted by
+    // CI for ever).
+    const message = `${'m'.repeat(65_534)}\u{1F600} tail`;
+    const name = `${'n'.repeat(999)}\u{1F600}`;
+    const xml = `<testsuite><testcase classname="${'c'.repeat(999)}\u{1F600}" name="${name}"><failure message="${message}"/></testcase></testsuite>`;
+    const res = await postXml(key, `project_id=${project.id}`, xml);
+    expect(res.status).toBe(201);
+    const [row] = await db.query(
+      `SELECT r.message, c.title, c.section, c.automation_id FROM test_result r
+         JOIN test_case c ON c.id = r.test_case_id WHERE r.test_run_id = $1`,
+      [res.body.test_run_id],
+    );
+    expect(row.message).toBe('m'.repeat(65_534));
+    expect(row.title).toBe('n'.repeat(999));
+    expect(row.section).toBe('c'.repeat(999));
+    expect(row.automation_id).toBe(`${'c'.repeat(999)}`);
+  });
+
+  it('refuses an unpaired surrogate or a NUL in an XML body of any encoding, naming body', async () => {
+    const { org, key, project } = await setup();
+    const xml = '<testsuite><testcase name="half \uD800 of a pair"/></testsuite>';
+    for (const [type, encoding] of [
+      ['application/xml; charset=utf-16le', 'utf16le'],
+      ['text/xml; charset=utf-16le', 'utf16le'],
+    ] as const) {
+      const res = await t.http
+        .post(`/api/v1/results/ingest?project_id=${project.id}`)
+        .set(withKey(key))
+        .set('Content-Type', type)
+        .send(Buffer.from(xml, encoding));
+      expect(res.status).toBe(400);
+      expect(res.body).toEqual({
+        error: 'invalid_request',
+        message: expect.stringMatching(/unpaired surrogate/),
+        details: { field: 'body', errors: [{ field: 'body', message: expect.any(String) }] },
+      });
+    }
+    const nul = await postXml(
+      key,
+      `project_id=${project.id}`,
+      '<testsuite><testcase name="a\u0000b"/></testsuite>',
+    );
+    expect(nul.status).toBe(400);
+    expect(nul.body.details.field).toBe('body');
+    const runs = await db.query(
+      'SELECT count(*)::int AS n FROM test_run WHERE organization_id = $1',
+      [org.id],
+    );
+    expect(runs[0].n).toBe(0);
+  });
+
   it('rejects malformed XML with the parser’s line and column, storing nothing', async () => {
     const { org, key, project } = await setup();
     const res = await postXml(

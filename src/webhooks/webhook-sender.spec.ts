@@ -1,3 +1,4 @@
+import { createServer as createHttpServer } from 'node:http';
 import { createServer, type Server, type Socket } from 'node:net';
 import { AddressPolicy } from './address-policy.js';
 import { WebhookSender } from './webhook-sender.js';
@@ -72,6 +73,23 @@ describe('WebhookSender', () => {
       expect(outcome.error).toMatch(/ECONNRESET|socket hang up/);
       // A fresh connection that fails is not sent again.
       expect(connections).toBe(1);
+    } finally {
+      sender.close();
+      await new Promise((resolve) => server.close(resolve));
+    }
+  });
+
+  it('keeps a receiver’s answer as storable text: cut between code points, NUL replaced', async () => {
+    // 2,047 units, then an emoji straddling the 2 KiB cut; a NUL before it.
+    const answer = `a\u0000${'b'.repeat(2045)}\u{1F600}after`;
+    const server = createHttpServer((_req, res) => res.writeHead(500).end(answer));
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const { port } = server.address() as { port: number };
+    const sender = new WebhookSender(new AddressPolicy(['127.0.0.1']), 5000);
+    try {
+      const outcome = await sender.send(`http://127.0.0.1:${port}/hook`, '{}', {});
+      expect(outcome.status).toBe(500);
+      expect(outcome.body).toBe(`a\uFFFD${'b'.repeat(2045)}`);
     } finally {
       sender.close();
       await new Promise((resolve) => server.close(resolve));

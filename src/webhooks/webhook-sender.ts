@@ -1,6 +1,7 @@
 import { Agent as HttpAgent, request as httpRequest } from 'node:http';
 import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
 import { isIP } from 'node:net';
+import { cutText, storableText } from '../common/text.js';
 import { type AddressPolicy, isPublicAddress } from './address-policy.js';
 
 /** First bytes of a receiver's answer kept in the delivery log. */
@@ -91,15 +92,19 @@ export class WebhookSender {
           response.setEncoding('utf8');
           response.on('data', (chunk: string) => {
             if (kept.length < RESPONSE_BODY_LIMIT)
-              kept += chunk.slice(0, RESPONSE_BODY_LIMIT - kept.length);
+              kept += cutText(chunk, RESPONSE_BODY_LIMIT - kept.length);
           });
           response.on('end', () =>
-            finish({ status: response.statusCode ?? null, body: kept || null, error: null }),
+            finish({
+              status: response.statusCode ?? null,
+              body: kept ? storableText(kept) : null,
+              error: null,
+            }),
           );
           response.on('error', (error) =>
             finish({
               status: response.statusCode ?? null,
-              body: kept || null,
+              body: kept ? storableText(kept) : null,
               error: error.message,
             }),
           );

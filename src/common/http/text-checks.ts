@@ -1,5 +1,6 @@
 import type { NextFunction, Request, Response } from 'express';
 import { ApiError } from '../errors/api-error.js';
+import { cutText } from '../text.js';
 
 /**
  * How JSON writes the characters PostgreSQL text cannot hold: NUL (`\u0000`) and surrogates
@@ -58,7 +59,7 @@ export function badTextField(value: unknown): { field: string; problem: string }
 
 /**
  * PostgreSQL text cannot hold a NUL character or an unpaired surrogate: such a string, in the
- * query or in a JSON body, is a 400 naming its field here, before any handler passes it to the
+ * query, in a JSON body or anywhere in an XML body, is a 400 naming its field here, before any handler passes it to the
  * database (which would fail the statement: a 500) or stores it altered. Bodies are walked
  * only when the body parser saw such an escape in their raw bytes.
  */
@@ -69,7 +70,12 @@ export function refuseBadText(req: Request, _res: Response, next: NextFunction):
       if (problem !== null) return next(badText(name, problem));
     }
   }
-  if (req.bodyMayHoldBadText) {
+  if (typeof req.body === 'string') {
+    // An XML body (the JUnit form of ingest), in whatever encoding it came: XML forbids NUL,
+    // but a UTF-16 body can carry an unpaired surrogate that the XML parser lets through.
+    const problem = textProblem(req.body);
+    if (problem !== null) return next(badText('body', problem));
+  } else if (req.bodyMayHoldBadText) {
     const found = badTextField(req.body);
     if (found !== null) return next(badText(found.field, found.problem));
   }
@@ -80,6 +86,6 @@ export function refuseBadText(req: Request, _res: Response, next: NextFunction):
 const MAX_FIELD = 200;
 
 function badText(path: string, problem: string): ApiError {
-  const field = path.length > MAX_FIELD ? `${path.slice(0, MAX_FIELD)}…` : path;
+  const field = path.length > MAX_FIELD ? `${cutText(path, MAX_FIELD)}…` : path;
   return ApiError.invalidField(field, `${field} ${problem}`);
 }

@@ -1,5 +1,6 @@
 import { SaxesParser, type SaxesTagPlain } from 'saxes';
 import { ApiError } from '../../common/errors/api-error.js';
+import { cutText } from '../../common/text.js';
 import type { ResultItem } from '../result-items.js';
 
 /** Longest failure message kept per result (reports can carry megabytes of stack traces). */
@@ -119,12 +120,12 @@ function toItem(testCase: OpenCase): ResultItem {
   const message = testCase.message ?? (testCase.text.trim() || null);
   return {
     testCaseId: null,
-    automationId: automationId.slice(0, MAX_ID),
-    title: (testCase.name || automationId).slice(0, MAX_ID),
-    section: testCase.classname ? testCase.classname.slice(0, MAX_ID) : null,
+    automationId: cutText(automationId, MAX_ID),
+    title: cutText(testCase.name || automationId, MAX_ID),
+    section: testCase.classname ? cutText(testCase.classname, MAX_ID) : null,
     status,
     durationMs: durationOf(testCase.time),
-    message: message ? message.slice(0, MAX_MESSAGE) : null,
+    message: message ? cutText(message, MAX_MESSAGE) : null,
     defects: [],
     retries: testCase.retries,
     executedAt: null,
