@@ -39,6 +39,8 @@ export class ApiExceptionFilter implements ExceptionFilter {
     if (exception instanceof ApiError) return exception;
     // Nest wraps Express's own errors (body parser, bad percent-encoding) in an HttpException.
     const cause = exception instanceof HttpException ? exception.cause : exception;
+    // Our own refusal from inside the body parser (a body nested too deep).
+    if (cause instanceof ApiError) return cause;
     if (isBodyParserError(cause)) return bodyParserError(cause);
     if (cause instanceof URIError) return ApiError.notFound();
     if (exception instanceof HttpException) {

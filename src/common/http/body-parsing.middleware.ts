@@ -7,6 +7,7 @@ import express, {
 import { ApiError } from '../errors/api-error.js';
 import { ErrorCode } from '../errors/error-codes.js';
 import { fingerprintOf } from './fingerprint.js';
+import { nestsDeeperThan, tooDeep, valueNestsDeeperThan } from './json-depth.js';
 import { mayHoldBadText } from './text-checks.js';
 
 export const MAX_BODY_BYTES = 10 * 1024 * 1024;
@@ -30,10 +31,22 @@ const parseJson = express.json({
   type: JSON_TYPE,
   strict: false,
   verify: (req: Request, res: Response, buffer: Buffer, encoding: string) => {
+    // Bytes of another encoding than UTF-8 are checked once parsed (rare: UTF-16 and UTF-32).
+    if (encoding !== 'utf-8') req.bodyNeedsDepthCheck = true;
+    else if (nestsDeeperThan(buffer)) throw tooDeep();
     keepRawBody(req, res, buffer);
     req.bodyMayHoldBadText = mayHoldBadText(buffer, encoding);
   },
 });
+
+/** Parses JSON, refusing (400) a body nested deeper than CONTRACT §1 allows. */
+const parseJsonNotTooDeep: RequestHandler = (req, res, next) =>
+  parseJson(req, res, (error?: unknown) => {
+    if (error === undefined && req.bodyNeedsDepthCheck && valueNestsDeeperThan(req.body)) {
+      return next(tooDeep());
+    }
+    next(error);
+  });
 const parseXml = express.text({ limit: MAX_BODY_BYTES, type: XML_TYPES, verify: keepRawBody });
 
 function hasBody(req: Request): boolean {
@@ -50,7 +63,7 @@ function hasBody(req: Request): boolean {
 export function bodyParsing(): RequestHandler {
   return (req: Request, res: Response, next: NextFunction) => {
     if (!hasBody(req)) return next();
-    if (req.is(JSON_TYPE)) return parseJson(req, res, next);
+    if (req.is(JSON_TYPE)) return parseJsonNotTooDeep(req, res, next);
     if (XML_ROUTES.has(req.path) && req.is(XML_TYPES)) return parseXml(req, res, next);
     next(
       new ApiError(

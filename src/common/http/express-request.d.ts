@@ -11,5 +11,7 @@ declare module 'express-serve-static-core' {
     fingerprint?: string;
     /** Set by the body parser when a JSON body may hold a NUL or an unpaired surrogate. */
     bodyMayHoldBadText?: boolean;
+    /** Set by the body parser when a JSON body's depth is checked once parsed (not UTF-8). */
+    bodyNeedsDepthCheck?: boolean;
   }
 }

@@ -1,0 +1,65 @@
+import { ApiError } from '../errors/api-error.js';
+
+/** Deepest nesting of objects and arrays a JSON body may have (CONTRACT §1). */
+export const MAX_JSON_DEPTH = 64;
+
+const QUOTE = 0x22;
+const BACKSLASH = 0x5c;
+const OPEN_BRACKET = 0x5b;
+const OPEN_BRACE = 0x7b;
+const CLOSE_BRACKET = 0x5d;
+const CLOSE_BRACE = 0x7d;
+
+/**
+ * Whether raw UTF-8 JSON nests objects and arrays deeper than `max`, read from the bytes
+ * before the body is parsed: the validation of a request body (class-transformer) recurses
+ * per level, and a 3 KB body of 1,500 levels overflowed the stack (a 500). Strings are skipped
+ * with a native search for their closing quote, so the scan costs little beside the parse.
+ * Malformed JSON answers false: the parser reports it.
+ */
+export function nestsDeeperThan(json: Buffer, max = MAX_JSON_DEPTH): boolean {
+  let depth = 0;
+  for (let i = 0; i < json.length; i++) {
+    const byte = json[i];
+    if (byte === QUOTE) {
+      i = closingQuote(json, i);
+      if (i < 0) return false;
+    } else if (byte === OPEN_BRACE || byte === OPEN_BRACKET) {
+      if (++depth > max) return true;
+    } else if (byte === CLOSE_BRACE || byte === CLOSE_BRACKET) {
+      depth--;
+    }
+  }
+  return false;
+}
+
+/** Index of the quote that closes the string opened at `start`, or -1. */
+function closingQuote(json: Buffer, start: number): number {
+  let at = start;
+  for (;;) {
+    at = json.indexOf(QUOTE, at + 1);
+    if (at < 0) return -1;
+    let backslashes = 0;
+    while (json[at - 1 - backslashes] === BACKSLASH) backslashes++;
+    if (backslashes % 2 === 0) return at;
+  }
+}
+
+/** The same question of a parsed value (for bodies in UTF-16 or UTF-32), without recursion. */
+export function valueNestsDeeperThan(value: unknown, max = MAX_JSON_DEPTH): boolean {
+  const pending: Array<[unknown, number]> = [[value, 0]];
+  while (pending.length > 0) {
+    const [current, depth] = pending.pop() as [unknown, number];
+    if (typeof current !== 'object' || current === null) continue;
+    if (depth + 1 > max) return true;
+    for (const item of Object.values(current)) pending.push([item, depth + 1]);
+  }
+  return false;
+}
+
+export function tooDeep(): ApiError {
+  return ApiError.invalidField(
+    'body',
+    `The request body nests objects and arrays deeper than ${MAX_JSON_DEPTH} levels.`,
+  );
+}
