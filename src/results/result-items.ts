@@ -1,6 +1,7 @@
 import { ApiError, type FieldError } from '../common/errors/api-error.js';
 import { ErrorCode } from '../common/errors/error-codes.js';
 import { isUuid } from '../common/ids.js';
+import { parseTimestamp, TIMESTAMP_RULE } from '../common/validation.js';
 import { RESULT_STATUSES, type ResultStatus } from './entities/result-status.js';
 
 /** Results one JSON call may carry (CONTRACT §2: more is 413). */
@@ -36,7 +37,6 @@ const ITEM_FIELDS = new Set([
   'executed_at',
 ]);
 const STATUSES: readonly string[] = RESULT_STATUSES;
-const ISO_TIMESTAMP = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:?\d{2})$/;
 
 function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
@@ -118,12 +118,8 @@ function parseItem(raw: unknown, path: string, errors: FieldError[]): ResultItem
 
   let executedAt: Date | null = null;
   if (present('executed_at')) {
-    const parsed =
-      typeof raw.executed_at === 'string' && ISO_TIMESTAMP.test(raw.executed_at)
-        ? new Date(raw.executed_at)
-        : null;
-    if (parsed && !Number.isNaN(parsed.getTime())) executedAt = parsed;
-    else fail('executed_at', 'must be an ISO 8601 timestamp with a time zone');
+    executedAt = parseTimestamp(raw.executed_at);
+    if (executedAt === null) fail('executed_at', TIMESTAMP_RULE);
   }
 
   return {

@@ -1,16 +1,20 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Transform } from 'class-transformer';
-import { IsDate, IsInt, IsOptional, Max, Min } from 'class-validator';
+import { IsInt, IsOptional, Max, Min } from 'class-validator';
 import type { ObjectLiteral, SelectQueryBuilder } from 'typeorm';
-import { ToDate } from '../validation.js';
+import { IsTimestampFilter } from '../validation.js';
 
 export const DEFAULT_PAGE_SIZE = 25;
 export const MAX_PAGE_SIZE = 100;
+/** Largest `offset` (CONTRACT §5); beyond it PostgreSQL's bigint overflows (a 500). */
+export const MAX_OFFSET = 1_000_000_000;
 
 /** Query strings arrive as text: whole numbers become numbers, anything else fails `IsInt`. */
 export function toInteger({ value }: { value: unknown }): unknown {
   return typeof value === 'string' && /^-?\d+$/.test(value) ? Number(value) : value;
 }
+
+const OFFSET_RULE = `offset must be an integer from 0 to ${MAX_OFFSET.toLocaleString('en')}`;
 
 /** `limit` and `offset` of every list (CONTRACT §5); list query DTOs extend it. */
 export class PaginationQuery {
@@ -21,10 +25,11 @@ export class PaginationQuery {
   @Max(MAX_PAGE_SIZE, { message: `limit must be an integer from 1 to ${MAX_PAGE_SIZE}` })
   limit: number = DEFAULT_PAGE_SIZE;
 
-  @ApiPropertyOptional({ minimum: 0, default: 0 })
+  @ApiPropertyOptional({ minimum: 0, maximum: MAX_OFFSET, default: 0 })
   @Transform(toInteger)
-  @IsInt({ message: 'offset must be an integer of 0 or more' })
-  @Min(0, { message: 'offset must be an integer of 0 or more' })
+  @IsInt({ message: OFFSET_RULE })
+  @Min(0, { message: OFFSET_RULE })
+  @Max(MAX_OFFSET, { message: OFFSET_RULE })
   offset: number = 0;
 }
 
@@ -32,8 +37,7 @@ export class PaginationQuery {
 export class CreatedBetweenQuery extends PaginationQuery {
   @ApiPropertyOptional({ type: String, format: 'date-time', description: 'Created strictly after' })
   @IsOptional()
-  @ToDate()
-  @IsDate({ message: 'created_after must be an ISO 8601 timestamp' })
+  @IsTimestampFilter()
   created_after?: Date;
 
   @ApiPropertyOptional({
@@ -42,8 +46,7 @@ export class CreatedBetweenQuery extends PaginationQuery {
     description: 'Created strictly before',
   })
   @IsOptional()
-  @ToDate()
-  @IsDate({ message: 'created_before must be an ISO 8601 timestamp' })
+  @IsTimestampFilter()
   created_before?: Date;
 }
 

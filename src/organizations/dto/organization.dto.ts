@@ -2,7 +2,6 @@ import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import {
   IsIn,
   IsInt,
-  IsISO8601,
   IsOptional,
   IsString,
   Length,
@@ -10,6 +9,7 @@ import {
   Min,
   ValidateIf,
 } from 'class-validator';
+import { IsTimestamp } from '../../common/validation.js';
 import { PLANS, type Plan } from '../entities/organization.entity.js';
 
 const MAX_CUSTOM_LIMIT = 1_000_000_000;
@@ -66,7 +66,7 @@ export class CreateOrganizationDto {
 
   @ApiPropertyOptional({ format: 'date-time', description: 'Defaults to now' })
   @IsOptional()
-  @IsISO8601({ strict: true })
+  @IsTimestamp()
   subscription_started_at?: string;
 
   @ApiPropertyOptional({

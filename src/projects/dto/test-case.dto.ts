@@ -1,7 +1,7 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { IsDate, IsIn, IsOptional, IsString, Length, MaxLength } from 'class-validator';
+import { IsIn, IsOptional, IsString, Length, MaxLength } from 'class-validator';
 import { PaginationQuery } from '../../common/pagination/pagination.js';
-import { ToDate, Trim } from '../../common/validation.js';
+import { IsTimestampFilter, Trim } from '../../common/validation.js';
 import {
   TEST_CASE_PRIORITIES,
   TEST_CASE_STATUSES,
@@ -81,8 +81,7 @@ export class TestCaseQuery extends PaginationQuery {
     description: 'Only cases changed strictly after this time (incremental sync)',
   })
   @IsOptional()
-  @ToDate()
-  @IsDate({ message: 'updated_after must be an ISO 8601 timestamp' })
+  @IsTimestampFilter()
   updated_after?: Date;
 
   @ApiPropertyOptional({ description: 'Title contains this text (case-insensitive)' })

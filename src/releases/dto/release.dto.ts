@@ -1,5 +1,6 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { IsIn, IsISO8601, IsOptional, IsString, Length } from 'class-validator';
+import { IsIn, IsOptional, IsString, Length } from 'class-validator';
+import { IsCalendarDate } from '../../common/validation.js';
 import { Trim } from '../../common/validation.js';
 import { RELEASE_STATUSES, type ReleaseStatus } from '../entities/release.entity.js';
 
@@ -52,7 +53,7 @@ export class CreateReleaseDto {
 
   @ApiPropertyOptional({ format: 'date', example: '2026-04-30' })
   @IsOptional()
-  @IsISO8601({ strict: true }, { message: 'target_date must be a date (YYYY-MM-DD)' })
+  @IsCalendarDate()
   target_date?: string;
 }
 
@@ -80,6 +81,6 @@ export class UpdateReleaseDto {
 
   @ApiPropertyOptional({ format: 'date' })
   @IsOptional()
-  @IsISO8601({ strict: true }, { message: 'target_date must be a date (YYYY-MM-DD)' })
+  @IsCalendarDate()
   target_date?: string;
 }
