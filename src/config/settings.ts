@@ -18,6 +18,10 @@ export class Settings {
   /** Prepare the per-request statements once per connection (off behind a pooler that cannot keep them). */
   readonly databasePreparedStatements!: boolean;
   readonly migrationsRun!: boolean;
+  /** How long a request waits for a database connection before it answers 503. */
+  readonly databaseConnectTimeoutMs!: number;
+  /** Longest a statement may run (PostgreSQL's statement_timeout); past it the request answers 503. */
+  readonly databaseStatementTimeoutMs!: number;
   readonly redisUrl!: string;
   /** Prefix of every Redis key and Bull queue, so several deployments (or test runs) can share one Redis. */
   readonly redisPrefix!: string;
@@ -75,6 +79,13 @@ export function loadSettings(env: Env): Settings {
     ]),
     databasePreparedStatements: read.boolean('DATABASE_PREPARED_STATEMENTS', true),
     migrationsRun: read.boolean('MIGRATIONS_RUN', true),
+    databaseConnectTimeoutMs: read.integer('DATABASE_CONNECT_TIMEOUT_MS', 5_000, 100, 600_000),
+    databaseStatementTimeoutMs: read.integer(
+      'DATABASE_STATEMENT_TIMEOUT_MS',
+      60_000,
+      100,
+      3_600_000,
+    ),
     redisUrl: read.url('REDIS_URL', 'redis://localhost:6379', ['redis:', 'rediss:']),
     redisPrefix: read.pattern(
       'REDIS_PREFIX',

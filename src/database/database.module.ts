@@ -18,6 +18,8 @@ import { Transactions } from './transactions.js';
         dataSourceOptions(settings.databaseUrl, {
           asynchronousCommit: settings.appRole === 'worker',
           preparedStatements: settings.databasePreparedStatements,
+          connectTimeoutMs: settings.databaseConnectTimeoutMs,
+          statementTimeoutMs: settings.databaseStatementTimeoutMs,
         }),
     }),
   ],

@@ -1,10 +1,28 @@
-import { BullModule } from '@nestjs/bull';
-import { Global, Module } from '@nestjs/common';
+import { BullModule, getQueueToken } from '@nestjs/bull';
+import { Global, Injectable, Module, type OnModuleInit } from '@nestjs/common';
+import { ModuleRef } from '@nestjs/core';
+import type { Queue } from 'bull';
 import { Settings } from '../config/settings.js';
-import { redisOptionsFromUrl } from '../redis/redis-options.js';
+import { logOutages, redisOptionsFromUrl } from '../redis/redis-options.js';
 import { ALL_QUEUES } from './queues.constants.js';
 
 const registeredQueues = BullModule.registerQueue(...ALL_QUEUES.map((name) => ({ name })));
+
+/**
+ * Bull's connections (three per queue) report their errors as the queue's `error` event; each
+ * queue's outage is logged once when it starts and once when its connection is back.
+ */
+@Injectable()
+class QueueOutageLog implements OnModuleInit {
+  constructor(private readonly modules: ModuleRef) {}
+
+  onModuleInit(): void {
+    for (const name of ALL_QUEUES) {
+      const queue = this.modules.get<Queue>(getQueueToken(name), { strict: false });
+      logOutages(queue, queue.client, `Redis (queue ${name})`);
+    }
+  }
+}
 
 @Global()
 @Module({
@@ -25,6 +43,7 @@ const registeredQueues = BullModule.registerQueue(...ALL_QUEUES.map((name) => ({
     }),
     registeredQueues,
   ],
+  providers: [QueueOutageLog],
   exports: [registeredQueues],
 })
 export class QueuesModule {}

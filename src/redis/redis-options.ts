@@ -1,3 +1,5 @@
+import type { EventEmitter } from 'node:events';
+import { Logger } from '@nestjs/common';
 import type { Redis, RedisOptions } from 'ioredis';
 
 /** ioredis options from a `redis://` or `rediss://` URL (user, password, database number, TLS). */
@@ -27,5 +29,26 @@ export function redisReady(redis: Redis, ms: number): Promise<void> {
       resolve();
     };
     redis.once('ready', onReady);
+  });
+}
+
+const logger = new Logger('Redis');
+
+/**
+ * Logs an outage once, when it starts (the first error `errors` emits), and once when
+ * `client` is ready again, instead of an error for every reconnection attempt (ioredis retries
+ * every 2 s and, without a listener, prints each error).
+ */
+export function logOutages(errors: EventEmitter, client: Redis, name: string): void {
+  let down = false;
+  errors.on('error', (error: Error) => {
+    if (down) return;
+    down = true;
+    logger.warn(`${name} unreachable: ${error.message}; retrying quietly until it is back`);
+  });
+  client.on('ready', () => {
+    if (!down) return;
+    down = false;
+    logger.log(`${name} reachable again`);
   });
 }

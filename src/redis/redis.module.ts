@@ -1,7 +1,7 @@
 import { Global, Inject, Injectable, Module, OnApplicationShutdown } from '@nestjs/common';
 import { Redis } from 'ioredis';
 import { Settings } from '../config/settings.js';
-import { redisOptionsFromUrl } from './redis-options.js';
+import { logOutages, redisOptionsFromUrl } from './redis-options.js';
 
 /** Injection token of the shared Redis client (rate limits, cross-replica signals, readiness). */
 export const REDIS = Symbol('REDIS');
@@ -22,8 +22,8 @@ class RedisCloser implements OnApplicationShutdown {
     {
       provide: REDIS,
       inject: [Settings],
-      useFactory: (settings: Settings) =>
-        new Redis({
+      useFactory: (settings: Settings) => {
+        const redis = new Redis({
           ...redisOptionsFromUrl(settings.redisUrl),
           keyPrefix: `${settings.redisPrefix}:`,
           // Fail fast while Redis is away instead of queueing commands in memory.
@@ -31,7 +31,10 @@ class RedisCloser implements OnApplicationShutdown {
           maxRetriesPerRequest: 1,
           connectTimeout: 2000,
           retryStrategy: (attempt) => Math.min(attempt * 200, 2000),
-        }),
+        });
+        logOutages(redis, redis, 'Redis');
+        return redis;
+      },
     },
     RedisCloser,
   ],

@@ -2,6 +2,7 @@ import { ArgumentsHost, Catch, ExceptionFilter, HttpException, Logger } from '@n
 import type { Request, Response } from 'express';
 import { ApiError, ErrorEnvelope } from './api-error.js';
 import { ErrorCode, errorCodeForStatus } from './error-codes.js';
+import { isDependencyUnavailable, UNAVAILABLE_RETRY_AFTER_SECONDS } from './unavailable.js';
 
 /** Errors raised by Express's body parser (`type` and `status` are set by body-parser). */
 interface BodyParserError extends Error {
@@ -49,6 +50,19 @@ export class ApiExceptionFilter implements ExceptionFilter {
       if (status < 500) return new ApiError(status, errorCodeForStatus(status), exception.message);
     }
     const requestId = String(request.id ?? '');
+    if (isDependencyUnavailable(exception)) {
+      this.logger.warn(
+        { requestId, method: request.method, path: request.path, reason: reasonOf(exception) },
+        'Database unavailable',
+      );
+      return new ApiError(
+        503,
+        ErrorCode.ServiceUnavailable,
+        'The service cannot reach its database right now; retry shortly.',
+        {},
+        { 'Retry-After': String(UNAVAILABLE_RETRY_AFTER_SECONDS) },
+      );
+    }
     this.logger.error(
       { err: exception, requestId, method: request.method, path: request.path },
       'Unhandled error',
@@ -57,6 +71,10 @@ export class ApiExceptionFilter implements ExceptionFilter {
       request_id: requestId,
     });
   }
+}
+
+function reasonOf(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
 }
 
 function bodyParserError(error: BodyParserError): ApiError {
