@@ -6,6 +6,7 @@ import type { NestExpressApplication } from '@nestjs/platform-express';
 import { Logger } from 'nestjs-pino';
 import { generate as generateCertificate } from 'selfsigned';
 import { AppModule } from './app.module.js';
+import { CredentialsBeforeBody } from './auth/credentials-before-body.js';
 import type { Request, Response } from 'express';
 import { ApiError } from './common/errors/api-error.js';
 import { ApiExceptionFilter, sendEnvelope } from './common/errors/api-exception.filter.js';
@@ -48,10 +49,12 @@ export async function createApp(
   app.set('trust proxy', settings.trustProxy);
 
   // Order matters: the request id first (everything logs it), HTTPS before anything that
-  // authenticates or counts, body parsing last (then the check of the text it parsed).
+  // authenticates or counts, a large body read only for a valid credential, body parsing last
+  // (then the check of the text it parsed).
   app.use(requestId);
   app.use(app.get(MetricsService).middleware);
   app.use(httpsOnly);
+  if (settings.servesHttpApi) app.use(app.get(CredentialsBeforeBody).middleware);
   app.use(bodyParsing());
   app.use(refuseBadText);
 

@@ -1,3 +1,4 @@
+import { type AddressInfo, connect } from 'node:net';
 import { DataSource } from 'typeorm';
 import { createApiKey, createTenant } from './factories/organizations.js';
 import { HTTPS, OPERATOR, startApp, withKey, type TestApp } from './support/app.js';
@@ -60,6 +61,83 @@ describe('authentication and scopes', () => {
 
     it('accepts the same key sent correctly', async () => {
       expect((await t.http.get('/api/v1/organizations').set(withKey(key))).status).toBe(200);
+    });
+
+    it('refuses two Authorization headers with 400, even when both hold the valid key', async () => {
+      for (const second of [`Bearer ${key}`, 'Bearer nonsense']) {
+        const res = await t.http
+          .get('/api/v1/organizations')
+          .set(HTTPS)
+          .set('Authorization', [`Bearer ${key}`, second] as unknown as string); // a line each
+        expect(res.status).toBe(400);
+        expect(res.body).toEqual({
+          error: 'invalid_request',
+          message: expect.any(String),
+          details: {
+            field: 'Authorization',
+            errors: [{ field: 'Authorization', message: expect.any(String) }],
+          },
+        });
+      }
+    });
+  });
+
+  describe('bodies of requests without a valid credential', () => {
+    let port: number;
+    let key: string;
+    beforeAll(async () => {
+      key = (await createTenant(t, ['builds:create'])).key;
+      await t.app.listen(0, '127.0.0.1');
+      port = (t.app.getHttpServer().address() as AddressInfo).port;
+    });
+
+    /**
+     * Sends only the head of a request announcing a body of 10 MiB (and 1 KiB of it), and
+     * answers the status line the server sends without waiting for the rest, or 'no answer'
+     * when the server waits for the body (as it must for a valid key).
+     */
+    function headOnly(path: string, authorization?: string): Promise<string> {
+      return new Promise((resolve) => {
+        const socket = connect(port, '127.0.0.1');
+        let answer = '';
+        const timer = setTimeout(() => finish('no answer'), 1500);
+        const finish = (result: string) => {
+          clearTimeout(timer);
+          socket.destroy();
+          resolve(result);
+        };
+        socket.on('data', (chunk: Buffer) => {
+          answer += chunk.toString('latin1');
+          if (answer.includes('\r\n')) finish(answer.slice(0, answer.indexOf('\r\n')));
+        });
+        socket.on('error', () => finish(answer || 'connection error'));
+        socket.write(
+          `POST ${path} HTTP/1.1\r\nHost: localhost\r\nX-Forwarded-Proto: https\r\n` +
+            'Content-Type: application/json\r\nContent-Length: 10485760\r\n' +
+            (authorization ? `Authorization: ${authorization}\r\n` : '') +
+            `\r\n{"name": "${'x'.repeat(1024)}`,
+        );
+      });
+    }
+
+    it('answers 401 without reading a large body when the key is missing, malformed or unknown', async () => {
+      for (const authorization of [
+        undefined,
+        'Bearer nonsense',
+        `Bearer svc_live_${'0'.repeat(64)}`,
+      ]) {
+        expect(await headOnly('/api/v1/builds', authorization)).toBe('HTTP/1.1 401 Unauthorized');
+      }
+      expect(await headOnly('/internal/v1/organizations', 'Bearer wrong-operator-token')).toBe(
+        'HTTP/1.1 401 Unauthorized',
+      );
+    });
+
+    it('reads a large body for a valid key or operator token', async () => {
+      expect(await headOnly('/api/v1/builds', `Bearer ${key}`)).toBe('no answer');
+      expect(await headOnly('/internal/v1/organizations', OPERATOR.Authorization)).toBe(
+        'no answer',
+      );
     });
   });
 

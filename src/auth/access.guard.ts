@@ -13,15 +13,8 @@ import { ACCESS_METADATA, type AccessRule } from './access.decorators.js';
 import { apiKeyFromAuthorization, hashApiKey, secretsEqual } from './api-key-format.js';
 import type { ApiPrincipal } from './api-principal.js';
 import { ApiKeysService } from './api-keys.service.js';
+import { unauthorized } from './unauthorized.js';
 
-const unauthorized = () =>
-  new ApiError(
-    401,
-    ErrorCode.Unauthorized,
-    'Send a valid API key as "Authorization: Bearer <key>".',
-    {},
-    { 'WWW-Authenticate': 'Bearer' },
-  );
 
 /**
  * The global guard: every route declares its access rule (`@RequireScopes`, `@AnyApiKey`,
