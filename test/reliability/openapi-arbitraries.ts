@@ -409,8 +409,9 @@ export class SchemaArbitraries {
   hostile(input: Schema, name = ''): fc.Arbitrary<unknown> {
     const schema = this.resolve(input);
     const specific: fc.Arbitrary<unknown>[] = [];
-    if (schema.format === 'uuid') specific.push(malformedUuid);
-    if (schema.format === 'date-time') specific.push(hostileDate);
+    // A format's own edge cases first (twice: more likely than a generic string).
+    if (schema.format === 'uuid') specific.push(malformedUuid, malformedUuid);
+    if (schema.format === 'date-time') specific.push(hostileDate, hostileDate, hostileDate);
     if (schema.type === 'string') specific.push(hostileString);
     if (schema.type === 'number' || schema.type === 'integer') specific.push(hostileNumber);
     if (schema.enum) specific.push(fc.constantFrom('', 'PASSED', 'unknown', `${schema.enum[0]} `));
@@ -553,6 +554,19 @@ const hostileBody: fc.Arbitrary<Body> = fc.oneof(
       close,
       contentType: 'application/json',
     })),
+  // UTF-16 JSON holding a raw lone surrogate or NUL (no escape for a byte scan to find).
+  fc
+    .constantFrom(
+      '{"name": "a\uD800"}',
+      '{"name": "a\u0000", "url": "\uDFFF"}',
+      '{"results": [{"status": "passed", "automation_id": "\uD800"}]}',
+    )
+    .map((text) => ({
+      kind: 'text' as const,
+      text,
+      encoding: 'utf16le',
+      contentType: 'application/json; charset=utf-16le',
+    })),
   // Invalid UTF-8 (an encoded lone surrogate, an overlong encoding, a stray continuation byte).
   fc
     .constantFrom(
@@ -600,6 +614,18 @@ export function mutatedJsonBody(
 ): fc.Arbitrary<MutationChoice> {
   const paths = nodePaths(valid);
   const fieldPaths = paths.filter((p) => p.length > 0);
+  // Optional fields the valid body left out are targets too (a hostile `executed_at`, say).
+  const targets = [...paths];
+  for (const path of paths) {
+    const at = schemaAt(arbs, schema, path);
+    const node = path.reduce<unknown>((n, step) => (n as Record<PathStep, unknown>)[step], valid);
+    if (at?.properties && node !== null && typeof node === 'object' && !Array.isArray(node))
+      for (const key of Object.keys(at.properties))
+        if (!(key in node)) targets.push([...path, key]);
+  }
+  // Fields with a format (timestamps, ids) have the most edges: twice as likely.
+  for (const path of [...targets])
+    if (path.length > 0 && schemaAt(arbs, schema, path)?.format) targets.push(path);
   const json = (value: unknown, mutation: string): MutationChoice => ({
     body: { kind: 'json', value },
     mutation,
@@ -608,7 +634,7 @@ export function mutatedJsonBody(
   const choices: Array<fc.WeightedArbitrary<MutationChoice>> = [
     {
       weight: 50,
-      arbitrary: fc.constantFrom(...paths).chain((path) => {
+      arbitrary: fc.constantFrom(...targets).chain((path) => {
         const at = schemaAt(arbs, schema, path);
         const name = String(path[path.length - 1] ?? '');
         return (at ? arbs.hostile(at, name) : wrongType).map((value) =>
@@ -806,6 +832,26 @@ function junitBody(): fc.Arbitrary<MutationChoice> {
         })),
     },
     {
+      // UTF-16: the one encoding in which a lone surrogate and NUL reach the parser as text.
+      weight: 1,
+      arbitrary: fc
+        .constantFrom(
+          '<testsuite><testcase classname="c" name="a\uD800b"/></testsuite>',
+          '<testsuite><testcase classname="c" name="a\u0000b"/></testsuite>',
+          '<testsuite><testcase name="x"><failure message="\uDC00" type="\uD800">\uD800</failure></testcase></testsuite>',
+          '<testsuite><testcase name="x"><system-out>\u0000</system-out></testcase></testsuite>',
+        )
+        .map((text) => ({
+          body: {
+            kind: 'text' as const,
+            text,
+            encoding: 'utf16le',
+            contentType: 'application/xml; charset=utf-16le',
+          },
+          mutation: 'UTF-16 XML',
+        })),
+    },
+    {
       // An encoded lone surrogate (ED A0 80) and a NUL byte, raw in the document.
       weight: 1,
       arbitrary: fc
@@ -993,7 +1039,7 @@ function operationRequest(
     { weight: 1, arbitrary: fc.constant('auth') },
   ];
   if (pathParams.length > 0) kinds.push({ weight: 3, arbitrary: fc.constant('path') });
-  if (objectSchema) kinds.push({ weight: 8, arbitrary: fc.constant('body') });
+  if (objectSchema) kinds.push({ weight: 16, arbitrary: fc.constant('body') });
   else kinds.push({ weight: 1, arbitrary: fc.constant('unexpected body') });
 
   return fc.tuple(base, fc.oneof(...kinds)).chain(([parts, kind]) => {
