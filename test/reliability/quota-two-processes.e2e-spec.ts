@@ -28,13 +28,13 @@ describe('reliability drill R3: the monthly quota across two API processes', () 
     await db.connect();
     // A per-minute limit far above the burst, so only the monthly quota refuses calls.
     const env = { RATE_LIMIT_PER_MINUTE: '100000' };
-    for (const started of await Promise.allSettled([
+    const started = await Promise.allSettled([
       RestartableService.start(env),
       RestartableService.start(env),
-    ])) {
-      if (started.status === 'fulfilled') processes.push(started.value);
-      else throw started.reason;
-    }
+    ]);
+    // Keep whichever started, so afterAll ends it even when the other did not.
+    for (const one of started) if (one.status === 'fulfilled') processes.push(one.value);
+    for (const one of started) if (one.status === 'rejected') throw one.reason;
   }, 45_000);
 
   afterAll(async () => {

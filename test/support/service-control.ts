@@ -43,7 +43,13 @@ export class RestartableService {
    */
   static async start(env: Record<string, string> = {}): Promise<RestartableService> {
     const service = new RestartableService(await freePort(), env);
-    await service.start();
+    try {
+      await service.start();
+    } catch (error) {
+      // A process that never came up is still a process this helper started.
+      await service.stop();
+      throw error;
+    }
     return service;
   }
 
