@@ -13,6 +13,7 @@ import { ApiExceptionFilter, sendEnvelope } from './common/errors/api-exception.
 import { createValidationPipe } from './common/errors/validation.js';
 import { ApiExpressAdapter } from './common/http/http-result.js';
 import { bodyParsing } from './common/http/body-parsing.middleware.js';
+import { answerClientErrorsInEnvelope } from './common/http/client-error.js';
 import { httpsOnly } from './common/http/https-only.middleware.js';
 import { refuseBadText } from './common/http/text-checks.js';
 import { requestId } from './common/http/request-id.middleware.js';
@@ -69,6 +70,7 @@ export async function createApp(
   app.useGlobalPipes(createValidationPipe());
   app.useGlobalFilters(new ApiExceptionFilter());
   await app.init();
+  answerClientErrorsInEnvelope(app.getHttpServer());
   if (settings.servesHttpApi) app.get(OpenApiDocument).build(app);
   // Nest answers unknown paths under the prefix; this catches every other path (after init,
   // so it sits behind all routes).

@@ -118,6 +118,19 @@ describe('HTTP pipeline', () => {
       expect(res.status).toBe(404);
     });
 
+    it('answers a request line over 16 KiB in the envelope, with a request id', async () => {
+      // Node's parser refuses it before Express sees it; it answered a bare 431.
+      const res = await t.http.get(`/api/v1/builds?branch=${'a'.repeat(20_000)}`).set(HTTPS);
+      expect(res.status).toBe(431);
+      expect(res.headers['content-type']).toBe('application/json; charset=utf-8');
+      expect(res.headers['x-request-id']).toMatch(/^[0-9a-f-]{36}$/);
+      expect(res.body).toEqual({
+        error: 'invalid_request',
+        message: expect.any(String),
+        details: { field: 'headers' },
+      });
+    });
+
     it('answers invalid JSON with 400 invalid_request naming the body', async () => {
       const res = await t.http
         .post('/api/v1/pipeline-probe/echo')

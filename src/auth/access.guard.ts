@@ -15,7 +15,6 @@ import type { ApiPrincipal } from './api-principal.js';
 import { ApiKeysService } from './api-keys.service.js';
 import { unauthorized } from './unauthorized.js';
 
-
 /**
  * The global guard: every route declares its access rule (`@RequireScopes`, `@AnyApiKey`,
  * `@InternalApi`, `@Public`) and a route that declares nothing is refused. API-key routes

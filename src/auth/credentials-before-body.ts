@@ -25,9 +25,7 @@ export class CredentialsBeforeBody {
 
   readonly middleware = (req: Request, res: Response, next: NextFunction): void => {
     if (authorizationHeaders(req) > 1) {
-      return next(
-        ApiError.invalidField('Authorization', 'Send exactly one Authorization header.'),
-      );
+      return next(ApiError.invalidField('Authorization', 'Send exactly one Authorization header.'));
     }
     if (!hasLargeBody(req)) return next();
     this.credentialIsValid(req).then((valid) => {
