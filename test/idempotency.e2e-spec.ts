@@ -168,6 +168,65 @@ describe('Idempotency-Key', () => {
     }
   });
 
+  it('lets the retry of a request whose process died take its claim over at once, never a live one', async () => {
+    const { org, key } = await createTenant(t, ['builds:create']);
+    const db = t.app.get(DataSource);
+    const send = () =>
+      t.http
+        .post('/api/v1/builds')
+        .set(withKey(key))
+        .set('Idempotency-Key', 'died')
+        .send({ name: 'd' });
+    const leaveUnanswered = (age: string) =>
+      db.query(
+        `UPDATE idempotency_record SET response_status = NULL, response_body = NULL,
+                locked_at = now() - $2::interval WHERE owner = $1 AND key = 'died'`,
+        [`org:${org.id}`, age],
+      );
+    expect((await send()).status).toBe(202);
+    // What a process killed inside the handler leaves: a claim without an answer, whose lock
+    // died with its connection. Just made, it may still be on its way to its transaction.
+    await leaveUnanswered('1 second');
+    expect((await send()).status).toBe(409);
+    await leaveUnanswered('11 seconds');
+    const retry = await send();
+    expect(retry.status).toBe(202);
+    expect(retry.headers['idempotent-replayed']).toBeUndefined();
+
+    // A live request holds its claim however old: its retry waits (409).
+    const runner = db.createQueryRunner();
+    await runner.connect();
+    await runner.startTransaction();
+    await runner.query('SELECT pg_advisory_xact_lock(hashtextextended($1, 0))', [
+      `build-queue:${org.id}`,
+    ]);
+    try {
+      const slow = t.http
+        .post('/api/v1/builds')
+        .set(withKey(key))
+        .set('Idempotency-Key', 'alive')
+        .send({ name: 'a' })
+        .then((r) => r);
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      await db.query(
+        `UPDATE idempotency_record SET locked_at = now() - interval '1 minute'
+          WHERE owner = $1 AND key = 'alive'`,
+        [`org:${org.id}`],
+      );
+      const again = await t.http
+        .post('/api/v1/builds')
+        .set(withKey(key))
+        .set('Idempotency-Key', 'alive')
+        .send({ name: 'a' });
+      expect(again.status).toBe(409);
+      await runner.commitTransaction();
+      expect((await slow).status).toBe(202);
+    } finally {
+      if (runner.isTransactionActive) await runner.rollbackTransaction();
+      await runner.release();
+    }
+  });
+
   it('stores nothing for a request refused by validation, so the key stays usable', async () => {
     const { org, key } = await createTenant(t, ['builds:create']);
     const invalid = await t.http

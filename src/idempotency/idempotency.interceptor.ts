@@ -77,6 +77,7 @@ export class IdempotencyInterceptor implements NestInterceptor {
   ): Promise<unknown> {
     try {
       return await this.transactions.begin(async (manager) => {
+        await this.store.holdClaim(manager, owner, key);
         const result = await lastValueFrom(next.handle(), { defaultValue: undefined });
         const [status, body] =
           result instanceof HttpResult

@@ -4,8 +4,18 @@ import { Transactions } from '../database/transactions.js';
 
 /** How long a key is remembered (CONTRACT §8). */
 export const RETENTION = '24 hours';
-/** A claim this old belongs to a request that died with its process; it may be taken over. */
+/**
+ * A running request holds its claim's lock (`holdClaim`) from the start of its transaction to
+ * its end. A claim left without an answer whose lock nobody holds belongs to a request that
+ * died with its process, and is taken over at once by the request's retry, once the claim is
+ * this old (the moment between the claim and its transaction's first statement).
+ */
+const UNHELD_CLAIM = '10 seconds';
+/** A claim this old is taken over whatever its lock says (a lock held by a stuck session). */
 const STALE_CLAIM = '5 minutes';
+
+/** The advisory lock of one claim (one key of one owner). */
+const CLAIM_LOCK = `hashtextextended('idempotency:' || $1 || ':' || $2, 0)`;
 
 export type Claim =
   | { kind: 'claimed' }
@@ -33,7 +43,9 @@ export class IdempotencyStore {
         WHERE idempotency_record.created_at < now() - interval '${RETENTION}'
            OR (idempotency_record.response_status IS NULL
                AND idempotency_record.fingerprint = EXCLUDED.fingerprint
-               AND idempotency_record.locked_at < now() - interval '${STALE_CLAIM}')
+               AND (idempotency_record.locked_at < now() - interval '${STALE_CLAIM}'
+                    OR (idempotency_record.locked_at < now() - interval '${UNHELD_CLAIM}'
+                        AND pg_try_advisory_xact_lock(${CLAIM_LOCK}))))
        RETURNING 1`,
       [owner, key, fingerprint],
     );
@@ -51,6 +63,14 @@ export class IdempotencyStore {
     if (existing.fingerprint !== fingerprint) return { kind: 'mismatch' };
     if (existing.response_status === null) return { kind: 'in_flight' };
     return { kind: 'replay', status: existing.response_status, body: existing.response_body };
+  }
+
+  /**
+   * Marks the claim as held by a live request for the rest of `manager`'s transaction (a
+   * process that dies loses it with its connection, and its retry takes the claim over).
+   */
+  async holdClaim(manager: EntityManager, owner: string, key: string): Promise<void> {
+    await manager.query(`SELECT pg_advisory_xact_lock(${CLAIM_LOCK})`, [owner, key]);
   }
 
   /** Stores the response; given the handler's transaction, it commits with the change. */

@@ -257,16 +257,14 @@ describe('reliability drill R1: the API process crashes while shards submit resu
           15_000,
           25,
         );
-        // A claim whose request died with the process is taken over only once it is 5 minutes
-        // old (src/idempotency/idempotency.store.ts, STALE_CLAIM); the drill cannot wait that
-        // long, so it lets that time pass for the dead process's claims only (no process is
-        // running now, so every unanswered claim of the organization is the dead one's).
-        const aged = await db!.query(
-          `UPDATE idempotency_record SET locked_at = locked_at - interval '1 hour'
+        // The claims the dead process's requests left without an answer: their retries take
+        // them over once nobody holds their lock (src/idempotency/idempotency.store.ts).
+        const { rows } = await db!.query(
+          `SELECT count(*)::int AS n FROM idempotency_record
             WHERE owner = $1 AND response_status IS NULL`,
           [`org:${orgId}`],
         );
-        orphanedClaims.push(aged.rowCount ?? 0);
+        orphanedClaims.push(rows[0].n);
         await svc.start();
       }
     } catch (error) {
