@@ -33,6 +33,17 @@ describe('Idempotency-Key', () => {
   });
   afterAll(() => t.close());
 
+  /** Holds an organization's build-queue lock in a transaction, so its build requests wait. */
+  async function holdBuildQueue(organizationId: string) {
+    const runner = t.app.get(DataSource).createQueryRunner();
+    await runner.connect();
+    await runner.startTransaction();
+    await runner.query('SELECT pg_advisory_xact_lock(hashtextextended($1, 0))', [
+      `build-queue:${organizationId}`,
+    ]);
+    return runner;
+  }
+
   const buildCount = async (organizationId: string) =>
     (
       await t.app
@@ -132,13 +143,7 @@ describe('Idempotency-Key', () => {
   it('answers 409 while the first request is still in flight', async () => {
     const { org, key } = await createTenant(t, ['builds:create']);
     // Hold the organization's queue lock so the first request stays in flight.
-    const db = t.app.get(DataSource);
-    const runner = db.createQueryRunner();
-    await runner.connect();
-    await runner.startTransaction();
-    await runner.query('SELECT pg_advisory_xact_lock(hashtextextended($1, 0))', [
-      `build-queue:${org.id}`,
-    ]);
+    const runner = await holdBuildQueue(org.id);
     try {
       const first = t.http
         .post('/api/v1/builds')
@@ -194,12 +199,7 @@ describe('Idempotency-Key', () => {
     expect(retry.headers['idempotent-replayed']).toBeUndefined();
 
     // A live request holds its claim however old: its retry waits (409).
-    const runner = db.createQueryRunner();
-    await runner.connect();
-    await runner.startTransaction();
-    await runner.query('SELECT pg_advisory_xact_lock(hashtextextended($1, 0))', [
-      `build-queue:${org.id}`,
-    ]);
+    const runner = await holdBuildQueue(org.id);
     try {
       const slow = t.http
         .post('/api/v1/builds')

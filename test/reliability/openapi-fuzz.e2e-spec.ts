@@ -2,8 +2,6 @@ import { readFileSync } from 'node:fs';
 import { Agent, request as httpRequest } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Logger } from '@nestjs/common';
-import { Ajv, type ValidateFunction } from 'ajv';
-import addFormatsModule from 'ajv-formats';
 import fc from 'fast-check';
 import { SCOPES } from '../../src/common/scopes.js';
 import { createProject, createRelease, createTestCase } from '../factories/catalog.js';
@@ -11,6 +9,7 @@ import { createTenant } from '../factories/organizations.js';
 import { createRun, submitResults } from '../factories/runs.js';
 import { OPERATOR, startApp, withKey, type TestApp } from '../support/app.js';
 import { Receiver } from '../support/receiver.js';
+import { ajv, validatorFor } from '../support/response-validator.js';
 import {
   materialize,
   operationsOf,
@@ -18,7 +17,6 @@ import {
   type FuzzRequest,
   type IdPools,
   type OpenApiDocument,
-  type Schema,
 } from './openapi-arbitraries.js';
 
 /**
@@ -48,37 +46,6 @@ const CODES_BY_STATUS: Record<number, string[]> = {
   // A request line and headers over Node's 16 KiB (answered before the application).
   431: ['invalid_request'],
 };
-
-// ---------------------------------------------------------------------------------------
-// The document's response schemas, closed as test/support/response-validator.ts closes them
-
-function closed(node: unknown): unknown {
-  if (Array.isArray(node)) return node.map(closed);
-  if (node === null || typeof node !== 'object') return node;
-  const copy: Record<string, unknown> = {};
-  for (const [key, value] of Object.entries(node)) copy[key] = closed(value);
-  if (copy.properties && copy.additionalProperties === undefined) copy.additionalProperties = false;
-  return copy;
-}
-const addFormats =
-  (addFormatsModule as unknown as { default?: typeof addFormatsModule }).default ??
-  addFormatsModule;
-const ajv = new Ajv({ strict: false, allErrors: true });
-(addFormats as unknown as (a: Ajv) => void)(ajv);
-for (const [name, schema] of Object.entries(document.components.schemas))
-  ajv.addSchema(closed(schema) as Schema, `#/components/schemas/${name}`);
-const validators = new Map<string, ValidateFunction | null>();
-
-function responseValidator(method: string, path: string, status: number): ValidateFunction | null {
-  const key = `${method} ${path} ${status}`;
-  if (!validators.has(key)) {
-    const schema =
-      document.paths[path]?.[method]?.responses[String(status)]?.content?.['application/json']
-        ?.schema;
-    validators.set(key, schema ? ajv.compile(closed(schema) as Schema) : null);
-  }
-  return validators.get(key) ?? null;
-}
 
 /** The documented path a request path reaches, as Express routes it (a trailing slash is ignored). */
 function routeOf(method: string, url: string): string | undefined {
@@ -359,7 +326,7 @@ describe('OpenAPI fuzzing (R5)', () => {
           signature: `schema ${where} ${status} not JSON`,
           detail: `${headers['content-type']}: ${excerpt(text, 200)}`,
         };
-      const validate = responseValidator(request.method.toLowerCase(), route, status);
+      const validate = validatorFor(request.method.toLowerCase(), route, status);
       if (validate && !validate(parsed))
         return {
           kind: 'schema',

@@ -37,14 +37,19 @@ const document: Document = JSON.parse(readFileSync('openapi.json', 'utf8'));
 const addFormats =
   (addFormatsModule as unknown as { default?: typeof addFormatsModule }).default ??
   addFormatsModule;
-const ajv = new Ajv({ strict: false, allErrors: true });
+export const ajv = new Ajv({ strict: false, allErrors: true });
 (addFormats as unknown as (a: Ajv) => void)(ajv);
 for (const [name, schema] of Object.entries(document.components.schemas)) {
   ajv.addSchema(closed(schema) as Schema, `#/components/schemas/${name}`);
 }
 const validators = new Map<string, ValidateFunction | null>();
 
-function validatorFor(method: string, path: string, status: number): ValidateFunction | null {
+/** The validator of a documented JSON response (schemas closed to extra fields), or null. */
+export function validatorFor(
+  method: string,
+  path: string,
+  status: number,
+): ValidateFunction | null {
   const key = `${method} ${path} ${status}`;
   if (!validators.has(key)) {
     const schema =
