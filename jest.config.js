@@ -1,5 +1,6 @@
 // Jest runs in native ESM mode (Nest 12 ships ES modules only); ts-jest compiles TypeScript
-// with decorator metadata. Every run gets its own database (test/global-setup.ts).
+// with decorator metadata. Every run gets its own database, and each worker its own copy of it
+// (test/global-setup.ts, test/worker-setup.ts).
 export default {
   testEnvironment: 'node',
   rootDir: '.',
@@ -10,5 +11,6 @@ export default {
   transform: { '^.+\\.ts$': ['ts-jest', { useESM: true, tsconfig: 'tsconfig.json' }] },
   globalSetup: '<rootDir>/test/global-setup.ts',
   globalTeardown: '<rootDir>/test/global-teardown.ts',
+  setupFiles: ['<rootDir>/test/worker-setup.ts'],
   testTimeout: 30000,
 };

@@ -7,9 +7,16 @@ const ADMIN_DATABASE_URL =
 export default async function globalTeardown(): Promise<void> {
   const name = process.env.TEST_DATABASE_NAME;
   if (name) {
+    // The run's database and every worker's copy of it.
     const client = new pg.Client({ connectionString: ADMIN_DATABASE_URL });
     await client.connect();
-    await client.query(`DROP DATABASE IF EXISTS ${pg.escapeIdentifier(name)} WITH (FORCE)`);
+    const { rows } = await client.query<{ datname: string }>(
+      `SELECT datname FROM pg_database WHERE datname = $1 OR starts_with(datname, $1 || '_w')`,
+      [name],
+    );
+    for (const { datname } of rows) {
+      await client.query(`DROP DATABASE IF EXISTS ${pg.escapeIdentifier(datname)} WITH (FORCE)`);
+    }
     await client.end();
   }
   const prefix = process.env.REDIS_PREFIX;
@@ -22,7 +29,8 @@ export default async function globalTeardown(): Promise<void> {
       await redis.connect();
       let cursor = '0';
       do {
-        const [next, keys] = await redis.scan(cursor, 'MATCH', `${prefix}:*`, 'COUNT', 1000);
+        // The run's prefix and every worker's (`<prefix>_w<n>:`).
+        const [next, keys] = await redis.scan(cursor, 'MATCH', `${prefix}*`, 'COUNT', 1000);
         if (keys.length > 0) await redis.del(...keys);
         cursor = next;
       } while (cursor !== '0');
