@@ -1,4 +1,4 @@
-import { execFileSync } from 'node:child_process';
+import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
 import { copyFileSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -62,6 +62,37 @@ describe('the service process', () => {
       expect(readFileSync(join(dir, '.env'), 'utf8')).toBe(written);
     });
   });
+
+  it('logs a Redis outage once when it starts and once when it ends, not at every retry', async () => {
+    const port = await freePort();
+    const redisPort = await freePort();
+    const service = spawnService({
+      PORT: String(port),
+      REDIS_URL: `redis://127.0.0.1:${redisPort}`,
+    });
+    let redis: ChildProcess | null = null;
+    try {
+      await waitForOutput(service, /Listening on/);
+      // ioredis retries every 2 s at most: several retries pass in 5 s.
+      await sleep(5000);
+      const down = (service.output().match(/unreachable/g) ?? []).length;
+      // One line for the shared client, one for the queue's connections.
+      expect(down).toBeGreaterThanOrEqual(1);
+      expect(down).toBeLessThanOrEqual(2);
+      expect(service.output()).not.toMatch(/Unhandled error event/);
+      redis = spawn(
+        'redis-server',
+        ['--port', String(redisPort), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'],
+        { stdio: 'ignore' },
+      );
+      await waitForOutput(service, /reachable again/, 15_000);
+      expect((service.output().match(/unreachable/g) ?? []).length).toBe(down);
+    } finally {
+      service.child.kill('SIGKILL');
+      redis?.kill('SIGKILL');
+      await service.exited;
+    }
+  }, 30_000);
 
   it('logs JSON lines with the request id and never the Authorization header', async () => {
     const port = await freePort();
