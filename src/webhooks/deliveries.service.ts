@@ -20,6 +20,8 @@ export interface DeliveryJob {
 /** A delivery is held this much longer than the send time limit by the worker sending it. */
 const LEASE_MARGIN_MS = 5_000;
 const ENQUEUE_TIMEOUT_MS = 2_000;
+/** States of a Bull job that will still run (or is running). */
+const LIVE_JOB_STATES = new Set(['waiting', 'active', 'delayed', 'paused']);
 
 /**
  * Sends delivery attempts and records them. The database row is the truth: an attempt is
@@ -49,13 +51,17 @@ export class DeliveriesService implements OnApplicationShutdown {
   /**
    * Wakes a worker for an attempt. The job id names the delivery and the attempt, so adding
    * the same one twice is harmless. Never throws: a job that cannot be added now is added by
-   * the sweeper later.
+   * the sweeper later. The sweeper asks for `replacingLeftover`: a job of that id that is in
+   * none of Bull's lists (left half-written when Redis restarted under a worker that was
+   * starting it) would otherwise make every add a no-op, and the delivery wait for ever.
    */
-  async enqueue(job: DeliveryJob, delayMs = 0): Promise<boolean> {
+  async enqueue(job: DeliveryJob, delayMs = 0, replacingLeftover = false): Promise<boolean> {
+    const jobId = `${job.deliveryId}:${job.attempt}`;
     try {
+      if (replacingLeftover) await withTimeout(this.removeLeftover(jobId), ENQUEUE_TIMEOUT_MS);
       await withTimeout(
         this.queue.add(job, {
-          jobId: `${job.deliveryId}:${job.attempt}`,
+          jobId,
           delay: Math.max(0, delayMs),
           removeOnComplete: true,
           removeOnFail: true,
@@ -71,6 +77,13 @@ export class DeliveriesService implements OnApplicationShutdown {
     }
   }
 
+  private async removeLeftover(jobId: string): Promise<void> {
+    const existing = await this.queue.getJob(jobId);
+    if (existing === null || LIVE_JOB_STATES.has(await existing.getState())) return;
+    this.logger.warn(`Job ${jobId} is in no queue list (a Redis restart?): replacing it`);
+    await existing.remove();
+  }
+
   /** Sends the next attempt of a delivery if it is due and nobody else is sending it. */
   async attempt(deliveryId: string): Promise<void> {
     const manager = this.transactions.manager;
@@ -82,7 +95,7 @@ export class DeliveriesService implements OnApplicationShutdown {
         WHERE d.id = $1 AND d.status = 'pending' AND d.next_attempt_at <= now() + interval '1 second'
           AND (d.lease_until IS NULL OR d.lease_until < now())
           AND s.id = d.subscription_id AND e.id = d.event_id
-       RETURNING d.attempts, d.event_type, s.url, s.secret, s.deleted_at, s.active,
+       RETURNING d.attempts, d.event_type, d.subscription_id, s.url, s.secret, s.deleted_at, s.active,
                  e.id AS event_id, e.organization_id, e.created_at AS event_created_at, e.data`,
       [deliveryId, leaseMs],
     );
@@ -130,7 +143,15 @@ export class DeliveriesService implements OnApplicationShutdown {
 
     if (outcome.status !== null && isSuccess(outcome.status)) {
       await this.finish(manager, deliveryId, 'succeeded', null, entry);
-    } else if (outcome.status === 410 || attempt >= MAX_ATTEMPTS) {
+    } else if (outcome.status === 410) {
+      // Gone: the receiver asks for nothing more. The subscription is switched off (as GitHub
+      // and Stripe do), so no later event is sent to it; it shows `active: false`.
+      await this.finish(manager, deliveryId, 'failed', null, entry);
+      await manager.query(
+        'UPDATE webhook_subscription SET active = false, updated_at = now() WHERE id = $1',
+        [delivery.subscription_id],
+      );
+    } else if (attempt >= MAX_ATTEMPTS) {
       await this.finish(manager, deliveryId, 'failed', null, entry);
     } else {
       const delay = retryDelayMs(attempt + 1, this.settings.webhookRetryBaseMs);
@@ -164,6 +185,7 @@ export class DeliveriesService implements OnApplicationShutdown {
 interface Claimed {
   attempts: number;
   event_type: string;
+  subscription_id: string;
   url: string;
   secret: string;
   deleted_at: Date | null;

@@ -122,7 +122,9 @@ export class OutboxRelay implements OnApplicationBootstrap, OnApplicationShutdow
         ORDER BY next_attempt_at LIMIT 1000`,
     );
     await Promise.all(
-      due.map((d) => this.deliveries.enqueue({ deliveryId: d.id, attempt: d.attempts + 1 })),
+      due.map((d) =>
+        this.deliveries.enqueue({ deliveryId: d.id, attempt: d.attempts + 1 }, 0, true),
+      ),
     );
     await this.relay();
     return due.length;
