@@ -136,6 +136,7 @@ describe('R2: no webhook event is lost when Redis and a worker crash mid-deliver
 
     // The crashes, at fixed points of the load, each while deliveries are in flight.
     const kills: number[] = [];
+    const restarts: number[] = [];
     const crashes = async () => {
       const inFlight = (at: number) =>
         until(
@@ -145,6 +146,7 @@ describe('R2: no webhook event is lost when Redis and a worker crash mid-deliver
         );
       await inFlight(BUILDS / 3);
       await redis.restart();
+      restarts.push(Date.now());
       await inFlight((2 * BUILDS) / 3);
       const victim = workers.shift() as RunningService;
       await fleet.kill(victim);
@@ -177,46 +179,40 @@ describe('R2: no webhook event is lost when Redis and a worker crash mid-deliver
       );
       return rows[0];
     };
+    // What a delivery that never finishes looks like, in the database and in Bull's Redis keys
+    // (the job id is `<delivery id>:<attempt>`): printed if the drill times out.
+    const stuck = async () => {
+      const { rows: open } = await db.query<{ id: string; attempts: number }>(
+        `SELECT id, subscription_id, attempts, next_attempt_at, lease_until, attempt_log,
+                created_at, now() AS now
+           FROM webhook_delivery WHERE organization_id = $1 AND status = 'pending' LIMIT 5`,
+        [orgId],
+      );
+      const probe = new Redis(redis.url, { maxRetriesPerRequest: 1 });
+      try {
+        const jobs = await Promise.all(
+          open.map(async (d) => {
+            const key = `${process.env.REDIS_PREFIX}:bull:${QUEUE}:${d.id}:${d.attempts + 1}`;
+            return { key, hash: await probe.hgetall(key), lock: await probe.get(`${key}:lock`) };
+          }),
+        );
+        const receipts = open.map((d) => [...receiver.of(d.id), ...gone.of(d.id)]);
+        return JSON.stringify(
+          { state: await state(), open, jobs, receipts, restarts, kills },
+          null,
+          1,
+        );
+      } finally {
+        probe.disconnect();
+      }
+    };
     await until(
       async () => {
         const s = await state();
         return s.events >= BUILDS && s.unrelayed === 0 && s.succeeded === s.events && !s.gone_open;
       },
       CONVERGE_MS,
-      async () => {
-        const { rows: open } = await db.query(
-          `SELECT id, subscription_id, status, attempts, next_attempt_at, lease_until, attempt_log,
-                  created_at, updated_at, now() AS now
-             FROM webhook_delivery WHERE organization_id = $1 AND status = 'pending' LIMIT 5`,
-          [orgId],
-        );
-        const probe = new Redis(redis.url, { maxRetriesPerRequest: 1 });
-        const jobs = await Promise.all(
-          open.map(async (d: { id: string; attempts: number }) => {
-            const id = `${d.id}:${d.attempts + 1}`;
-            const prefix = `${process.env.REDIS_PREFIX}:bull:${QUEUE}`;
-            return {
-              id,
-              hash: await probe.hgetall(`${prefix}:${id}`),
-              lock: await probe.get(`${prefix}:${id}:lock`),
-              receipts: [...receiver.of(d.id), ...gone.of(d.id)],
-            };
-          }),
-        );
-        const keys = await probe.keys('*');
-        probe.disconnect();
-        return JSON.stringify(
-          {
-            state: await state(),
-            open,
-            jobs,
-            keys: keys.filter((k) => !/:[0-9a-f-]{36}:\d+$/.test(k)),
-            kills,
-          },
-          null,
-          1,
-        );
-      },
+      () => stuck(),
     );
     // Nothing left for the workers (no waiting, active or delayed job, in the Redis the
     // service uses now), so no late request can still arrive after the checks below.
@@ -265,7 +261,6 @@ describe('R2: no webhook event is lost when Redis and a worker crash mid-deliver
     );
     expect(new Set(receiver.deliveryIds)).toEqual(new Set(mine.map((d) => d.id)));
     const retried = mine.filter((d) => d.attempts > 1).length;
-    expect(retried).toBeGreaterThanOrEqual(BUILDS / 10);
 
     // No attempt sent twice (see the top of this file).
     expect([...receiver.overlaps, ...gone.overlaps]).toEqual([]);
@@ -291,6 +286,10 @@ describe('R2: no webhook event is lost when Redis and a worker crash mid-deliver
       );
     }
 
+    // Every refused first request was retried as attempt 2, unless the worker that sent it
+    // was killed before recording it (then the resend is attempt 1).
+    expect(retried).toBeGreaterThanOrEqual(BUILDS / 10 - excess.length);
+
     // 410 Gone ends its delivery after that one attempt: failed, nothing more scheduled.
     expect(goneOnes.map((d) => d.event_id).sort()).toEqual(events.map((e) => e.id).sort());
     for (const d of goneOnes) {
@@ -306,11 +305,29 @@ describe('R2: no webhook event is lost when Redis and a worker crash mid-deliver
       goneReceipts: gone.receipts.length,
       retriedDeliveries: retried,
       resentAfterKill: excess.length,
-      redisRestarts: 1,
+      redisRestarts: restarts.length,
       workerKills: kills.length,
       produceSeconds: (produced - drillStarted) / 1000,
       convergeSeconds: (converged - produced) / 1000,
     };
     process.stdout.write(`R2 figures: ${JSON.stringify(figures)}\n`);
   }, 120_000);
+
+  // R2 asks that a receiver answering 410 stop its subscription. CONTRACT §7 says only that
+  // "410 Gone stops further retries", and the code (DeliveriesService.attempt) does just that:
+  // the delivery fails, the subscription stays active and every later event is sent to it
+  // again (the drill above saw one 410 per event). Marked failing until the two agree; when
+  // the service deactivates such a subscription this test starts to fail: make it a plain it.
+  it.failing(
+    'a receiver answering 410 Gone stops its subscription (gap: only retries stop)',
+    async () => {
+      const res = await api.http.get('/api/v1/webhooks').set(withKey(key));
+      expect(res.status).toBe(200);
+      const subscription = (res.body.data as Array<{ id: string; active: boolean }>).find(
+        (s) => s.id === goneSubscriptionId,
+      );
+      expect(subscription).toMatchObject({ active: false });
+    },
+    10_000,
+  );
 });
