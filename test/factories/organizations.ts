@@ -11,7 +11,7 @@ let counter = 0;
 
 /** An organization made through the internal API, as the UI would. */
 export async function createOrganization(
-  t: TestApp,
+  t: Pick<TestApp, 'http'>,
   fields: {
     plan?: string;
     monthly_call_limit?: number | null;
@@ -29,7 +29,7 @@ export async function createOrganization(
 
 /** A key of `organizationId` with `scopes`; returns the plaintext and the key's id. */
 export async function createApiKey(
-  t: TestApp,
+  t: Pick<TestApp, 'http'>,
   organizationId: string,
   scopes: string[] = ['builds:read'],
 ): Promise<{ id: string; key: string }> {
@@ -43,7 +43,7 @@ export async function createApiKey(
 
 /** An organization on `plan` with one key of `scopes`. */
 export async function createTenant(
-  t: TestApp,
+  t: Pick<TestApp, 'http'>,
   scopes: string[] = ['builds:read'],
   fields: Parameters<typeof createOrganization>[1] = {},
 ): Promise<{ org: OrganizationFixture; key: string; keyId: string }> {
