@@ -109,7 +109,7 @@ export class DeliveriesService implements OnApplicationShutdown {
         at: new Date().toISOString(),
         response_status: null,
         response_body: null,
-        error: 'subscription deleted',
+        error: delivery.deleted_at !== null ? 'subscription deleted' : 'subscription inactive',
         duration_ms: 0,
       });
       return;
