@@ -1,11 +1,5 @@
 import { InjectQueue } from '@nestjs/bull';
-import {
-  Inject,
-  Injectable,
-  Logger,
-  type OnApplicationShutdown,
-  Optional,
-} from '@nestjs/common';
+import { Inject, Injectable, Logger, type OnApplicationShutdown, Optional } from '@nestjs/common';
 import type { Queue } from 'bull';
 import type { EntityManager } from 'typeorm';
 import { Settings } from '../config/settings.js';
