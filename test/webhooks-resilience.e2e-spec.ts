@@ -1,9 +1,12 @@
 import { spawn, type ChildProcess } from 'node:child_process';
+import { getQueueToken } from '@nestjs/bull';
+import type { Queue } from 'bull';
 import { DataSource } from 'typeorm';
+import { WEBHOOK_DELIVERY_QUEUE } from '../src/queues/queues.constants.js';
 import { createTenant } from './factories/organizations.js';
 import { startApp, withKey, type TestApp } from './support/app.js';
 import { freePort, spawnService, waitForOutput, type ServiceProcess } from './support/process.js';
-import { Receiver, sleep } from './support/receiver.js';
+import { eventually, Receiver } from './support/receiver.js';
 
 const WEBHOOK_SETTINGS = {
   WEBHOOK_ALLOWED_HOSTS: '127.0.0.1',
@@ -21,6 +24,23 @@ async function subscribe(t: TestApp, url: string) {
     .send({ url, events: ['build.created.v1'] });
   expect(res.status).toBe(201);
   return { ...tenant, webhookId: res.body.id as string };
+}
+
+type Row = { status: string; attempts: number };
+
+/** Polls the subscription's delivery rows until `done` holds for them; returns them. */
+function deliveryRows(t: TestApp, webhookId: string, done: (rows: Row[]) => boolean, ms?: number) {
+  return eventually(
+    () =>
+      t.app
+        .get(DataSource)
+        .query(
+          'SELECT status, attempts FROM webhook_delivery WHERE subscription_id = $1 ORDER BY created_at',
+          [webhookId],
+        ) as Promise<Row[]>,
+    done,
+    ms,
+  );
 }
 
 async function startWorker(): Promise<ServiceProcess> {
@@ -75,7 +95,7 @@ describe('webhook delivery survives failures', () => {
       REDIS_URL: `redis://127.0.0.1:${port}`,
     });
     try {
-      const { key } = await subscribe(t, url);
+      const { key, webhookId } = await subscribe(t, url);
       await t.http.post('/api/v1/builds').set(withKey(key)).send({ name: 'before' }).expect(202);
       await receiver.waitFor(() => receiver.received.length === 1);
 
@@ -88,7 +108,9 @@ describe('webhook delivery survives failures', () => {
           .send({ name: `while-down-${i}` })
           .expect(202);
       }
-      await sleep(1500);
+      // The relay got as far as it can without Redis: the deliveries are owed in the
+      // database, and none has been sent.
+      await deliveryRows(t, webhookId, (rows) => rows.length === 6);
       expect(receiver.received).toHaveLength(1);
 
       redis = await startRedis();
@@ -121,12 +143,7 @@ describe('webhook delivery survives failures', () => {
       const [first, second] = receiver.received;
       expect(second.json.id).toBe(first.json.id);
       expect(second.headers['x-service-delivery']).toBe(first.headers['x-service-delivery']);
-      await sleep(300);
-      const rows = await t.app
-        .get(DataSource)
-        .query('SELECT status, attempts FROM webhook_delivery WHERE subscription_id = $1', [
-          webhookId,
-        ]);
+      const rows = await deliveryRows(t, webhookId, ([row]) => row?.status !== 'pending');
       expect(rows).toEqual([{ status: 'succeeded', attempts: 1 }]);
     } finally {
       await t.close();
@@ -136,7 +153,7 @@ describe('webhook delivery survives failures', () => {
   it('never sends an attempt twice with two workers', async () => {
     const t = await startApp({ ...WEBHOOK_SETTINGS, APP_ROLE: 'api' });
     try {
-      const { key } = await subscribe(t, url);
+      const { key, webhookId } = await subscribe(t, url);
       workers.push(await startWorker(), await startWorker());
       await Promise.all(
         Array.from({ length: 30 }, (_, i) =>
@@ -147,8 +164,19 @@ describe('webhook delivery survives failures', () => {
             .expect(202),
         ),
       );
-      await receiver.waitFor(() => receiver.received.length >= 30, 30_000);
-      await sleep(2500);
+      await deliveryRows(
+        t,
+        webhookId,
+        (rows) => rows.length === 30 && rows.every((r) => r.status === 'succeeded'),
+        30_000,
+      );
+      // Every job has finished too (a job ends after its send is answered), so a second send
+      // of any attempt would have reached the receiver by now.
+      const queue = t.app.get<Queue>(getQueueToken(WEBHOOK_DELIVERY_QUEUE));
+      await eventually(
+        () => queue.getJobCounts(),
+        (counts) => counts.active + counts.waiting + counts.delayed === 0,
+      );
       const perDelivery = new Map<string, number>();
       for (const r of receiver.received) {
         const id = r.headers['x-service-delivery'] as string;

@@ -76,10 +76,24 @@ export function isPublicAddress(address: string): boolean {
   );
 }
 
+/** Resolves a host name to every address it has (what `dns.lookup` with `all` returns). */
+export type HostLookup = (hostname: string) => Promise<LookupAddress[]>;
+
+/**
+ * Nest token of a `HostLookup` that replaces the system resolver; only tests provide one, to
+ * make a name resolve where they need it (DNS rebinding) without a DNS server.
+ */
+export const HOST_LOOKUP = Symbol('HOST_LOOKUP');
+
+const systemLookup: HostLookup = (hostname) => lookup(hostname, { all: true, verbatim: true });
+
 export class AddressPolicy {
   private readonly allowed: Set<string>;
 
-  constructor(allowedHosts: string[]) {
+  constructor(
+    allowedHosts: string[],
+    private readonly resolve: HostLookup = systemLookup,
+  ) {
     this.allowed = new Set(allowedHosts.map((host) => host.toLowerCase()));
   }
 
@@ -103,10 +117,7 @@ export class AddressPolicy {
     if (allowedHost) return null;
     let addresses: LookupAddress[];
     try {
-      addresses = await lookup(parsed.hostname.replace(/^\[|\]$/g, ''), {
-        all: true,
-        verbatim: true,
-      });
+      addresses = await this.resolve(parsed.hostname.replace(/^\[|\]$/g, ''));
     } catch {
       return `url's host ${parsed.hostname} does not resolve`;
     }
@@ -124,7 +135,7 @@ export class AddressPolicy {
     options: { family?: number; all?: boolean },
     callback: (error: Error | null, address: string | LookupAddress[], family?: number) => void,
   ): void => {
-    lookup(hostname, { all: true, verbatim: true }).then(
+    this.resolve(hostname).then(
       (addresses) => {
         const usable = this.isAllowedHost(hostname)
           ? addresses

@@ -1,12 +1,12 @@
 import { InjectQueue } from '@nestjs/bull';
-import { Injectable, Logger, type OnApplicationShutdown } from '@nestjs/common';
+import { Inject, Injectable, Logger, type OnApplicationShutdown, Optional } from '@nestjs/common';
 import type { Queue } from 'bull';
 import type { EntityManager } from 'typeorm';
 import { Settings } from '../config/settings.js';
 import { Transactions } from '../database/transactions.js';
 import { withTimeout } from '../common/with-timeout.js';
 import { WEBHOOK_DELIVERY_QUEUE } from '../queues/queues.constants.js';
-import { AddressPolicy } from './address-policy.js';
+import { AddressPolicy, HOST_LOOKUP, type HostLookup } from './address-policy.js';
 import type { AttemptLogEntry } from './entities/webhook-delivery.entity.js';
 import { MAX_ATTEMPTS, retryDelayMs } from './retry-schedule.js';
 import { signDelivery } from './signing.js';
@@ -39,8 +39,9 @@ export class DeliveriesService implements OnApplicationShutdown {
     private readonly settings: Settings,
     private readonly transactions: Transactions,
     @InjectQueue(WEBHOOK_DELIVERY_QUEUE) private readonly queue: Queue<DeliveryJob>,
+    @Optional() @Inject(HOST_LOOKUP) hostLookup?: HostLookup,
   ) {
-    this.policy = new AddressPolicy(settings.webhookAllowedHosts);
+    this.policy = new AddressPolicy(settings.webhookAllowedHosts, hostLookup);
     this.sender = new WebhookSender(this.policy, settings.webhookTimeoutMs);
   }
 

@@ -19,16 +19,16 @@ export interface Received {
   at: number;
 }
 
+export type Answer = number | 'hang' | { status: number; location?: string; body?: string };
+
 /**
  * A real HTTP receiver on 127.0.0.1. `respond` decides each answer (status, or 'hang' to
- * keep the request open); every request is recorded.
+ * keep the request open; a promise of one holds the request until it settles, so a test can
+ * look at the sender's state while an attempt is in flight); every request is recorded.
  */
 export class Receiver {
   readonly received: Received[] = [];
-  respond: (
-    request: Received,
-    index: number,
-  ) => number | 'hang' | { status: number; location?: string } = () => 200;
+  respond: (request: Received, index: number) => Answer | Promise<Answer> = () => 200;
   private server: Server | null = null;
   private readonly hanging: ServerResponse[] = [];
 
@@ -36,7 +36,7 @@ export class Receiver {
     this.server = createServer((req, res) => {
       let body = '';
       req.on('data', (chunk: Buffer) => (body += chunk.toString()));
-      req.on('end', () => {
+      req.on('end', async () => {
         const entry: Received = {
           headers: req.headers,
           body,
@@ -44,15 +44,18 @@ export class Receiver {
           at: Date.now(),
         };
         this.received.push(entry);
-        const answer = this.respond(entry, this.received.length - 1);
+        const answer = await this.respond(entry, this.received.length - 1);
         if (answer === 'hang') {
           this.hanging.push(res);
           return;
         }
-        const { status, location } =
-          typeof answer === 'number' ? { status: answer, location: undefined } : answer;
+        const {
+          status,
+          location,
+          body: text,
+        } = typeof answer === 'number' ? { status: answer } : answer;
         if (location) res.setHeader('Location', location);
-        res.writeHead(status, { 'Content-Type': 'text/plain' }).end(`answer ${status}`);
+        res.writeHead(status, { 'Content-Type': 'text/plain' }).end(text ?? `answer ${status}`);
       });
     });
     await new Promise<void>((resolve) => this.server?.listen(0, '127.0.0.1', resolve));
@@ -84,3 +87,22 @@ export class Receiver {
 }
 
 export const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/**
+ * Polls `read` until `done` holds for what it returned, and returns that; times out naming
+ * what it last saw, so a failure says where things stood.
+ */
+export async function eventually<T>(
+  read: () => Promise<T>,
+  done: (value: T) => boolean,
+  ms = 15_000,
+): Promise<T> {
+  const deadline = Date.now() + ms;
+  for (;;) {
+    const value = await read();
+    if (done(value)) return value;
+    if (Date.now() > deadline)
+      throw new Error(`eventually: timed out after ${ms} ms; last saw ${JSON.stringify(value)}`);
+    await sleep(25);
+  }
+}
