@@ -122,7 +122,11 @@ describe('POST /results/ingest (JSON)', () => {
     const { org, key, project } = await setup();
     const res = await ingest(key, body(project.id));
     expect(res.status).toBe(400);
-    expect(res.body.details.field).toBe(field);
+    expect(res.body).toEqual({
+      error: 'invalid_request',
+      message: expect.any(String),
+      details: { field, errors: expect.arrayContaining([expect.objectContaining({ field })]) },
+    });
     const db = t.app.get(DataSource);
     const runs = await db.query(
       'SELECT count(*)::int AS n FROM test_run WHERE organization_id = $1',
@@ -141,14 +145,20 @@ describe('POST /results/ingest (JSON)', () => {
       results: [{ automation_id: 'a', status: 'passed' }],
     });
     expect(res.status).toBe(400);
-    expect(res.body.details.field).toBe('project_id');
+    expect(res.body).toMatchObject({ error: 'invalid_request', details: { field: 'project_id' } });
     const stranger = await setup();
     const foreign = await ingest(stranger.key, {
       test_run_id: run.id,
       results: [{ automation_id: 'a', status: 'passed' }],
     });
     expect(foreign.status).toBe(400);
-    expect(foreign.body.details.field).toBe('test_run_id');
+    expect(foreign.body).toMatchObject({
+      error: 'invalid_request',
+      details: { field: 'test_run_id' },
+    });
+    // Neither call stored anything in the run.
+    const after = await t.http.get(`/api/v1/testruns/${run.id}`).set(withKey(key)).expect(200);
+    expect(after.body.counts.total).toBe(0);
   });
 
   it('refuses results into a completed run with 409', async () => {
@@ -164,6 +174,18 @@ describe('POST /results/ingest (JSON)', () => {
       results: [{ automation_id: 'a', status: 'passed' }],
     });
     expect(res.status).toBe(409);
+    expect(res.body).toEqual({
+      error: 'conflict',
+      message: expect.any(String),
+      details: { reason: 'run_completed' },
+    });
+    const after = await t.http.get(`/api/v1/testruns/${run.id}`).set(withKey(key)).expect(200);
+    expect(after.body).toMatchObject({ status: 'completed', counts: { total: 0 } });
+    const cases = await t.http
+      .get(`/api/v1/projects/${project.id}/testcases`)
+      .set(withKey(key))
+      .expect(200);
+    expect(cases.body.pagination.total).toBe(0);
   });
 
   it('refuses JUnit parameters in the query of a JSON body', async () => {
@@ -173,7 +195,7 @@ describe('POST /results/ingest (JSON)', () => {
       .set(withKey(key))
       .send({ project_id: project.id, results: [{ automation_id: 'a', status: 'passed' }] });
     expect(res.status).toBe(400);
-    expect(res.body.details.field).toBe('project_id');
+    expect(res.body).toMatchObject({ error: 'invalid_request', details: { field: 'project_id' } });
   });
 });
 
@@ -301,6 +323,11 @@ describe('GET /releases/{id}/progress', () => {
     for (const id of [release.id, UNKNOWN_ID, 'x']) {
       const res = await t.http.get(`/api/v1/releases/${id}/progress`).set(withKey(stranger.key));
       expect(res.status).toBe(404);
+      expect(res.body).toEqual({
+        error: 'not_found',
+        message: expect.any(String),
+        details: { resource: 'release' },
+      });
     }
     const { createApiKey } = await import('./factories/organizations.js');
     const builds = await createApiKey(t, owner.org.id, ['builds:read']);

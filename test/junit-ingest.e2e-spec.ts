@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { jest } from '@jest/globals';
 import { DataSource } from 'typeorm';
 import { createProject } from './factories/catalog.js';
-import { createTenant } from './factories/organizations.js';
+import { createApiKey, createTenant } from './factories/organizations.js';
 import { RUN_SCOPES } from './factories/runs.js';
 import { ResultWriter, WRITE_CHUNK } from '../src/results/result-writer.js';
 import { LARGE_BODY_BYTES } from '../src/common/http/large-body-turns.js';
@@ -10,6 +10,7 @@ import { IdempotencyStore } from '../src/idempotency/idempotency.store.js';
 import { startApp, withKey, type TestApp } from './support/app.js';
 
 const FIXTURES = 'test/fixtures/junit';
+const UNKNOWN_ID = '0b7c4a8e-8d4e-4a51-9b0c-3f1d2e4a5b6c';
 
 interface Expected {
   testcases: number;
@@ -39,6 +40,17 @@ describe('POST /results/ingest (JUnit XML)', () => {
     const project = await createProject(t, tenant.org.id);
     return { ...tenant, project };
   }
+
+  const runsOf = async (organizationId: string): Promise<number> =>
+    (
+      await db.query('SELECT count(*)::int AS n FROM test_run WHERE organization_id = $1', [
+        organizationId,
+      ])
+    )[0].n;
+  const storedIn = async (runId: string): Promise<number> =>
+    (
+      await db.query('SELECT count(*)::int AS n FROM test_result WHERE test_run_id = $1', [runId])
+    )[0].n;
 
   const postXml = (key: string, query: string, xml: string, type = 'application/xml') =>
     t.http
@@ -100,7 +112,7 @@ describe('POST /results/ingest (JUnit XML)', () => {
     },
   );
 
-  it('keeps the failure message, the duration and the section of created cases', async () => {
+  it('keeps the failure message, the duration, and makes name the title and classname the section', async () => {
     const { key, project } = await setup();
     const xml = readFileSync(`${FIXTURES}/surefire.xml`, 'utf8');
     const res = await postXml(key, `project_id=${project.id}`, xml, 'text/xml; charset=utf-8');
@@ -110,16 +122,162 @@ describe('POST /results/ingest (JUnit XML)', () => {
       [res.body.test_run_id],
     );
     expect(rows).toHaveLength(1);
-    const failed: Array<{ message: string | null; section: string | null }> = await db.query(
-      `SELECT r.message, c.section FROM test_result r JOIN test_case c ON c.id = r.test_case_id
-        WHERE r.test_run_id = $1 AND r.status = 'failed'`,
+    const failed = await db.query(
+      `SELECT c.title, c.section, c.automation_id, r.message FROM test_result r
+         JOIN test_case c ON c.id = r.test_case_id
+        WHERE r.test_run_id = $1 AND r.status = 'failed' ORDER BY c.title`,
       [res.body.test_run_id],
     );
-    expect(failed.length).toBeGreaterThan(0);
-    for (const row of failed) {
-      expect(row.message).toBeTruthy();
-      expect(row.section).toBeTruthy();
+    // Entities decoded; the message attribute wins over the element's stack trace.
+    expect(failed).toEqual([
+      {
+        title: 'appliesDiscount',
+        section: 'com.example.cart.CartTest$Totals',
+        automation_id: 'com.example.cart.CartTest$Totals.appliesDiscount',
+        message: 'expected: <total > 0 & "discount" applied> but was: <-5>',
+      },
+      {
+        title: 'loadsSavedCart',
+        section: 'com.example.cart.CartTest$Checkout',
+        automation_id: 'com.example.cart.CartTest$Checkout.loadsSavedCart',
+        message: 'db unavailable at <localhost:5432>',
+      },
+    ]);
+  });
+
+  it('stores and returns retries and flaky per result, from Surefire reruns and flaky runs', async () => {
+    const { key, project } = await setup();
+    const xml = `<testsuite>
+      <testcase classname="F" name="flakyPass"><flakyFailure message="1"/><flakyError message="2"/></testcase>
+      <testcase classname="F" name="rerunFail"><failure message="x"/><rerunFailure message="r1"/><rerunError message="r2"/></testcase>
+      <testcase classname="F" name="flakyThenFail"><failure message="still"/><flakyFailure message="once"/></testcase>
+      <testcase classname="F" name="skippedAndFailed"><skipped message="later"/><failure message="broke"/></testcase>
+      <testcase classname="F" name="plain"/>
+      <testcase name="noClassname" time="0.25"/>
+    </testsuite>`;
+    const res = await postXml(key, `project_id=${project.id}`, xml);
+    expect(res.status).toBe(201);
+    expect(res.body).toEqual({
+      test_run_id: expect.any(String),
+      accepted: 6,
+      created_test_cases: 6,
+    });
+    const runId = res.body.test_run_id as string;
+    const listed = await t.http
+      .get(`/api/v1/testruns/${runId}/results?limit=100`)
+      .set(withKey(key))
+      .expect(200);
+    const cases = await t.http
+      .get(`/api/v1/projects/${project.id}/testcases?limit=100`)
+      .set(withKey(key))
+      .expect(200);
+    const byCase = new Map<
+      string,
+      { automation_id: string; title: string; section: string | null }
+    >(cases.body.data.map((c: { id: string }) => [c.id, c]));
+    const results = (
+      listed.body.data as Array<{
+        test_case_id: string;
+        status: string;
+        retries: number;
+        flaky: boolean;
+        duration_ms: number | null;
+        message: string | null;
+      }>
+    )
+      .map((r) => {
+        const c = byCase.get(r.test_case_id);
+        return {
+          automation_id: c?.automation_id,
+          title: c?.title,
+          section: c?.section,
+          status: r.status,
+          retries: r.retries,
+          flaky: r.flaky,
+          duration_ms: r.duration_ms,
+        };
+      })
+      .sort((a, b) => String(a.automation_id).localeCompare(String(b.automation_id)));
+    const item = (name: string, status: string, retries: number, flaky: boolean) => ({
+      automation_id: `F.${name}`,
+      title: name,
+      section: 'F',
+      status,
+      retries,
+      flaky,
+      duration_ms: null,
+    });
+    expect(results).toEqual([
+      item('flakyPass', 'passed', 2, true),
+      // A flaky attempt before a final failure is a retry, and a failed result is never flaky.
+      item('flakyThenFail', 'failed', 1, false),
+      item('plain', 'passed', 0, false),
+      item('rerunFail', 'failed', 2, false),
+      // Failure wins over skipped, whatever their order.
+      item('skippedAndFailed', 'failed', 0, false),
+      // Without classname: the automation id and title are the name, and there is no section.
+      {
+        automation_id: 'noClassname',
+        title: 'noClassname',
+        section: null,
+        status: 'passed',
+        retries: 0,
+        flaky: false,
+        duration_ms: 250,
+      },
+    ]);
+    const run = await t.http.get(`/api/v1/testruns/${runId}`).set(withKey(key)).expect(200);
+    expect(run.body.counts).toEqual({
+      total: 6,
+      passed: 3,
+      failed: 3,
+      blocked: 0,
+      skipped: 0,
+      retest: 0,
+      untested: 0,
+      flaky: 1,
+    });
+  });
+
+  it('links a new run to the build_id of the query, and refuses an unknown, foreign or differing one', async () => {
+    const { org, key, project } = await setup();
+    const builder = await createApiKey(t, org.id, ['builds:create']);
+    const newBuild = async (apiKey: string) =>
+      (await t.http.post('/api/v1/builds').set(withKey(apiKey)).send({ name: 'b' }).expect(202))
+        .body.id as string;
+    const build = await newBuild(builder.key);
+    const xml = '<testsuite><testcase classname="B" name="one"/></testsuite>';
+    const res = await postXml(key, `project_id=${project.id}&build_id=${build}`, xml);
+    expect(res.status).toBe(201);
+    const run = await t.http
+      .get(`/api/v1/testruns/${res.body.test_run_id}`)
+      .set(withKey(key))
+      .expect(200);
+    expect(run.body).toMatchObject({ build_id: build, project_id: project.id });
+
+    const stranger = await createTenant(t, ['builds:create']);
+    const foreignBuild = await newBuild(stranger.key);
+    const otherBuild = await newBuild(builder.key);
+    const runsBefore = await runsOf(org.id);
+    for (const query of [
+      `project_id=${project.id}&build_id=${UNKNOWN_ID}`,
+      `project_id=${project.id}&build_id=${foreignBuild}`,
+      // Into the existing run: a build_id that differs from the run's.
+      `test_run_id=${res.body.test_run_id}&build_id=${otherBuild}`,
+    ]) {
+      const refused = await postXml(key, query, xml);
+      expect({ query, status: refused.status, body: refused.body }).toEqual({
+        query,
+        status: 400,
+        body: {
+          error: 'invalid_request',
+          message: expect.any(String),
+          details: { field: 'build_id', errors: expect.any(Array) },
+        },
+      });
     }
+    expect(await runsOf(org.id)).toBe(runsBefore);
+    expect(await storedIn(res.body.test_run_id)).toBe(1);
   });
 
   it('adds to an existing run and completes it when asked', async () => {
@@ -197,6 +355,9 @@ describe('POST /results/ingest (JUnit XML)', () => {
   });
 
   it('stores reports over 1 MiB two at a time, the others waiting without a transaction', async () => {
+    // Spies on purpose: the gate's effect (at most two large writes at once, and a waiting
+    // request holding no idempotency claim or transaction yet) shows in no response or row,
+    // only in when the writer and the claim run, so the internals are what is observed.
     const { key, project } = await setup();
     const writer = t.app.get(ResultWriter);
     const write = writer.write.bind(writer);
@@ -301,12 +462,12 @@ describe('POST /results/ingest (JUnit XML)', () => {
       '<testsuite><testcase name="a\u0000b"/></testsuite>',
     );
     expect(nul.status).toBe(400);
-    expect(nul.body.details.field).toBe('body');
-    const runs = await db.query(
-      'SELECT count(*)::int AS n FROM test_run WHERE organization_id = $1',
-      [org.id],
-    );
-    expect(runs[0].n).toBe(0);
+    expect(nul.body).toEqual({
+      error: 'invalid_request',
+      message: expect.any(String),
+      details: { field: 'body', errors: [{ field: 'body', message: expect.any(String) }] },
+    });
+    expect(await runsOf(org.id)).toBe(0);
   });
 
   it('rejects malformed XML with the parser’s line and column, storing nothing', async () => {
@@ -317,14 +478,12 @@ describe('POST /results/ingest (JUnit XML)', () => {
       readFileSync(`${FIXTURES}/malformed.xml`, 'utf8'),
     );
     expect(res.status).toBe(400);
-    expect(res.body.error).toBe('invalid_request');
-    expect(res.body.details.field).toBe('body');
-    expect(res.body.message).toMatch(/line 8, column \d+/);
-    const runs = await db.query(
-      'SELECT count(*)::int AS n FROM test_run WHERE organization_id = $1',
-      [org.id],
-    );
-    expect(runs[0].n).toBe(0);
+    expect(res.body).toEqual({
+      error: 'invalid_request',
+      message: expect.stringMatching(/line 8, column \d+/),
+      details: { field: 'body', errors: [{ field: 'body', message: expect.any(String) }] },
+    });
+    expect(await runsOf(org.id)).toBe(0);
     const cases = await db.query('SELECT count(*)::int AS n FROM test_case WHERE project_id = $1', [
       project.id,
     ]);
@@ -336,15 +495,20 @@ describe('POST /results/ingest (JUnit XML)', () => {
     ['a malformed project_id', 'project_id=abc', 'project_id'],
     ['a bad complete flag', 'project_id=PROJECT&complete=perhaps', 'complete'],
     ['an unknown parameter', 'project_id=PROJECT&shard=2', 'shard'],
-  ])('refuses %s naming it', async (_name, query, field) => {
-    const { key, project } = await setup();
+  ])('refuses %s naming it, creating no run', async (_name, query, field) => {
+    const { org, key, project } = await setup();
     const res = await postXml(
       key,
       query.replace('PROJECT', project.id),
       '<testsuite><testcase name="a"/></testsuite>',
     );
     expect(res.status).toBe(400);
-    expect(res.body.details.field).toBe(field);
+    expect(res.body).toEqual({
+      error: 'invalid_request',
+      message: expect.any(String),
+      details: { field, errors: expect.arrayContaining([expect.objectContaining({ field })]) },
+    });
+    expect(await runsOf(org.id)).toBe(0);
   });
 
   it('refuses XML on routes that take only JSON, and other types on ingest', async () => {
@@ -359,12 +523,23 @@ describe('POST /results/ingest (JUnit XML)', () => {
       .set('Content-Type', 'application/xml')
       .send('<testsuite/>');
     expect(xmlToResults.status).toBe(415);
+    expect(xmlToResults.body).toEqual({
+      error: 'unsupported_media_type',
+      message: expect.any(String),
+      details: {},
+    });
     const csv = await t.http
       .post('/api/v1/results/ingest')
       .set(withKey(key))
       .set('Content-Type', 'text/csv')
       .send('a,b');
     expect(csv.status).toBe(415);
+    expect(csv.body).toEqual({
+      error: 'unsupported_media_type',
+      message: expect.any(String),
+      details: {},
+    });
+    expect(await storedIn(run.body.id)).toBe(0);
   });
 
   it('answers 413 for a report over 10 MiB', async () => {
@@ -372,6 +547,11 @@ describe('POST /results/ingest (JUnit XML)', () => {
     const big = `<testsuite>${'<testcase name="x"/>'.repeat(600_000)}</testsuite>`;
     const res = await postXml(key, `project_id=${project.id}`, big);
     expect(res.status).toBe(413);
-    expect(res.body.error).toBe('payload_too_large');
+    // The 10 MiB body limit, in bytes (a JUnit body is bounded by its size only).
+    expect(res.body).toEqual({
+      error: 'payload_too_large',
+      message: expect.any(String),
+      details: { limit: 10 * 1024 * 1024 },
+    });
   });
 });

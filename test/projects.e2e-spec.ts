@@ -152,12 +152,17 @@ describe('projects and test cases', () => {
       ['q=', 'q'],
       ['limit=500', 'limit'],
       ['status=active', 'status'],
+      ['offset=1.5', 'offset'],
     ])('refuses %s naming %s', async (query, field) => {
       const res = await t.http
         .get(`/api/v1/projects/${projectId}/testcases?${query}`)
         .set(withKey(key));
       expect(res.status).toBe(400);
-      expect(res.body.details.field).toBe(field);
+      expect(res.body).toEqual({
+        error: 'invalid_request',
+        message: expect.any(String),
+        details: { field, errors: expect.arrayContaining([expect.objectContaining({ field })]) },
+      });
     });
 
     it('answers 404 for another organization’s project and for malformed ids', async () => {
@@ -245,11 +250,18 @@ describe('releases (internal API)', () => {
         .set(OPERATOR)
         .send({ status });
       expect(again.status).toBe(409);
-      expect(again.body).toMatchObject({
+      expect(again.body).toEqual({
         error: 'conflict',
+        message: expect.any(String),
         details: { reason: 'invalid_transition' },
       });
     }
+    // Completed is final: the refusals left the release and its released_at as they were.
+    const listed = await t.http
+      .get(`/internal/v1/projects/${project.id}/releases`)
+      .set(OPERATOR)
+      .expect(200);
+    expect(listed.body.data.find((r: { id: string }) => r.id === id)).toEqual(done.body);
   });
 
   it('goes from planned straight to completed', async () => {
@@ -264,7 +276,10 @@ describe('releases (internal API)', () => {
       .set(OPERATOR)
       .send({ status: 'completed' });
     expect(done.status).toBe(200);
-    expect(done.body.released_at).not.toBeNull();
+    expect(done.body).toMatchObject({
+      status: 'completed',
+      released_at: expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/),
+    });
   });
 
   it('validates and answers 404 for unknown ids', async () => {

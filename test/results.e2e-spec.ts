@@ -4,6 +4,8 @@ import { createTenant } from './factories/organizations.js';
 import { createRun, RUN_SCOPES, submitResults } from './factories/runs.js';
 import { startApp, withKey, type TestApp } from './support/app.js';
 
+const UNKNOWN_ID = '0b7c4a8e-8d4e-4a51-9b0c-3f1d2e4a5b6c';
+
 describe('results', () => {
   let t: TestApp;
   let db: DataSource;
@@ -140,14 +142,79 @@ describe('results', () => {
         .get(`/api/v1/testruns/${run.id}/results?test_case_id=${xId}`)
         .set(withKey(key));
       expect(onlyCurrentOfX.body.data.map((r: { status: string }) => r.status)).toEqual(['passed']);
-      const bad = await t.http
-        .get(`/api/v1/testruns/${run.id}/results?include_history=maybe`)
-        .set(withKey(key));
-      expect(bad.body.details.field).toBe('include_history');
-      const foreignCase = await t.http
-        .get(`/api/v1/testruns/${run.id}/results?test_case_id=0b7c4a8e-8d4e-4a51-9b0c-3f1d2e4a5b6c`)
-        .set(withKey(key));
-      expect(foreignCase.body.details.field).toBe('test_case_id');
+    });
+
+    it('refuses a bad filter or page of GET /testruns/{id}/results naming it', async () => {
+      const { key, run } = await setup();
+      await submitResults(t, key, run.id, [{ automation_id: 'a', status: 'passed' }]).expect(201);
+      // A real case of another organization: 400 naming the field, as an unknown id would be,
+      // so the answer does not tell whether the id exists elsewhere (CONTRACT §5b).
+      const stranger = await setup();
+      const theirCase = await createTestCase(t, stranger.project.id);
+      for (const [query, field] of [
+        ['include_history=maybe', 'include_history'],
+        [`test_case_id=${theirCase.id}`, 'test_case_id'],
+        [`test_case_id=${UNKNOWN_ID}`, 'test_case_id'],
+        ['status=green', 'status'],
+        ['offset=1.5', 'offset'],
+        ['offset=-1', 'offset'],
+        ['limit=0', 'limit'],
+        ['limit=101', 'limit'],
+        ['limit=2.5', 'limit'],
+      ]) {
+        const res = await t.http
+          .get(`/api/v1/testruns/${run.id}/results?${query}`)
+          .set(withKey(key));
+        expect({ query, status: res.status, body: res.body }).toEqual({
+          query,
+          status: 400,
+          body: {
+            error: 'invalid_request',
+            message: expect.any(String),
+            details: {
+              field,
+              errors: expect.arrayContaining([expect.objectContaining({ field })]),
+            },
+          },
+        });
+      }
+      // The other organization's case, named in a submission: refused the same way.
+      const into = await submitResults(t, key, run.id, [
+        { automation_id: 'b', status: 'passed' },
+        { test_case_id: theirCase.id, status: 'passed' },
+      ]);
+      expect(into.status).toBe(400);
+      expect(into.body.details.field).toBe('results[1].test_case_id');
+      expect(await stored(run.id)).toBe(1);
+    });
+
+    it('pages the results of a run newest first with an exact envelope', async () => {
+      const { key, run } = await setup();
+      const submitted: string[] = [];
+      for (const name of ['p1', 'p2', 'p3']) {
+        const res = await submitResults(t, key, run.id, [
+          { automation_id: name, status: 'passed' },
+        ]);
+        expect(res.status).toBe(201);
+        submitted.push(res.body.data[0].id);
+      }
+      const page = async (query: string) =>
+        (
+          await t.http
+            .get(`/api/v1/testruns/${run.id}/results?${query}`)
+            .set(withKey(key))
+            .expect(200)
+        ).body;
+      const all = await page('');
+      expect(all.data.map((r: { id: string }) => r.id)).toEqual([...submitted].reverse());
+      expect(all.pagination).toEqual({ total: 3, limit: 25, offset: 0, has_more: false });
+      const second = await page('limit=1&offset=1');
+      expect(second.data.map((r: { id: string }) => r.id)).toEqual([submitted[1]]);
+      expect(second.pagination).toEqual({ total: 3, limit: 1, offset: 1, has_more: true });
+      expect(await page('offset=5')).toEqual({
+        data: [],
+        pagination: { total: 3, limit: 25, offset: 5, has_more: false },
+      });
     });
 
     it('completes the run with "complete": true', async () => {
@@ -345,31 +412,36 @@ describe('results', () => {
       expect(stored.every((row) => row.title === row.automation_id)).toBe(true);
     });
 
-    it('remembers the cases it found, and writes again without them when one was deleted by hand', async () => {
+    it('finds the cases of earlier batches again, and recreates one deleted by hand since', async () => {
       const { key, project, run } = await setup();
       const batch = ['kept.one', 'kept.two'].map((automation_id) => ({
         automation_id,
         status: 'passed',
       }));
-      await submitResults(t, key, run.id, batch).expect(201); // creates the cases
-      const found = await submitResults(t, key, run.id, batch).expect(201); // finds them
+      const created = await submitResults(t, key, run.id, batch).expect(201);
+      expect(created.body.created_test_cases).toBe(2);
+      const found = await submitResults(t, key, run.id, batch).expect(201);
+      expect(found.body.created_test_cases).toBe(0);
+      expect(found.body.data.map((r: { test_case_id: string }) => r.test_case_id)).toEqual(
+        created.body.data.map((r: { test_case_id: string }) => r.test_case_id),
+      );
       const [one] = found.body.data as Array<{ test_case_id: string }>;
 
-      // Found again without looking them up: a lookup now would not see this rename.
-      await db.query(`UPDATE test_case SET automation_id = 'renamed' WHERE id = $1`, [
-        one.test_case_id,
-      ]);
-      const remembered = await submitResults(t, key, run.id, batch).expect(201);
-      expect(remembered.body.created_test_cases).toBe(0);
-      expect(remembered.body.data[0].test_case_id).toBe(one.test_case_id);
-
-      // Deleted by hand: the write fails its reference check, forgets what it remembered and
-      // writes the batch again, recreating the case.
+      // Deleted behind the service's back (the process may still remember its id): the
+      // batch is stored anyway, with a new case for the deleted automation id.
       await db.query('DELETE FROM test_case WHERE id = $1', [one.test_case_id]);
       const recreated = await submitResults(t, key, run.id, batch).expect(201);
       expect(recreated.body.created_test_cases).toBe(1);
       expect(recreated.body.data[0].test_case_id).not.toBe(one.test_case_id);
       expect(await casesOf(project.id)).toBe(2);
+      // Each case's current result: the recreated case's and kept.two's.
+      const current = await t.http
+        .get(`/api/v1/testruns/${run.id}/results`)
+        .set(withKey(key))
+        .expect(200);
+      expect(current.body.data.map((r: { test_case_id: string }) => r.test_case_id).sort()).toEqual(
+        recreated.body.data.map((r: { test_case_id: string }) => r.test_case_id).sort(),
+      );
     });
 
     it('creates the cases it does not remember in a known project, finding the ones that exist', async () => {

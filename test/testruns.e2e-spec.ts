@@ -54,7 +54,7 @@ describe('test runs', () => {
     });
 
     it('pre-populates test_case_ids as untested results, with build and release', async () => {
-      const { org, key, project } = await tenantWithProject([...RUN_SCOPES, 'builds:create']);
+      const { key, project } = await tenantWithProject([...RUN_SCOPES, 'builds:create']);
       const cases = [await createTestCase(t, project.id), await createTestCase(t, project.id)];
       const release = await createRelease(t, project.id);
       const build = await t.http
@@ -75,11 +75,11 @@ describe('test runs', () => {
         .get(`/api/v1/testruns/${run.id}/results`)
         .set(withKey(key))
         .expect(200);
-      expect(results.body.data.map((r: { status: string }) => r.status)).toEqual([
-        'untested',
-        'untested',
-      ]);
-      expect(org.id).toBeDefined();
+      expect(
+        results.body.data
+          .map((r: { status: string; test_case_id: string }) => [r.test_case_id, r.status])
+          .sort(),
+      ).toEqual(cases.map((c) => [c.id, 'untested']).sort());
     });
 
     it.each([
@@ -96,7 +96,11 @@ describe('test runs', () => {
       const filled = JSON.parse(JSON.stringify(body).replace('PROJECT', project.id));
       const res = await t.http.post('/api/v1/testruns').set(withKey(key)).send(filled);
       expect(res.status).toBe(400);
-      expect(res.body.details.field).toBe(field);
+      expect(res.body).toEqual({
+        error: 'invalid_request',
+        message: expect.any(String),
+        details: { field, errors: expect.arrayContaining([expect.objectContaining({ field })]) },
+      });
       const runs = await t.app
         .get(DataSource)
         .query('SELECT count(*)::int AS n FROM test_run WHERE organization_id = $1', [org.id]);
@@ -104,19 +108,16 @@ describe('test runs', () => {
     });
 
     it('refuses another organization’s project, and a release of another project', async () => {
-      const { key, project } = await tenantWithProject();
+      const { org, key, project } = await tenantWithProject();
       const other = await tenantWithProject();
       const foreign = await t.http
         .post('/api/v1/testruns')
         .set(withKey(key))
         .send({ project_id: other.project.id, name: 'x' });
+      expect(foreign.status).toBe(400);
       expect(foreign.body.details.field).toBe('project_id');
-      const { org } = await createTenant(t);
-      void org;
-      const otherProject = await createProject(
-        t,
-        (await t.http.get('/api/v1/organizations').set(withKey(key))).body.data[0].id,
-      );
+      // A release of the caller's own organization, but of another project.
+      const otherProject = await createProject(t, org.id);
       const release = await createRelease(t, otherProject.id);
       const res = await t.http
         .post('/api/v1/testruns')
@@ -133,6 +134,11 @@ describe('test runs', () => {
         .set(withKey(key))
         .send({ project_id: project.id, name: 'x' });
       expect(res.status).toBe(403);
+      expect(res.body).toEqual({
+        error: 'insufficient_scope',
+        message: expect.any(String),
+        details: { required_scopes: ['testruns:create'] },
+      });
     });
 
     it('creates runs from the UI with source "ui"', async () => {
@@ -147,8 +153,15 @@ describe('test runs', () => {
         status: 'in_progress',
         project_id: project.id,
       });
+      // source is not a filter of GET /testruns (CONTRACT §5): an unknown parameter.
       const listed = await t.http.get('/api/v1/testruns?source=ui').set(withKey(key));
       expect(listed.status).toBe(400);
+      expect(listed.body.details.field).toBe('source');
+      const read = await t.http
+        .get(`/api/v1/testruns/${res.body.id}`)
+        .set(withKey(key))
+        .expect(200);
+      expect(read.body).toEqual(res.body);
       await t.http
         .post(`/internal/v1/projects/${UNKNOWN_ID}/testruns`)
         .set(OPERATOR)
@@ -160,42 +173,77 @@ describe('test runs', () => {
   describe('PATCH /testruns/{id}', () => {
     const patch = (key: string, id: string, status: string) =>
       t.http.patch(`/api/v1/testruns/${id}`).set(withKey(key)).send({ status });
+    const read = async (key: string, id: string) =>
+      (await t.http.get(`/api/v1/testruns/${id}`).set(withKey(key)).expect(200)).body;
 
     it('moves in_progress → submitted → completed, and completed is final', async () => {
       const { key, project } = await tenantWithProject();
       const run = await createRun(t, key, project.id);
       const submitted = await patch(key, run.id, 'submitted');
       expect(submitted.status).toBe(200);
-      expect(submitted.body.status).toBe('submitted');
-      expect(submitted.body.submitted_at).toMatch(/Z$/);
+      expect(submitted.body).toMatchObject({
+        id: run.id,
+        status: 'submitted',
+        submitted_at: expect.stringMatching(/Z$/),
+        completed_at: null,
+      });
       const again = await patch(key, run.id, 'submitted');
       expect(again.status).toBe(409);
-      expect(again.body).toMatchObject({
+      expect(again.body).toEqual({
         error: 'conflict',
+        message: expect.any(String),
         details: { reason: 'invalid_transition' },
       });
+      // The refused change left the run as it was.
+      expect(await read(key, run.id)).toEqual(submitted.body);
       // A submitted run still takes results.
       await expect(
         (await submitResults(t, key, run.id, [{ automation_id: 'a', status: 'passed' }])).status,
       ).toBe(201);
       const completed = await patch(key, run.id, 'completed');
+      expect(completed.status).toBe(200);
       expect(completed.body).toMatchObject({
         status: 'completed',
+        submitted_at: submitted.body.submitted_at,
         completed_at: expect.stringMatching(/Z$/),
+        counts: { total: 1, passed: 1 },
       });
-      for (const status of ['completed', 'submitted'])
-        expect((await patch(key, run.id, status)).status).toBe(409);
+      for (const status of ['completed', 'submitted', 'in_progress']) {
+        const res = await patch(key, run.id, status);
+        expect({ status, code: res.status, body: res.body }).toEqual({
+          status,
+          code: 409,
+          body: {
+            error: 'conflict',
+            message: expect.any(String),
+            details: { reason: 'invalid_transition' },
+          },
+        });
+      }
       const refused = await submitResults(t, key, run.id, [
-        { automation_id: 'a', status: 'passed' },
+        { automation_id: 'a', status: 'failed' },
       ]);
       expect(refused.status).toBe(409);
-      expect(refused.body.details.reason).toBe('run_completed');
+      expect(refused.body).toEqual({
+        error: 'conflict',
+        message: expect.any(String),
+        details: { reason: 'run_completed' },
+      });
+      // Completed is final: nothing above changed it, its time or its counts.
+      expect(await read(key, run.id)).toEqual(completed.body);
     });
 
-    it('moves in_progress → completed directly', async () => {
+    it('moves in_progress → completed directly, never having been submitted', async () => {
       const { key, project } = await tenantWithProject();
       const run = await createRun(t, key, project.id);
-      expect((await patch(key, run.id, 'completed')).status).toBe(200);
+      const res = await patch(key, run.id, 'completed');
+      expect(res.status).toBe(200);
+      expect(res.body).toMatchObject({
+        status: 'completed',
+        submitted_at: null,
+        completed_at: expect.stringMatching(/Z$/),
+      });
+      expect(await read(key, run.id)).toEqual(res.body);
     });
 
     it('refuses other statuses and needs testruns:update', async () => {
@@ -203,15 +251,28 @@ describe('test runs', () => {
       const run = await createRun(t, key, project.id);
       const back = await patch(key, run.id, 'in_progress');
       expect(back.status).toBe(409);
-      expect(back.body.details.reason).toBe('invalid_transition');
+      expect(back.body).toEqual({
+        error: 'conflict',
+        message: expect.any(String),
+        details: { reason: 'invalid_transition' },
+      });
       const unknown = await patch(key, run.id, 'archived');
       expect(unknown.status).toBe(400);
-      expect(unknown.body.details.field).toBe('status');
+      expect(unknown.body).toMatchObject({
+        error: 'invalid_request',
+        details: { field: 'status' },
+      });
       const { createApiKey } = await import('./factories/organizations.js');
       const reader = await createApiKey(t, org.id, ['testruns:read', 'testruns:create']);
       const res = await patch(reader.key, run.id, 'completed');
       expect(res.status).toBe(403);
-      expect(res.body.details.required_scopes).toEqual(['testruns:update']);
+      expect(res.body).toEqual({
+        error: 'insufficient_scope',
+        message: expect.any(String),
+        details: { required_scopes: ['testruns:update'] },
+      });
+      // None of the refusals moved the run.
+      expect(await read(key, run.id)).toEqual(run);
     });
   });
 
@@ -250,12 +311,23 @@ describe('test runs', () => {
       expect(await names(`?created_before=${encodeURIComponent(bCreated)}`)).toEqual(['a']);
       for (const [query, field] of [
         ['status=paused', 'status'],
+        ['offset=1.5', 'offset'],
+        ['limit=0', 'limit'],
         ['project_id=x', 'project_id'],
         [`build_id=${UNKNOWN_ID}`, 'build_id'],
       ]) {
         const res = await t.http.get(`/api/v1/testruns?${query}`).set(withKey(key));
-        expect(res.status).toBe(400);
-        expect(res.body.details.field).toBe(field);
+        expect({
+          query,
+          status: res.status,
+          error: res.body.error,
+          field: res.body.details?.field,
+        }).toEqual({
+          query,
+          status: 400,
+          error: 'invalid_request',
+          field,
+        });
       }
 
       const got = await t.http.get(`/api/v1/testruns/${a.id}`).set(withKey(key)).expect(200);
@@ -278,7 +350,15 @@ describe('test runs', () => {
         { automation_id: 'x', status: 'passed' },
       ]);
       expect(into.status).toBe(404);
-      expect(org.id).toBeDefined();
+      expect(into.body).toEqual({
+        error: 'not_found',
+        message: expect.any(String),
+        details: { resource: 'test_run' },
+      });
+      // The stranger's attempts changed nothing of the run.
+      expect((await t.http.get(`/api/v1/testruns/${a.id}`).set(withKey(key))).body).toEqual(
+        got.body,
+      );
     });
   });
 });
