@@ -4,7 +4,7 @@
  * current one has less than `neededMs` left, instead of failing when the minute turns mid-test.
  * Returns the window the calls start in.
  */
-export async function freshMinuteWindow(neededMs = 15_000): Promise<number> {
+export async function freshMinuteWindow(neededMs = 10_000): Promise<number> {
   const left = 60_000 - (Date.now() % 60_000);
   if (left < neededMs) await new Promise((resolve) => setTimeout(resolve, left + 50));
   return Math.floor(Date.now() / 60_000);
