@@ -340,7 +340,11 @@ describe('authentication and scopes', () => {
     const { key } = await createTenant(t, ['builds:read']);
     const res = await t.http.get('/api/v1/auth-probe/undeclared').set(withKey(key));
     expect(res.status).toBe(500);
-    expect(res.body).not.toHaveProperty('leaked');
+    expect(res.body).toEqual({
+      error: 'internal_error',
+      message: expect.any(String),
+      details: { request_id: res.headers['x-request-id'] },
+    });
   });
 
   describe('rate-limit headers', () => {
