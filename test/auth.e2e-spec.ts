@@ -1,8 +1,16 @@
 import { type AddressInfo, connect } from 'node:net';
+import { jest } from '@jest/globals';
+import type supertest from 'supertest';
+import { getRepositoryToken } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
+import { ApiKey } from '../src/auth/entities/api-key.entity.js';
+import { SCOPES } from '../src/common/scopes.js';
+import { createProject } from './factories/catalog.js';
 import { createApiKey, createTenant } from './factories/organizations.js';
+import { createRun } from './factories/runs.js';
 import { HTTPS, OPERATOR, startApp, withKey, type TestApp } from './support/app.js';
 import { AuthProbeModule } from './support/probe.module.js';
+import { pollUntil } from './support/service-control.js';
 
 const RATE_HEADERS = ['x-ratelimit-limit', 'x-ratelimit-remaining', 'x-ratelimit-reset'];
 
@@ -92,30 +100,47 @@ describe('authentication and scopes', () => {
     });
 
     /**
-     * Sends only the head of a request announcing a body of 10 MiB (and 1 KiB of it), and
-     * answers the status line the server sends without waiting for the rest, or 'no answer'
-     * when the server waits for the body (as it must for a valid key).
+     * Sends the head of a request announcing a body of 1 MiB (over the 16 KiB read before the
+     * credential is checked) and `sent` bytes of that body, and answers the status line and
+     * body of the server's answer, or 'no answer' if none comes within 10 s. The answer to a
+     * partial body can only come before the body is read.
      */
-    function headOnly(path: string, authorization?: string): Promise<string> {
+    function rawPost(
+      path: string,
+      authorization: string | undefined,
+      sent: 'head and 1 KiB' | 'the whole body',
+    ): Promise<{ status: string; body: string }> {
+      const json = JSON.stringify({ name: 'x'.repeat(1024 * 1024 - 12) });
+      const payload = sent === 'the whole body' ? json : json.slice(0, 1024);
       return new Promise((resolve) => {
         const socket = connect(port, '127.0.0.1');
         let answer = '';
-        const timer = setTimeout(() => finish('no answer'), 1500);
-        const finish = (result: string) => {
+        const timer = setTimeout(() => finish(), 10_000);
+        const finish = () => {
           clearTimeout(timer);
           socket.destroy();
-          resolve(result);
+          const end = answer.indexOf('\r\n');
+          resolve(
+            end < 0
+              ? { status: answer || 'no answer', body: '' }
+              : {
+                  status: answer.slice(0, end),
+                  body: answer.slice(answer.indexOf('\r\n\r\n') + 4),
+                },
+          );
         };
         socket.on('data', (chunk: Buffer) => {
           answer += chunk.toString('latin1');
-          if (answer.includes('\r\n')) finish(answer.slice(0, answer.indexOf('\r\n')));
+          // The whole answer is in once its JSON body closes (every answer here is an envelope).
+          if (/\r\n\r\n\{.*\}$/s.test(answer)) finish();
         });
-        socket.on('error', () => finish(answer || 'connection error'));
+        socket.on('error', () => finish());
+        socket.on('close', () => finish());
         socket.write(
           `POST ${path} HTTP/1.1\r\nHost: localhost\r\nX-Forwarded-Proto: https\r\n` +
-            'Content-Type: application/json\r\nContent-Length: 10485760\r\n' +
+            `Content-Type: application/json\r\nContent-Length: ${Buffer.byteLength(json)}\r\n` +
             (authorization ? `Authorization: ${authorization}\r\n` : '') +
-            `\r\n{"name": "${'x'.repeat(1024)}`,
+            `\r\n${payload}`,
         );
       });
     }
@@ -126,18 +151,29 @@ describe('authentication and scopes', () => {
         'Bearer nonsense',
         `Bearer svc_live_${'0'.repeat(64)}`,
       ]) {
-        expect(await headOnly('/api/v1/builds', authorization)).toBe('HTTP/1.1 401 Unauthorized');
+        const res = await rawPost('/api/v1/builds', authorization, 'head and 1 KiB');
+        expect(res.status).toBe('HTTP/1.1 401 Unauthorized');
       }
-      expect(await headOnly('/internal/v1/organizations', 'Bearer wrong-operator-token')).toBe(
-        'HTTP/1.1 401 Unauthorized',
+      const operator = await rawPost(
+        '/internal/v1/organizations',
+        'Bearer wrong-operator-token',
+        'head and 1 KiB',
       );
+      expect(operator.status).toBe('HTTP/1.1 401 Unauthorized');
     });
 
-    it('reads a large body for a valid key or operator token', async () => {
-      expect(await headOnly('/api/v1/builds', `Bearer ${key}`)).toBe('no answer');
-      expect(await headOnly('/internal/v1/organizations', OPERATOR.Authorization)).toBe(
-        'no answer',
+    it('reads a large body for a valid key or operator token (its answer is about the body)', async () => {
+      // A 400 naming a field of the body can only come from reading the body to its end.
+      const build = await rawPost('/api/v1/builds', `Bearer ${key}`, 'the whole body');
+      expect(build.status).toBe('HTTP/1.1 400 Bad Request');
+      expect(JSON.parse(build.body).details.field).toBe('name');
+      const org = await rawPost(
+        '/internal/v1/organizations',
+        OPERATOR.Authorization,
+        'the whole body',
       );
+      expect(org.status).toBe('HTTP/1.1 400 Bad Request');
+      expect(JSON.parse(org.body).details.field).toMatch(/^(name|plan)$/);
     });
   });
 
@@ -179,15 +215,95 @@ describe('authentication and scopes', () => {
     });
   });
 
+  describe('scopes of the test-run and result routes (CONTRACT §3)', () => {
+    let org: string;
+    let runId: string;
+    beforeAll(async () => {
+      const tenant = await createTenant(t, ['testruns:create']);
+      org = tenant.org.id;
+      const project = await createProject(t, org);
+      runId = (await createRun(t, tenant.key, project.id)).id;
+    });
+
+    const routes: Array<{
+      route: string;
+      required: string[];
+      call: (key: string) => supertest.Test;
+      passes: number;
+    }> = [
+      {
+        route: 'GET /api/v1/testruns',
+        required: ['testruns:read'],
+        call: (key) => t.http.get('/api/v1/testruns').set(withKey(key)),
+        passes: 200,
+      },
+      {
+        route: 'GET /api/v1/testruns/{id}',
+        required: ['testruns:read'],
+        call: (key) => t.http.get(`/api/v1/testruns/${runId}`).set(withKey(key)),
+        passes: 200,
+      },
+      {
+        route: 'GET /api/v1/testruns/{id}/results',
+        required: ['results:read', 'testruns:read'],
+        call: (key) => t.http.get(`/api/v1/testruns/${runId}/results`).set(withKey(key)),
+        passes: 200,
+      },
+      {
+        route: 'POST /api/v1/results/ingest',
+        required: ['results:submit'],
+        call: (key) =>
+          t.http
+            .post('/api/v1/results/ingest')
+            .set(withKey(key))
+            .send({ test_run_id: runId, results: [{ automation_id: 'a', status: 'passed' }] }),
+        passes: 201,
+      },
+    ];
+
+    it.each(routes)(
+      '$route refuses a key with every other scope (403 naming $required)',
+      async ({ required, call }) => {
+        const others = SCOPES.filter((scope) => !required.includes(scope));
+        const { key } = await createApiKey(t, org, others);
+        const res = await call(key);
+        expect(res.status).toBe(403);
+        expect(res.body).toEqual({
+          error: 'insufficient_scope',
+          message: expect.any(String),
+          details: { required_scopes: required },
+        });
+      },
+    );
+
+    it.each(routes.flatMap((r) => r.required.map((scope) => ({ ...r, scope }))))(
+      '$route admits a key with just $scope',
+      async ({ scope, call, passes }) => {
+        const { key } = await createApiKey(t, org, [scope]);
+        const res = await call(key);
+        expect({ status: res.status, error: res.body.error }).toEqual({
+          status: passes,
+          error: undefined,
+        });
+      },
+    );
+  });
+
   describe('order of checks', () => {
     it('checks HTTPS before the key', async () => {
       const res = await t.http.get('/api/v1/organizations').set('Authorization', 'garbage');
-      expect(res.body.error).toBe('https_required');
+      expect(res.status).toBe(403);
+      expect(res.body).toEqual({
+        error: 'https_required',
+        message: expect.any(String),
+        details: {},
+      });
     });
 
     it('checks the plan before the scope', async () => {
       const { key } = await createTenant(t, ['projects:read'], { plan: 'basic' });
       const res = await t.http.get('/api/v1/auth-probe/builds').set(withKey(key));
+      expect(res.status).toBe(403);
       expect(res.body.error).toBe('plan_required');
     });
 
@@ -196,6 +312,7 @@ describe('authentication and scopes', () => {
       await t.http.get('/api/v1/organizations').set(withKey(key)).expect(200);
       const res = await t.http.get('/api/v1/auth-probe/builds').set(withKey(key));
       expect(res.status).toBe(429);
+      expect(res.body.details.window).toBe('month');
     });
 
     it('checks the scope before validating the body', async () => {
@@ -204,6 +321,7 @@ describe('authentication and scopes', () => {
         .post('/api/v1/auth-probe/builds')
         .set(withKey(key))
         .send({ wrong: true });
+      expect(res.status).toBe(403);
       expect(res.body.error).toBe('insufficient_scope');
     });
 
@@ -222,7 +340,11 @@ describe('authentication and scopes', () => {
     const { key } = await createTenant(t, ['builds:read']);
     const res = await t.http.get('/api/v1/auth-probe/undeclared').set(withKey(key));
     expect(res.status).toBe(500);
-    expect(res.body).not.toHaveProperty('leaked');
+    expect(res.body).toEqual({
+      error: 'internal_error',
+      message: expect.any(String),
+      details: { request_id: res.headers['x-request-id'] },
+    });
   });
 
   describe('rate-limit headers', () => {
@@ -336,35 +458,42 @@ describe('GET /api/v1/organizations', () => {
     const lastUsed = async () =>
       (await db.query('SELECT last_used_at FROM api_key WHERE id = $1', [tenant.keyId]))[0]
         .last_used_at as Date | null;
+    const [{ now: before }] = await db.query('SELECT now()');
     expect(await lastUsed()).toBeNull();
 
     await t.http.get('/api/v1/organizations').set(withKey(tenant.key)).expect(200);
-    let first: Date | null = null;
-    for (let i = 0; i < 50 && first === null; i++) {
-      await new Promise((resolve) => setTimeout(resolve, 20));
-      first = await lastUsed();
-    }
-    expect(first).not.toBeNull();
+    // The write is not awaited by the request: wait for it to land.
+    await pollUntil(async () => (await lastUsed()) !== null, 'the first last_used_at', 10_000);
+    const first = (await lastUsed()) as Date;
+    expect(first.getTime()).toBeGreaterThanOrEqual((before as Date).getTime());
 
-    for (let i = 0; i < 5; i++)
-      await t.http.get('/api/v1/organizations').set(withKey(tenant.key)).expect(200);
-    await new Promise((resolve) => setTimeout(resolve, 100));
-    expect((await lastUsed())?.getTime()).toBe(first?.getTime());
+    // Whether a call writes is decided before its answer: no write started means none lands.
+    const writes = jest.spyOn(t.app.get(getRepositoryToken(ApiKey)), 'createQueryBuilder');
+    try {
+      for (let i = 0; i < 5; i++)
+        await t.http.get('/api/v1/organizations').set(withKey(tenant.key)).expect(200);
+      expect(writes).not.toHaveBeenCalled();
+    } finally {
+      writes.mockRestore();
+    }
+    expect((await lastUsed())?.getTime()).toBe(first.getTime());
 
     // A minute later (simulated by ageing the stored value) another replica records the use again.
     await db.query(`UPDATE api_key SET last_used_at = now() - interval '2 minutes' WHERE id = $1`, [
       tenant.keyId,
     ]);
+    const [{ now: aged }] = await db.query('SELECT now()');
     const replica = await startApp();
     try {
+      // The same spy sees the write that is due (so its silence above means something).
+      const due = jest.spyOn(replica.app.get(getRepositoryToken(ApiKey)), 'createQueryBuilder');
       await replica.http.get('/api/v1/organizations').set(withKey(tenant.key)).expect(200);
-      let refreshed: Date | null = null;
-      for (let i = 0; i < 50; i++) {
-        refreshed = await lastUsed();
-        if (refreshed && Date.now() - refreshed.getTime() < 30_000) break;
-        await new Promise((resolve) => setTimeout(resolve, 20));
-      }
-      expect(Date.now() - (refreshed as Date).getTime()).toBeLessThan(30_000);
+      expect(due).toHaveBeenCalledTimes(1);
+      await pollUntil(
+        async () => ((await lastUsed())?.getTime() ?? 0) >= (aged as Date).getTime(),
+        'last_used_at recorded again by the replica',
+        10_000,
+      );
     } finally {
       await replica.close();
     }

@@ -5,8 +5,10 @@ import { Transactions } from '../src/database/transactions.js';
 import { IdempotencyCleanup } from '../src/idempotency/idempotency-cleanup.js';
 import { Project } from '../src/projects/entities/project.entity.js';
 import { createProject, createRelease } from './factories/catalog.js';
-import { createTenant } from './factories/organizations.js';
+import { createApiKey, createTenant } from './factories/organizations.js';
 import { OPERATOR, startApp, withKey, type TestApp } from './support/app.js';
+import { freshMinuteWindow } from './support/minute-window.js';
+import { pollUntil } from './support/service-control.js';
 
 /** A handler that writes, then fails on our side: the write must roll back with the key. */
 @Controller('idempotency-probe')
@@ -51,6 +53,25 @@ describe('Idempotency-Key', () => {
         .query('SELECT count(*)::int AS n FROM build WHERE organization_id = $1', [organizationId])
     )[0].n;
 
+  /** The stored record of `key` for `organizationId`, or undefined. */
+  const recordOf = async (organizationId: string, key: string) =>
+    (
+      await t.app
+        .get(DataSource)
+        .query(
+          'SELECT fingerprint, response_status FROM idempotency_record WHERE owner = $1 AND key = $2',
+          [`org:${organizationId}`, key],
+        )
+    )[0] as { fingerprint: string; response_status: number | null } | undefined;
+
+  /** Waits until the request holding `key` has claimed it (its record exists, unanswered). */
+  const claimed = (organizationId: string, key: string) =>
+    pollUntil(
+      async () => (await recordOf(organizationId, key))?.response_status === null,
+      `the claim of ${key}`,
+      10_000,
+    );
+
   it('replays the first response (status and body) without doing anything again', async () => {
     const { org, key } = await createTenant(t, ['builds:create']);
     const send = () =>
@@ -67,6 +88,11 @@ describe('Idempotency-Key', () => {
     expect(second.headers['idempotent-replayed']).toBe('true');
     expect(second.body).toEqual(first.body);
     expect(await buildCount(org.id)).toBe(1);
+    // The build.created.v1 event is written once, with the first request's change.
+    const events = await t.app
+      .get(DataSource)
+      .query('SELECT type FROM domain_event WHERE organization_id = $1', [org.id]);
+    expect(events).toEqual([{ type: 'build.created.v1' }]);
   });
 
   it('replays a 201 as a 201', async () => {
@@ -84,26 +110,91 @@ describe('Idempotency-Key', () => {
     expect(second.body).toEqual(first.body);
   });
 
-  it('answers 422 for the same key with another body or path', async () => {
+  const REUSED = { error: 'idempotency_key_reused', message: expect.any(String), details: {} };
+
+  it('answers 422 for the same key with another body', async () => {
     const { org, key } = await createTenant(t, ['builds:create']);
+    const send = (name: string) =>
+      t.http.post('/api/v1/builds').set(withKey(key)).set('Idempotency-Key', 'k').send({ name });
+    expect((await send('one')).status).toBe(202);
+    const other = await send('two');
+    expect(other.status).toBe(422);
+    expect(other.body).toEqual(REUSED);
+    expect(await buildCount(org.id)).toBe(1);
+  });
+
+  it('answers 422 for the same key and body on another path, before that route runs', async () => {
+    const { org, key } = await createTenant(t, ['builds:create', 'testruns:create']);
+    const body = { name: 'same' };
     await t.http
       .post('/api/v1/builds')
       .set(withKey(key))
-      .set('Idempotency-Key', 'k')
-      .send({ name: 'one' })
+      .set('Idempotency-Key', 'p')
+      .send(body)
       .expect(202);
-    const other = await t.http
+    // The same bytes to another route, and to the same route with a query string.
+    for (const path of ['/api/v1/testruns', '/api/v1/builds?again=1']) {
+      const other = await t.http
+        .post(path)
+        .set(withKey(key))
+        .set('Idempotency-Key', 'p')
+        .send(body);
+      expect({ path, status: other.status }).toEqual({ path, status: 422 });
+      expect(other.body).toEqual(REUSED);
+    }
+    expect(await buildCount(org.id)).toBe(1);
+    const runs = await t.app
+      .get(DataSource)
+      .query('SELECT count(*)::int AS n FROM test_run WHERE organization_id = $1', [org.id]);
+    expect(runs[0].n).toBe(0);
+  });
+
+  it('ignores Idempotency-Key on another method: a PATCH with a used key runs, neither replayed nor refused', async () => {
+    // Only POST honours the key (CONTRACT §8), so another method cannot collide with it.
+    const { org, key } = await createTenant(t, ['builds:create', 'builds:update']);
+    const created = await t.http
       .post('/api/v1/builds')
       .set(withKey(key))
-      .set('Idempotency-Key', 'k')
-      .send({ name: 'two' });
-    expect(other.status).toBe(422);
-    expect(other.body).toEqual({
-      error: 'idempotency_key_reused',
-      message: expect.any(String),
-      details: {},
-    });
+      .set('Idempotency-Key', 'm')
+      .send({ name: 'before' })
+      .expect(202);
+    const patched = await t.http
+      .patch(`/api/v1/builds/${created.body.id}`)
+      .set(withKey(key))
+      .set('Idempotency-Key', 'm')
+      .send({ name: 'after' });
+    expect(patched.status).toBe(200);
+    expect(patched.headers['idempotent-replayed']).toBeUndefined();
+    expect(patched.body).toMatchObject({ id: created.body.id, name: 'after' });
+    // The POST's record is untouched: repeating the POST still replays the first answer.
+    const replay = await t.http
+      .post('/api/v1/builds')
+      .set(withKey(key))
+      .set('Idempotency-Key', 'm')
+      .send({ name: 'before' });
+    expect(replay.headers['idempotent-replayed']).toBe('true');
+    expect(replay.body).toEqual(created.body);
     expect(await buildCount(org.id)).toBe(1);
+  });
+
+  it('refuses an empty Idempotency-Key with 400 naming the header, and stores nothing', async () => {
+    const { org, key } = await createTenant(t, ['builds:create']);
+    const res = await t.http
+      .post('/api/v1/builds')
+      .set(withKey(key))
+      .set('Idempotency-Key', '')
+      .send({ name: 'x' });
+    expect(res.status).toBe(400);
+    expect(res.body).toEqual({
+      error: 'invalid_request',
+      message: expect.any(String),
+      details: {
+        field: 'Idempotency-Key',
+        errors: [{ field: 'Idempotency-Key', message: expect.any(String) }],
+      },
+    });
+    expect(await buildCount(org.id)).toBe(0);
+    expect(await recordOf(org.id, '')).toBeUndefined();
   });
 
   it('keeps keys apart per organization', async () => {
@@ -129,8 +220,11 @@ describe('Idempotency-Key', () => {
         .set('Idempotency-Key', 'race')
         .send({ name: 'racer' });
     const responses = await Promise.all([send(), send(), send(), send()]);
-    const statuses = responses.map((r) => r.status);
-    expect(statuses.filter((s) => s === 202).length).toBeGreaterThanOrEqual(1);
+    // Exactly one ran; each other one either waited (409) or replayed its answer.
+    const ran = responses.filter(
+      (r) => r.status === 202 && r.headers['idempotent-replayed'] === undefined,
+    );
+    expect(ran).toHaveLength(1);
     for (const res of responses) {
       expect([202, 409]).toContain(res.status);
       if (res.status === 409) expect(res.body.error).toBe('idempotency_key_in_use');
@@ -151,7 +245,7 @@ describe('Idempotency-Key', () => {
         .set('Idempotency-Key', 'slow')
         .send({ name: 's' })
         .then((r) => r);
-      await new Promise((resolve) => setTimeout(resolve, 300));
+      await claimed(org.id, 'slow');
       const second = await t.http
         .post('/api/v1/builds')
         .set(withKey(key))
@@ -166,7 +260,10 @@ describe('Idempotency-Key', () => {
         .send({ name: 'other' });
       expect(mismatch.status).toBe(422);
       await runner.commitTransaction();
-      expect((await first).status).toBe(202);
+      const answered = await first;
+      expect(answered.status).toBe(202);
+      expect(answered.headers['idempotent-replayed']).toBeUndefined();
+      expect(await buildCount(org.id)).toBe(1);
     } finally {
       if (runner.isTransactionActive) await runner.rollbackTransaction();
       await runner.release();
@@ -207,7 +304,7 @@ describe('Idempotency-Key', () => {
         .set('Idempotency-Key', 'alive')
         .send({ name: 'a' })
         .then((r) => r);
-      await new Promise((resolve) => setTimeout(resolve, 300));
+      await claimed(org.id, 'alive');
       await db.query(
         `UPDATE idempotency_record SET locked_at = now() - interval '1 minute'
           WHERE owner = $1 AND key = 'alive'`,
@@ -245,18 +342,90 @@ describe('Idempotency-Key', () => {
     expect(await buildCount(org.id)).toBe(1);
   });
 
-  it('stores nothing for a request refused by authentication or scope', async () => {
-    const { key } = await createTenant(t, ['builds:read']);
-    const refused = await t.http
-      .post('/api/v1/builds')
-      .set(withKey(key))
-      .set('Idempotency-Key', 's')
-      .send({ name: 'x' });
-    expect(refused.status).toBe(403);
-    const rows = await t.app
-      .get(DataSource)
-      .query(`SELECT count(*)::int AS n FROM idempotency_record WHERE key = 's'`);
-    expect(rows[0].n).toBe(0);
+  describe('stores nothing for a request refused before the handler, so the key stays usable', () => {
+    /** POSTs a build with `key` under Idempotency-Key `idem` (through `app`, default `t`). */
+    const post = (key: string, idem: string, app: TestApp = t) =>
+      app.http
+        .post('/api/v1/builds')
+        .set(withKey(key))
+        .set('Idempotency-Key', idem)
+        .send({ name: 'n' });
+
+    /** The refused key is free: a request allowed now runs (202, not a replay) under it. */
+    async function expectKeyUsable(organizationId: string, key: string, idem: string, app = t) {
+      expect(await recordOf(organizationId, idem)).toBeUndefined();
+      const ok = await post(key, idem, app);
+      expect(ok.status).toBe(202);
+      expect(ok.headers['idempotent-replayed']).toBeUndefined();
+      expect(await buildCount(organizationId)).toBe(1);
+    }
+
+    it('refused by authentication (401, a deleted key of the organization)', async () => {
+      const { org, key } = await createTenant(t, ['builds:create']);
+      const deleted = await createApiKey(t, org.id, ['builds:create']);
+      await t.http.delete(`/internal/v1/api-keys/${deleted.id}`).set(OPERATOR).expect(204);
+      const refused = await post(deleted.key, 'refused-401');
+      expect(refused.status).toBe(401);
+      // A 401 has no organization: no record under any owner.
+      const rows = await t.app
+        .get(DataSource)
+        .query(`SELECT owner FROM idempotency_record WHERE key = 'refused-401'`);
+      expect(rows).toEqual([]);
+      await expectKeyUsable(org.id, key, 'refused-401');
+    });
+
+    it('refused by scope (403 insufficient_scope)', async () => {
+      const { org, key } = await createTenant(t, ['builds:create']);
+      const reader = await createApiKey(t, org.id, ['builds:read']);
+      const refused = await post(reader.key, 'refused-scope');
+      expect(refused.status).toBe(403);
+      expect(refused.body.error).toBe('insufficient_scope');
+      await expectKeyUsable(org.id, key, 'refused-scope');
+    });
+
+    it('refused by plan (403 plan_required), usable once the plan allows it', async () => {
+      const { org, key } = await createTenant(t, ['builds:create'], { plan: 'basic' });
+      const refused = await post(key, 'refused-plan');
+      expect(refused.status).toBe(403);
+      expect(refused.body.error).toBe('plan_required');
+      await t.http
+        .patch(`/internal/v1/organizations/${org.id}`)
+        .set(OPERATOR)
+        .send({ plan: 'pro' })
+        .expect(200);
+      await expectKeyUsable(org.id, key, 'refused-plan');
+    });
+
+    it('refused by the monthly quota (429 month), usable once the limit is raised', async () => {
+      const { org, key } = await createTenant(t, ['builds:create'], { monthly_call_limit: 1 });
+      await t.http.get('/api/v1/organizations').set(withKey(key)).expect(200);
+      const refused = await post(key, 'refused-month');
+      expect(refused.status).toBe(429);
+      expect(refused.body.details.window).toBe('month');
+      await t.http
+        .patch(`/internal/v1/organizations/${org.id}`)
+        .set(OPERATOR)
+        .send({ monthly_call_limit: 10 })
+        .expect(200);
+      await expectKeyUsable(org.id, key, 'refused-month');
+    });
+
+    it('refused by the per-minute limit (429 minute), usable on a replica with room', async () => {
+      // The memory store counts per process: the second replica's minute is still empty.
+      const limited = await startApp({ RATE_LIMIT_PER_MINUTE: '1', RATE_LIMIT_STORE: 'memory' });
+      const replica = await startApp({ RATE_LIMIT_PER_MINUTE: '1', RATE_LIMIT_STORE: 'memory' });
+      try {
+        const { org, key } = await createTenant(t, ['builds:create']);
+        await freshMinuteWindow(10_000);
+        await limited.http.get('/api/v1/organizations').set(withKey(key)).expect(200);
+        const refused = await post(key, 'refused-minute', limited);
+        expect(refused.status).toBe(429);
+        expect(refused.body.details.window).toBe('minute');
+        await expectKeyUsable(org.id, key, 'refused-minute', replica);
+      } finally {
+        await Promise.all([limited.close(), replica.close()]);
+      }
+    });
   });
 
   it('replays a conflict the handler answered (409), which changed nothing', async () => {
@@ -382,7 +551,12 @@ describe('Idempotency-Key', () => {
       `UPDATE idempotency_record SET created_at = now() - interval '25 hours' WHERE owner = $1`,
       [`org:${org.id}`],
     );
-    expect(await t.app.get(IdempotencyCleanup).purge()).toBeGreaterThanOrEqual(1);
+    // Exactly the records past the retention are deleted (ours and any a file before left).
+    const [{ n: expired }] = await db.query(
+      `SELECT count(*)::int AS n FROM idempotency_record WHERE created_at < now() - interval '24 hours'`,
+    );
+    expect(expired).toBeGreaterThanOrEqual(1);
+    expect(await t.app.get(IdempotencyCleanup).purge()).toBe(expired);
     const left = await db.query(
       'SELECT count(*)::int AS n FROM idempotency_record WHERE owner = $1',
       [`org:${org.id}`],

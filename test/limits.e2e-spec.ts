@@ -1,8 +1,10 @@
 import { jest } from '@jest/globals';
 import { DataSource } from 'typeorm';
+import { billingPeriodFor } from '../src/limits/billing-period.js';
 import { MonthlyQuotaService } from '../src/limits/monthly-quota.service.js';
 import { createApiKey, createTenant } from './factories/organizations.js';
 import { OPERATOR, startApp, withKey, type TestApp } from './support/app.js';
+import { freshMinuteWindow } from './support/minute-window.js';
 
 describe('monthly quota', () => {
   let t: TestApp;
@@ -141,23 +143,107 @@ describe('monthly quota', () => {
   });
 });
 
+describe('monthly quota across a period boundary', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await startApp();
+  });
+  afterAll(async () => {
+    jest.useRealTimers();
+    await t.close();
+  });
+
+  it('starts the next period at zero: calls counted in the previous one do not count', async () => {
+    const anchor = '2025-01-10T08:30:00.000Z';
+    const { org, key } = await createTenant(t, ['builds:read'], {
+      monthly_call_limit: 2,
+      subscription_started_at: anchor,
+    });
+    const current = billingPeriodFor(new Date(anchor), new Date());
+    const call = () => t.http.get('/api/v1/organizations').set(withKey(key));
+    const usage = async () =>
+      (
+        await t.app
+          .get(DataSource)
+          .query(
+            'SELECT period_start, calls FROM organization_usage WHERE organization_id = $1 ORDER BY period_start',
+            [org.id],
+          )
+      ).map((row: { period_start: Date; calls: number }) => [
+        row.period_start.toISOString(),
+        row.calls,
+      ]);
+
+    for (let i = 0; i < 2; i++) await call().expect(200);
+    const refused = await call();
+    expect(refused.status).toBe(429);
+    expect(refused.body.details.reset_at).toBe(current.end.toISOString());
+
+    // The service reads the time from Date (it runs in this process): move only Date past the
+    // reset, timers stay real. Its period is now the next one, keyed by its own start.
+    jest.useFakeTimers({
+      now: current.end.getTime() + 60_000,
+      doNotFake: [
+        'hrtime',
+        'nextTick',
+        'performance',
+        'queueMicrotask',
+        'requestAnimationFrame',
+        'cancelAnimationFrame',
+        'requestIdleCallback',
+        'cancelIdleCallback',
+        'setImmediate',
+        'clearImmediate',
+        'setInterval',
+        'clearInterval',
+        'setTimeout',
+        'clearTimeout',
+      ],
+    });
+    try {
+      const next = billingPeriodFor(new Date(anchor), new Date());
+      expect(next.start.toISOString()).toBe(current.end.toISOString());
+      const first = await call();
+      expect(first.status).toBe(200);
+      expect(first.headers['x-ratelimit-remaining']).toBe('1');
+      expect(first.headers['x-ratelimit-reset']).toBe(String(next.end.getTime() / 1000));
+      expect(first.body.data[0].calls_this_period).toBe(1);
+      await call().expect(200);
+      const again = await call();
+      expect(again.status).toBe(429);
+      expect(again.body.details.reset_at).toBe(next.end.toISOString());
+    } finally {
+      jest.useRealTimers();
+    }
+    expect(await usage()).toEqual([
+      [current.start.toISOString(), 2],
+      [current.end.toISOString(), 2],
+    ]);
+  });
+});
+
 describe('per-minute limit', () => {
   it('refuses the call over RATE_LIMIT_PER_MINUTE with Retry-After and the minute details', async () => {
     const t = await startApp({ RATE_LIMIT_PER_MINUTE: '3' });
     try {
       const { org, key } = await createTenant(t, ['builds:read']);
+      const window = await freshMinuteWindow();
       for (let i = 0; i < 3; i++)
         await t.http.get('/api/v1/organizations').set(withKey(key)).expect(200);
+      const before = Date.now();
       const res = await t.http.get('/api/v1/organizations').set(withKey(key));
+      const after = Date.now();
       expect(res.status).toBe(429);
       expect(res.body).toEqual({
         error: 'rate_limit_exceeded',
         message: expect.any(String),
         details: { limit: 3, retry_after: expect.any(Number), window: 'minute' },
       });
+      // Whole seconds to the end of the window, as read by the service between our two reads.
+      const windowEnd = (window + 1) * 60_000;
       const retryAfter = res.body.details.retry_after;
-      expect(retryAfter).toBeGreaterThanOrEqual(1);
-      expect(retryAfter).toBeLessThanOrEqual(60);
+      expect(retryAfter).toBeGreaterThanOrEqual(Math.max(1, Math.ceil((windowEnd - after) / 1000)));
+      expect(retryAfter).toBeLessThanOrEqual(Math.ceil((windowEnd - before) / 1000));
       expect(res.headers['retry-after']).toBe(String(retryAfter));
       // The monthly headers are still there, and the refused call was not counted monthly.
       expect(res.headers['x-ratelimit-limit']).toBe('1000');
@@ -180,6 +266,7 @@ describe('per-minute limit', () => {
       try {
         const { org, key, keyId } = await createTenant(t, ['builds:read']);
         const other = await createApiKey(t, org.id);
+        await freshMinuteWindow();
         await t.http.get('/api/v1/organizations').set(withKey(key)).expect(200);
         await t.http.delete(`/internal/v1/api-keys/${keyId}`).set(OPERATOR).expect(204);
         for (let i = 0; i < 2; i++)
@@ -198,10 +285,12 @@ describe('per-minute limit', () => {
     const b = await startApp({ RATE_LIMIT_PER_MINUTE: '2', RATE_LIMIT_STORE: 'memory' });
     try {
       const { key } = await createTenant(a, ['builds:read']);
+      await freshMinuteWindow();
       const statuses = [];
-      for (const app of [a, a, b, b])
+      for (const app of [a, a, b, b, a])
         statuses.push((await app.http.get('/api/v1/organizations').set(withKey(key))).status);
-      expect(statuses).toEqual([200, 200, 200, 200]);
+      // Each process lets its own two through; the third on the same process is refused.
+      expect(statuses).toEqual([200, 200, 200, 200, 429]);
     } finally {
       await Promise.all([a.close(), b.close()]);
     }
@@ -212,10 +301,7 @@ describe('per-minute limit', () => {
     const b = await startApp({ RATE_LIMIT_PER_MINUTE: '3', RATE_LIMIT_STORE: 'redis' });
     try {
       const { key } = await createTenant(a, ['builds:read']);
-      // Keep all four calls inside one minute window.
-      const msIntoMinute = Date.now() % 60_000;
-      if (msIntoMinute > 55_000)
-        await new Promise((resolve) => setTimeout(resolve, 60_500 - msIntoMinute));
+      await freshMinuteWindow();
       const statuses = [];
       for (const app of [a, b, a, b])
         statuses.push((await app.http.get('/api/v1/organizations').set(withKey(key))).status);
@@ -223,7 +309,43 @@ describe('per-minute limit', () => {
     } finally {
       await Promise.all([a.close(), b.close()]);
     }
-  }, 70_000);
+  }, 60_000);
+
+  it('admits exactly the limit when two replicas share the redis store under concurrency', async () => {
+    const settings = { RATE_LIMIT_PER_MINUTE: '5', RATE_LIMIT_STORE: 'redis' };
+    const a = await startApp(settings);
+    const b = await startApp(settings);
+    try {
+      const { org, key } = await createTenant(a, ['builds:read']);
+      // Both replicas learn the key first (the minute is then counted before the look-up).
+      await freshMinuteWindow(20_000);
+      for (const app of [a, b])
+        await app.http.get('/api/v1/organizations').set(withKey(key)).expect(200);
+      const responses = await Promise.all(
+        Array.from({ length: 30 }, (_, i) =>
+          (i % 2 === 0 ? a : b).http.get('/api/v1/organizations').set(withKey(key)),
+        ),
+      );
+      expect(responses.filter((res) => res.status === 200)).toHaveLength(3);
+      const refused = responses.filter((res) => res.status === 429);
+      expect(refused).toHaveLength(27);
+      for (const res of refused) {
+        expect(res.body).toEqual({
+          error: 'rate_limit_exceeded',
+          message: expect.any(String),
+          details: { limit: 5, retry_after: res.body.details.retry_after, window: 'minute' },
+        });
+        expect(res.body.details.retry_after).toBeGreaterThanOrEqual(1);
+        expect(res.body.details.retry_after).toBeLessThanOrEqual(60);
+        expect(res.headers['retry-after']).toBe(String(res.body.details.retry_after));
+      }
+      // Refused calls are not counted monthly: the five admitted ones are.
+      const usage = await a.http.get(`/internal/v1/organizations/${org.id}`).set(OPERATOR);
+      expect(usage.body.calls_this_period).toBe(5);
+    } finally {
+      await Promise.all([a.close(), b.close()]);
+    }
+  }, 60_000);
 });
 
 describe('per-minute limit with the Redis store and Redis away', () => {

@@ -35,12 +35,17 @@ describe('TLS termination in the process', () => {
   it('serves the API over real TLS with HSTS', async () => {
     const res = await get(port, '/api/v1/no-such-route');
     expect(res.status).toBe(404);
-    expect(JSON.parse(res.body).error).toBe('not_found');
-    expect(res.headers['strict-transport-security']).toMatch(/max-age=/);
+    expect(JSON.parse(res.body)).toEqual({
+      error: 'not_found',
+      message: expect.any(String),
+      details: {},
+    });
+    expect(res.headers['strict-transport-security']).toBe('max-age=31536000; includeSubDomains');
   });
 
   it('serves the probes over the same TLS listener', async () => {
     const res = await get(port, '/healthz');
     expect(res.status).toBe(200);
+    expect(JSON.parse(res.body)).toEqual({ status: 'ok' });
   });
 });

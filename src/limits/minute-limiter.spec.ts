@@ -24,6 +24,14 @@ describe('MinuteLimiter (memory store)', () => {
     expect((await l.hit('org', start + minute + 10)).allowed).toBe(false);
   });
 
+  it('answers Retry-After in whole seconds to the end of the window, at least 1', async () => {
+    const l = limiter();
+    expect((await l.hit('org', start)).retryAfter).toBe(60);
+    expect((await l.hit('org', start + 59_001)).retryAfter).toBe(1);
+    expect((await l.hit('org', start + 59_999)).retryAfter).toBe(1);
+    expect((await l.hit('org', start + 30_500)).retryAfter).toBe(30);
+  });
+
   it('takes back a refunded call in the same minute only', async () => {
     const l = limiter();
     for (let i = 0; i < 3; i++) await l.hit('org', start + i);
