@@ -1,4 +1,5 @@
 import { type AddressInfo, connect } from 'node:net';
+import { gzipSync } from 'node:zlib';
 import { jest } from '@jest/globals';
 import type supertest from 'supertest';
 import { getRepositoryToken } from '@nestjs/typeorm';
@@ -160,6 +161,61 @@ describe('authentication and scopes', () => {
         'head and 1 KiB',
       );
       expect(operator.status).toBe('HTTP/1.1 401 Unauthorized');
+    });
+
+    it('answers 401 without reading a compressed body, however small, when the key is unknown', async () => {
+      // 10 MiB of JSON gzip to about 10 KB: under the size read before the key is checked,
+      // but the parser would inflate and parse all of it.
+      const gz = gzipSync(JSON.stringify({ name: 'x'.repeat(10 * 1024 * 1024 - 12) }));
+      expect(gz.length).toBeLessThan(16 * 1024);
+      const status = await new Promise<string>((resolve) => {
+        const socket = connect(port, '127.0.0.1');
+        let answer = '';
+        const timer = setTimeout(() => done('no answer'), 10_000);
+        const done = (result: string) => {
+          clearTimeout(timer);
+          socket.destroy();
+          resolve(result);
+        };
+        socket.on('data', (chunk: Buffer) => {
+          answer += chunk.toString('latin1');
+          if (answer.includes('\r\n')) done(answer.slice(0, answer.indexOf('\r\n')));
+        });
+        socket.on('error', () => done(answer || 'connection error'));
+        socket.write(
+          `POST /api/v1/builds HTTP/1.1\r\nHost: localhost\r\nX-Forwarded-Proto: https\r\n` +
+            `Content-Type: application/json\r\nContent-Encoding: gzip\r\n` +
+            `Content-Length: ${gz.length}\r\nAuthorization: Bearer svc_live_${'0'.repeat(64)}\r\n\r\n`,
+        );
+        // Half the body: an answer now means the body was not waited for.
+        socket.write(gz.subarray(0, gz.length >> 1));
+      });
+      expect(status).toBe('HTTP/1.1 401 Unauthorized');
+    });
+
+    it('answers 404 to a large body for the internal API when it is off, as to any request', async () => {
+      const off = await startApp({ ADMIN_TOKEN: '' });
+      try {
+        await off.app.listen(0, '127.0.0.1');
+        const offPort = (off.app.getHttpServer().address() as AddressInfo).port;
+        const res = await fetch(`http://127.0.0.1:${offPort}/internal/v1/organizations`, {
+          method: 'POST',
+          headers: {
+            'X-Forwarded-Proto': 'https',
+            'Content-Type': 'application/json',
+            Authorization: 'Bearer some-guess-at-a-token',
+          },
+          body: JSON.stringify({ name: 'x'.repeat(64 * 1024) }),
+        });
+        expect(res.status).toBe(404);
+        expect(await res.json()).toEqual({
+          error: 'not_found',
+          message: expect.any(String),
+          details: {},
+        });
+      } finally {
+        await off.close();
+      }
     });
 
     it('reads a large body for a valid key or operator token (its answer is about the body)', async () => {

@@ -11,8 +11,8 @@ export const UNAUTHENTICATED_BODY_BYTES = 16 * 1024;
 
 /**
  * Runs before a request's body is read. A request with more than one `Authorization` header
- * is refused (400): which one counts would depend on the reader. A body over 16 KiB (or of
- * unknown length) is read only when the request's credential is valid right now (the key
+ * is refused (400): which one counts would depend on the reader. A body over 16 KiB (of
+ * unknown length, or compressed) is read only when the request's credential is valid (the key
  * exists, or the operator token matches), so nobody without one can make the service read
  * and parse 10 MiB; the access guard still makes every other check afterwards.
  */
@@ -24,22 +24,27 @@ export class CredentialsBeforeBody {
   ) {}
 
   readonly middleware = (req: Request, res: Response, next: NextFunction): void => {
+    // Whatever is refused here leaves the body unread: the connection closes after the answer
+    // rather than reading it to its end (a chunked body can be endless).
+    const refuse = (error: unknown) => {
+      res.setHeader('Connection', 'close');
+      next(error);
+    };
     if (authorizationHeaders(req) > 1) {
-      return next(ApiError.invalidField('Authorization', 'Send exactly one Authorization header.'));
+      return refuse(
+        ApiError.invalidField('Authorization', 'Send exactly one Authorization header.'),
+      );
     }
     if (!hasLargeBody(req)) return next();
-    this.credentialIsValid(req).then((valid) => {
-      if (valid) return next();
-      // The body is left unread: the connection closes after the answer.
-      res.setHeader('Connection', 'close');
-      next(unauthorized());
-    }, next);
+    // Without an operator token the internal API does not exist (CONTRACT §10), whatever the body.
+    if (isInternal(req) && this.settings.adminToken === null) return refuse(ApiError.notFound());
+    this.credentialIsValid(req).then((valid) => (valid ? next() : refuse(unauthorized())), refuse);
   };
 
   private async credentialIsValid(req: Request): Promise<boolean> {
     const header = req.get('authorization');
     if (header === undefined) return false;
-    if (req.path.toLowerCase().startsWith('/internal/')) {
+    if (isInternal(req)) {
       const token = this.settings.adminToken;
       return (
         token !== null &&
@@ -66,7 +71,17 @@ function authorizationHeaders(req: Request): number {
   return count;
 }
 
+function isInternal(req: Request): boolean {
+  return req.path.toLowerCase().startsWith('/internal/');
+}
+
+/**
+ * Whether the body may be large once read: over 16 KiB as sent, of unknown length (chunked),
+ * or compressed (the body parser inflates it, so 10 KB of gzip can become 10 MiB).
+ */
 function hasLargeBody(req: Request): boolean {
+  const encoding = req.get('content-encoding');
+  if (encoding !== undefined && encoding.trim().toLowerCase() !== 'identity') return true;
   const length = req.get('content-length');
   if (length !== undefined) return Number(length) > UNAUTHENTICATED_BODY_BYTES;
   return req.get('transfer-encoding') !== undefined;
