@@ -3,6 +3,7 @@ import { DataSource } from 'typeorm';
 import { RequireScopes } from '../src/auth/access.decorators.js';
 import { Transactions } from '../src/database/transactions.js';
 import { IdempotencyCleanup } from '../src/idempotency/idempotency-cleanup.js';
+import { IdempotencyStore } from '../src/idempotency/idempotency.store.js';
 import { Project } from '../src/projects/entities/project.entity.js';
 import { createProject, createRelease } from './factories/catalog.js';
 import { createApiKey, createTenant } from './factories/organizations.js';
@@ -268,6 +269,47 @@ describe('Idempotency-Key', () => {
       if (runner.isTransactionActive) await runner.rollbackTransaction();
       await runner.release();
     }
+  });
+
+  it('leaves a claim taken over by a retry to the retry: the first request can neither answer, release nor run with it', async () => {
+    const store = t.app.get(IdempotencyStore);
+    const db = t.app.get(DataSource);
+    const owner = 'org:00000000-0000-4000-8000-00000000c1a1';
+    const first = await store.claim(owner, 'slow-start', 'f'.repeat(64));
+    expect(first.kind).toBe('claimed');
+    // The first request has not reached its transaction for longer than a start can take.
+    await db.query(
+      `UPDATE idempotency_record SET locked_at = now() - interval '1 minute' WHERE owner = $1`,
+      [owner],
+    );
+    const retry = await store.claim(owner, 'slow-start', 'f'.repeat(64));
+    expect(retry.kind).toBe('claimed');
+    const [firstToken, retryToken] = [first, retry].map((c) =>
+      c.kind === 'claimed' ? c.token : '',
+    );
+    expect(retryToken).not.toBe(firstToken);
+
+    // The first request, starting late, finds its claim gone (it answers 409, runs nothing);
+    // failing, it releases nothing of the retry's; it cannot store its answer over the retry's.
+    await db.transaction(async (manager) =>
+      expect(await store.holdClaim(manager, owner, 'slow-start', firstToken)).toBe(false),
+    );
+    await store.release(owner, 'slow-start', firstToken);
+    expect(
+      await store.complete(db.manager, owner, 'slow-start', firstToken, 201, { from: 'first' }),
+    ).toBe(false);
+    // The retry holds, runs and answers.
+    await db.transaction(async (manager) => {
+      expect(await store.holdClaim(manager, owner, 'slow-start', retryToken)).toBe(true);
+      expect(
+        await store.complete(manager, owner, 'slow-start', retryToken, 201, { from: 'retry' }),
+      ).toBe(true);
+    });
+    expect(await store.claim(owner, 'slow-start', 'f'.repeat(64))).toEqual({
+      kind: 'replay',
+      status: 201,
+      body: { from: 'retry' },
+    });
   });
 
   it('lets the retry of a request whose process died take its claim over at once, never a live one', async () => {

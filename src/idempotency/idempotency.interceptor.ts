@@ -14,7 +14,7 @@ import { ErrorCode } from '../common/errors/error-codes.js';
 import { fingerprintOf } from '../common/http/fingerprint.js';
 import { HttpResult } from '../common/http/http-result.js';
 import { Transactions } from '../database/transactions.js';
-import { IdempotencyStore } from './idempotency.store.js';
+import { IdempotencyStore, takenOver } from './idempotency.store.js';
 import { SHOWN_ONCE_METADATA, withoutSecrets } from './shown-once.decorator.js';
 
 export const IDEMPOTENCY_HEADER = 'Idempotency-Key';
@@ -65,7 +65,7 @@ export class IdempotencyInterceptor implements NestInterceptor {
         context.switchToHttp().getResponse<Response>().setHeader('Idempotent-Replayed', 'true');
         return of(new HttpResult(claim.status, claim.body));
       case 'claimed':
-        return from(this.runAndRemember(context, next, owner, key));
+        return from(this.runAndRemember(context, next, owner, key, claim.token));
     }
   }
 
@@ -74,10 +74,17 @@ export class IdempotencyInterceptor implements NestInterceptor {
     next: CallHandler,
     owner: string,
     key: string,
+    token: string,
   ): Promise<unknown> {
+    let takenOverByRetry = false;
     try {
       return await this.transactions.begin(async (manager) => {
-        await this.store.holdClaim(manager, owner, key);
+        // A retry took the claim over while this request was slow to start: the retry does
+        // the work, and this request answers as a retry in flight would (409).
+        if (!(await this.store.holdClaim(manager, owner, key, token))) {
+          takenOverByRetry = true;
+          throw takenOver();
+        }
         const result = await lastValueFrom(next.handle(), { defaultValue: undefined });
         const [status, body] =
           result instanceof HttpResult
@@ -87,10 +94,25 @@ export class IdempotencyInterceptor implements NestInterceptor {
           SHOWN_ONCE_METADATA,
           context.getHandler(),
         );
-        await this.store.complete(manager, owner, key, status, withoutSecrets(body, secrets));
+        const stored = await this.store.complete(
+          manager,
+          owner,
+          key,
+          token,
+          status,
+          withoutSecrets(body, secrets),
+        );
+        // The claim went to a retry while this request ran: its change is rolled back, so
+        // the work is done once, by the retry.
+        if (!stored) {
+          takenOverByRetry = true;
+          throw takenOver();
+        }
         return result;
       });
     } catch (error) {
+      // A claim a retry took over is the retry's: nothing of this request is kept.
+      if (takenOverByRetry) throw error;
       // A conflict with the resource's state (409) is the request's answer and is replayed;
       // nothing was changed, so storing it outside the rolled-back transaction is exact.
       // Invalid input (400, 413, …), wherever it was found, stores nothing: the fixed request
@@ -100,11 +122,12 @@ export class IdempotencyInterceptor implements NestInterceptor {
           this.transactions.manager,
           owner,
           key,
+          token,
           error.getStatus(),
           error.toEnvelope(),
         );
       } else {
-        await this.store.release(owner, key);
+        await this.store.release(owner, key, token);
       }
       throw error;
     }

@@ -1,5 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
+import { ApiError } from '../common/errors/api-error.js';
+import { ErrorCode } from '../common/errors/error-codes.js';
+import { Settings } from '../config/settings.js';
 import { Transactions } from '../database/transactions.js';
 
 /** How long a key is remembered (CONTRACT §8). */
@@ -7,10 +10,11 @@ export const RETENTION = '24 hours';
 /**
  * A running request holds its claim's lock (`holdClaim`) from the start of its transaction to
  * its end. A claim left without an answer whose lock nobody holds belongs to a request that
- * died with its process, and is taken over at once by the request's retry, once the claim is
- * this old (the moment between the claim and its transaction's first statement).
+ * died with its process, and is taken over by the request's retry once the claim is older
+ * than the moment between the claim and its transaction's first statement can be (which
+ * includes waiting for a connection): at least 10 s, and 5 s more than the connect timeout.
  */
-const UNHELD_CLAIM = '10 seconds';
+const UNHELD_CLAIM_MIN_MS = 10_000;
 /** A claim this old is taken over whatever its lock says (a lock held by a stuck session). */
 const STALE_CLAIM = '5 minutes';
 
@@ -18,14 +22,22 @@ const STALE_CLAIM = '5 minutes';
 const CLAIM_LOCK = `hashtextextended('idempotency:' || $1 || ':' || $2, 0)`;
 
 export type Claim =
-  | { kind: 'claimed' }
+  /** `token` names this claim: only its holder may answer or release it. */
+  | { kind: 'claimed'; token: string }
   | { kind: 'mismatch' }
   | { kind: 'in_flight' }
   | { kind: 'replay'; status: number; body: unknown };
 
 @Injectable()
 export class IdempotencyStore {
-  constructor(private readonly transactions: Transactions) {}
+  private readonly unheldClaimMs: number;
+
+  constructor(
+    private readonly transactions: Transactions,
+    settings: Settings,
+  ) {
+    this.unheldClaimMs = Math.max(UNHELD_CLAIM_MIN_MS, settings.databaseConnectTimeoutMs + 5_000);
+  }
 
   /**
    * Claims `key` for a request with this fingerprint, or says why not. The claim commits on
@@ -34,22 +46,22 @@ export class IdempotencyStore {
    */
   async claim(owner: string, key: string, fingerprint: string): Promise<Claim> {
     const manager = this.transactions.manager;
-    const claimed: unknown[] = await manager.query(
+    const claimed: Array<{ claim_token: string }> = await manager.query(
       `INSERT INTO idempotency_record (owner, key, fingerprint, response_status, response_body, locked_at, created_at)
        VALUES ($1, $2, $3, NULL, NULL, now(), now())
        ON CONFLICT (owner, key) DO UPDATE
           SET fingerprint = EXCLUDED.fingerprint, response_status = NULL, response_body = NULL,
-              locked_at = now(), created_at = now()
+              locked_at = now(), created_at = now(), claim_token = EXCLUDED.claim_token
         WHERE idempotency_record.created_at < now() - interval '${RETENTION}'
            OR (idempotency_record.response_status IS NULL
                AND idempotency_record.fingerprint = EXCLUDED.fingerprint
                AND (idempotency_record.locked_at < now() - interval '${STALE_CLAIM}'
-                    OR (idempotency_record.locked_at < now() - interval '${UNHELD_CLAIM}'
+                    OR (idempotency_record.locked_at < now() - make_interval(secs => $4::double precision / 1000)
                         AND pg_try_advisory_xact_lock(${CLAIM_LOCK}))))
-       RETURNING 1`,
-      [owner, key, fingerprint],
+       RETURNING claim_token`,
+      [owner, key, fingerprint, this.unheldClaimMs],
     );
-    if (claimed.length === 1) return { kind: 'claimed' };
+    if (claimed.length === 1) return { kind: 'claimed', token: claimed[0].claim_token };
     const [existing]: Array<{
       fingerprint: string;
       response_status: number | null;
@@ -67,31 +79,54 @@ export class IdempotencyStore {
 
   /**
    * Marks the claim as held by a live request for the rest of `manager`'s transaction (a
-   * process that dies loses it with its connection, and its retry takes the claim over).
+   * process that dies loses it with its connection, and its retry takes the claim over), and
+   * answers whether the claim is still this request's (false: a retry took it over while this
+   * request was slow to start).
    */
-  async holdClaim(manager: EntityManager, owner: string, key: string): Promise<void> {
+  async holdClaim(
+    manager: EntityManager,
+    owner: string,
+    key: string,
+    token: string,
+  ): Promise<boolean> {
     await manager.query(`SELECT pg_advisory_xact_lock(${CLAIM_LOCK})`, [owner, key]);
+    const [mine] = await manager.query(
+      `SELECT 1 FROM idempotency_record
+        WHERE owner = $1 AND key = $2 AND claim_token = $3 AND response_status IS NULL`,
+      [owner, key, token],
+    );
+    return mine !== undefined;
   }
 
-  /** Stores the response; given the handler's transaction, it commits with the change. */
+  /**
+   * Stores the response of the claim `token`; given the handler's transaction, it commits with
+   * the change. False when the claim was taken over meanwhile: it is the retry's now.
+   */
   async complete(
     manager: EntityManager,
     owner: string,
     key: string,
+    token: string,
     status: number,
     body: unknown,
-  ): Promise<void> {
-    await manager.query(
-      'UPDATE idempotency_record SET response_status = $3, response_body = $4 WHERE owner = $1 AND key = $2',
-      [owner, key, status, JSON.stringify(body ?? null)],
+  ): Promise<boolean> {
+    const [, updated]: [unknown[], number] = await manager.query(
+      `UPDATE idempotency_record SET response_status = $4, response_body = $5
+        WHERE owner = $1 AND key = $2 AND claim_token = $3`,
+      [owner, key, token, status, JSON.stringify(body ?? null)],
     );
+    return updated === 1;
   }
 
-  /** Frees a claim whose request changed nothing worth replaying (refused, or failed on our side). */
-  async release(owner: string, key: string): Promise<void> {
+  /**
+   * Frees the claim `token` when its request changed nothing worth replaying (refused, or
+   * failed on our side); a claim taken over by a retry meanwhile is the retry's, and stays.
+   */
+  async release(owner: string, key: string, token: string): Promise<void> {
     await this.transactions.manager.query(
-      'DELETE FROM idempotency_record WHERE owner = $1 AND key = $2 AND response_status IS NULL',
-      [owner, key],
+      `DELETE FROM idempotency_record
+        WHERE owner = $1 AND key = $2 AND claim_token = $3 AND response_status IS NULL`,
+      [owner, key, token],
     );
   }
 
@@ -102,4 +137,13 @@ export class IdempotencyStore {
     );
     return result[1];
   }
+}
+
+/** 409: the claim went to a retry of the same request (this one was thought dead). */
+export function takenOver(): ApiError {
+  return new ApiError(
+    409,
+    ErrorCode.IdempotencyKeyInUse,
+    'A retry with this Idempotency-Key took the request over; its answer is the one kept.',
+  );
 }

@@ -9,6 +9,7 @@ import { RememberReplacedResults1795305341577 } from './1795305341577-RememberRe
 import { CreateOutboxAndWebhooks1795305625273 } from './1795305625273-CreateOutboxAndWebhooks.js';
 import { ResultsReferenceTheirRunCase1795311301458 } from './1795311301458-ResultsReferenceTheirRunCase.js';
 import { ReferencesCheckedPerStatement1795317045732 } from './1795317045732-ReferencesCheckedPerStatement.js';
+import { IdempotencyClaimsCarryATokenAndNoSecrets1795469263941 } from './1795469263941-IdempotencyClaimsCarryATokenAndNoSecrets.js';
 
 /** Every migration in the order it runs; the app and the migration CLI share this list. */
 export const MIGRATIONS: Array<new () => MigrationInterface> = [
@@ -25,4 +26,6 @@ export const MIGRATIONS: Array<new () => MigrationInterface> = [
   ResultsReferenceTheirRunCase1795311301458,
   // The links result batches bulk-load are checked once per statement, not once per row.
   ReferencesCheckedPerStatement1795317045732,
+  // A claim that was taken over can neither answer nor release its successor's.
+  IdempotencyClaimsCarryATokenAndNoSecrets1795469263941,
 ];

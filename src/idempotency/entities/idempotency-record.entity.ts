@@ -1,4 +1,4 @@
-import { Column, CreateDateColumn, Entity, Index, PrimaryColumn } from 'typeorm';
+import { Column, CreateDateColumn, Entity, Generated, Index, PrimaryColumn } from 'typeorm';
 
 /** One `Idempotency-Key` of one caller: the request it was first used for and its response. */
 @Entity('idempotency_record')
@@ -25,6 +25,14 @@ export class IdempotencyRecord {
   /** When the in-flight request took the key; a stale claim (crashed process) can be taken over. */
   @Column({ type: 'timestamptz', precision: 3 })
   lockedAt!: Date;
+
+  /**
+   * Which claim of the key a request holds: new at every claim, so a request whose claim was
+   * taken over can neither store its answer nor release the claim.
+   */
+  @Column({ type: 'uuid' })
+  @Generated('uuid')
+  claimToken!: string;
 
   @CreateDateColumn({ type: 'timestamptz', precision: 3 })
   createdAt!: Date;
