@@ -20,7 +20,7 @@ export class Settings {
   readonly migrationsRun!: boolean;
   /** How long a request waits for a database connection before it answers 503. */
   readonly databaseConnectTimeoutMs!: number;
-  /** Longest a statement may run (PostgreSQL's statement_timeout); past it the request answers 503. */
+  /** Longest a statement may run (PostgreSQL's statement_timeout; 0 = not sent); past it the request answers 503. */
   readonly databaseStatementTimeoutMs!: number;
   readonly redisUrl!: string;
   /** Prefix of every Redis key and Bull queue, so several deployments (or test runs) can share one Redis. */
@@ -80,12 +80,9 @@ export function loadSettings(env: Env): Settings {
     databasePreparedStatements: read.boolean('DATABASE_PREPARED_STATEMENTS', true),
     migrationsRun: read.boolean('MIGRATIONS_RUN', true),
     databaseConnectTimeoutMs: read.integer('DATABASE_CONNECT_TIMEOUT_MS', 5_000, 100, 600_000),
-    databaseStatementTimeoutMs: read.integer(
-      'DATABASE_STATEMENT_TIMEOUT_MS',
-      60_000,
-      100,
-      3_600_000,
-    ),
+    // 0: not sent to PostgreSQL (a pooler that refuses startup options, e.g. PgBouncer: set
+    // it on the database role there instead).
+    databaseStatementTimeoutMs: read.integer('DATABASE_STATEMENT_TIMEOUT_MS', 60_000, 0, 3_600_000),
     redisUrl: read.url('REDIS_URL', 'redis://localhost:6379', ['redis:', 'rediss:']),
     redisPrefix: read.pattern(
       'REDIS_PREFIX',

@@ -1,11 +1,15 @@
 import type { DataSourceOptions } from 'typeorm';
 import { ENTITIES } from './entities.js';
 import { MIGRATIONS } from './migrations/index.js';
-import { PreparingClient } from './preparing-client.js';
+import { BoundedClient, PreparingClient } from './preparing-client.js';
 import { SnakeNamingStrategy } from './snake-naming.strategy.js';
 
 /** How much longer than PostgreSQL's statement timeout the client waits for an answer. */
 const QUERY_TIMEOUT_MARGIN_MS = 5_000;
+/** How long the client waits for an answer when PostgreSQL enforces no statement timeout. */
+const DEFAULT_QUERY_TIMEOUT_MS = 65_000;
+/** Idle time after which TCP keep-alive probes a connection (the OS default is 2 hours). */
+const KEEP_ALIVE_DELAY_MS = 10_000;
 
 /** The one description of the database, used by the app, the migration CLI and the tests. */
 export function dataSourceOptions(
@@ -34,17 +38,19 @@ export function dataSourceOptions(
     migrationsRun: false,
     extra: {
       max: 20,
-      ...(options.preparedStatements === false ? {} : { Client: PreparingClient }),
+      Client: options.preparedStatements === false ? BoundedClient : PreparingClient,
       application_name: 'test-management-service',
       ...(serverOptions.length > 0 ? { options: serverOptions.join(' ') } : {}),
       // A database that is down or unreachable makes a request fail in bounded time (a 503)
       // instead of waiting for ever: for a connection, for PostgreSQL to end a statement, and,
-      // should the network drop the server's answer, for the answer itself.
+      // should the network drop the server's answer, for the answer itself (the connection is
+      // then dropped: BoundedClient).
       ...(options.connectTimeoutMs ? { connectionTimeoutMillis: options.connectTimeoutMs } : {}),
-      ...(options.statementTimeoutMs
-        ? { query_timeout: options.statementTimeoutMs + QUERY_TIMEOUT_MARGIN_MS }
-        : {}),
+      query_timeout: options.statementTimeoutMs
+        ? options.statementTimeoutMs + QUERY_TIMEOUT_MARGIN_MS
+        : DEFAULT_QUERY_TIMEOUT_MS,
       keepAlive: true,
+      keepAliveInitialDelayMillis: KEEP_ALIVE_DELAY_MS,
     },
   };
 }

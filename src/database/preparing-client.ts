@@ -17,12 +17,35 @@ export function prepared(text: string): string {
 }
 
 /**
+ * A pg client that gives up its connection when an answer did not come within its
+ * `query_timeout` (a network that drops PostgreSQL's answers): node-postgres fails the query
+ * but keeps it as the connection's current one, so every later query on that connection
+ * would wait behind it, and the pool would hand the connection out again.
+ */
+export class BoundedClient extends pg.Client {
+  // The override has to accept every form `pg.Client.query` does.
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  override query(config: any, values?: any, callback?: any): any {
+    const result: unknown = super.query(config, values, callback);
+    if (!(result instanceof Promise)) return result;
+    return result.catch((error: unknown) => {
+      if (error instanceof Error && error.message === 'Query read timeout') {
+        (
+          this as unknown as { connection: { stream: { destroy(): void } } }
+        ).connection.stream.destroy();
+      }
+      throw error;
+    });
+  }
+}
+
+/**
  * A pg client that prepares the statements marked with `prepared` the first time each runs on
  * its connection and afterwards only binds and executes them, so PostgreSQL reuses its plan.
  * TypeORM sends every query unnamed, and PostgreSQL would parse and plan them again on each
  * call, which for these statements costs more than running them.
  */
-export class PreparingClient extends pg.Client {
+export class PreparingClient extends BoundedClient {
   /** Texts whose prepared statement went stale, and how often (their next name's suffix). */
   private readonly renewed = new Map<string, number>();
 
