@@ -17,7 +17,7 @@ if (existsSync('.env')) {
   writeFileSync('.env', settings, { mode: 0o600 });
   console.log(
     'start:local: no .env here, so it was created from .env.example for a local run ' +
-      '(HTTPS with a self-signed certificate for localhost, loopback webhooks allowed, ' +
-      `operator token of /internal/v1: ${token}). Edit .env to change them.`,
+      '(HTTPS with a self-signed certificate for localhost, loopback webhooks allowed, and ' +
+      'an operator token of its own for /internal/v1: ADMIN_TOKEN in .env). Edit .env to change them.',
   );
 }

@@ -570,6 +570,24 @@ describe('Idempotency-Key', () => {
     expect(second.headers['idempotent-replayed']).toBe('true');
   });
 
+  it('deletes a backlog of expired keys in statements of at most 10,000 rows, to the last', async () => {
+    const db = t.app.get(DataSource);
+    const owner = 'org:00000000-0000-4000-8000-00000000ba7c';
+    await db.query(
+      `INSERT INTO idempotency_record (owner, key, fingerprint, response_status, response_body, locked_at, created_at)
+       SELECT $1, 'k' || n, repeat('f', 64), 201, 'null', now(), now() - interval '2 days'
+         FROM generate_series(1, 25001) AS n`,
+      [owner],
+    );
+    const deleted = await t.app.get(IdempotencyCleanup).purge();
+    expect(deleted).toBeGreaterThanOrEqual(25_001);
+    const [left] = await db.query(
+      'SELECT count(*)::int AS n FROM idempotency_record WHERE owner = $1',
+      [owner],
+    );
+    expect(left.n).toBe(0);
+  });
+
   it('forgets keys after 24 hours, and the cleanup deletes them', async () => {
     const { org, key } = await createTenant(t, ['builds:create']);
     const send = () =>

@@ -187,6 +187,10 @@ class EnvReader {
     if (value.length < minLength) {
       return this.fail(name, `at least ${minLength} characters long`, null);
     }
+    // A token anyone can read in this repository's examples is no secret.
+    if (/change-?me|replace-with|example/i.test(value)) {
+      return this.fail(name, 'a secret of your own, not an example value', null);
+    }
     return value;
   }
 

@@ -3,6 +3,7 @@ import type { EntityManager } from 'typeorm';
 import { ApiError } from '../common/errors/api-error.js';
 import { ErrorCode } from '../common/errors/error-codes.js';
 import { Settings } from '../config/settings.js';
+import { deleteInBatches } from '../database/batched-delete.js';
 import { Transactions } from '../database/transactions.js';
 
 /** How long a key is remembered (CONTRACT §8). */
@@ -132,10 +133,13 @@ export class IdempotencyStore {
 
   /** Deletes keys older than the retention period; returns how many. */
   async purgeExpired(): Promise<number> {
-    const result: [unknown[], number] = await this.transactions.manager.query(
-      `DELETE FROM idempotency_record WHERE created_at < now() - interval '${RETENTION}'`,
+    return deleteInBatches(
+      this.transactions.manager,
+      (limit) =>
+        `DELETE FROM idempotency_record WHERE (owner, key) IN (
+           SELECT owner, key FROM idempotency_record
+            WHERE created_at < now() - interval '${RETENTION}' LIMIT ${limit})`,
     );
-    return result[1];
   }
 }
 

@@ -34,14 +34,33 @@ export function redisReady(redis: Redis, ms: number): Promise<void> {
 
 const logger = new Logger('Redis');
 
+/** Errors of a connection to Redis that is refused, lost or not made in time. */
+function isConnectionError(error: Error & { code?: string }): boolean {
+  return (
+    [
+      'ECONNREFUSED',
+      'ECONNRESET',
+      'ETIMEDOUT',
+      'EHOSTUNREACH',
+      'ENETUNREACH',
+      'ENOTFOUND',
+      'EAI_AGAIN',
+      'EPIPE',
+    ].includes(error.code ?? '') ||
+    /connect|Connection is closed|Stream isn't writeable/i.test(error.message)
+  );
+}
+
 /**
- * Logs an outage once, when it starts (the first error `errors` emits), and once when
- * `client` is ready again, instead of an error for every reconnection attempt (ioredis retries
- * every 2 s and, without a listener, prints each error).
+ * Logs an outage once, when it starts (the first connection error `errors` emits), and once
+ * when `client` is ready again, instead of an error for every reconnection attempt (ioredis
+ * retries every 2 s and, without a listener, prints each error). Other errors (a Bull queue
+ * reports its jobs' troubles as errors too) are logged each time.
  */
 export function logOutages(errors: EventEmitter, client: Redis, name: string): void {
   let down = false;
-  errors.on('error', (error: Error) => {
+  errors.on('error', (error: Error & { code?: string }) => {
+    if (!isConnectionError(error)) return logger.warn(`${name}: ${error.message}`);
     if (down) return;
     down = true;
     logger.warn(`${name} unreachable: ${error.message}; retrying quietly until it is back`);

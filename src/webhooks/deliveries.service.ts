@@ -20,8 +20,6 @@ export interface DeliveryJob {
 /** A delivery is held this much longer than the send time limit by the worker sending it. */
 const LEASE_MARGIN_MS = 5_000;
 const ENQUEUE_TIMEOUT_MS = 2_000;
-/** States of a Bull job that will still run (or is running). */
-const LIVE_JOB_STATES = new Set(['waiting', 'active', 'delayed', 'paused']);
 
 /**
  * Sends delivery attempts and records them. The database row is the truth: an attempt is
@@ -54,7 +52,8 @@ export class DeliveriesService implements OnApplicationShutdown {
    * the same one twice is harmless. Never throws: a job that cannot be added now is added by
    * the sweeper later. The sweeper asks for `replacingLeftover`: a job of that id that is in
    * none of Bull's lists (left half-written when Redis restarted under a worker that was
-   * starting it) would otherwise make every add a no-op, and the delivery wait for ever.
+   * starting it, with no data) would otherwise make every add a no-op, and the delivery wait
+   * for ever.
    */
   async enqueue(job: DeliveryJob, delayMs = 0, replacingLeftover = false): Promise<boolean> {
     const jobId = `${job.deliveryId}:${job.attempt}`;
@@ -80,8 +79,11 @@ export class DeliveriesService implements OnApplicationShutdown {
 
   private async removeLeftover(jobId: string): Promise<void> {
     const existing = await this.queue.getJob(jobId);
-    if (existing === null || LIVE_JOB_STATES.has(await existing.getState())) return;
-    this.logger.warn(`Job ${jobId} is in no queue list (a Redis restart?): replacing it`);
+    // A job Bull can still run always has its data; the leftover has none, only the fields
+    // the start of a run wrote. (Asking for its state would take six look-ups, racing the
+    // job's own moves between lists.)
+    if (existing === null || typeof existing.data?.deliveryId === 'string') return;
+    this.logger.warn(`Job ${jobId} was left without its data (a Redis restart?): replacing it`);
     await existing.remove();
   }
 

@@ -6,6 +6,7 @@ import {
 } from '@nestjs/common';
 import pg from 'pg';
 import { Settings } from '../config/settings.js';
+import { deleteInBatches } from '../database/batched-delete.js';
 import { Transactions } from '../database/transactions.js';
 import { EVENTS_CHANNEL } from '../events/events.service.js';
 import { withTimeout } from '../common/with-timeout.js';
@@ -133,13 +134,25 @@ export class OutboxRelay implements OnApplicationBootstrap, OnApplicationShutdow
   /** Deletes finished deliveries and relayed events past the retention period. */
   async cleanup(): Promise<void> {
     const days = this.settings.webhookLogRetentionDays;
-    await this.transactions.manager.query(
-      `DELETE FROM webhook_delivery WHERE status <> 'pending' AND updated_at < now() - make_interval(days => $1)`,
+    const manager = this.transactions.manager;
+    await deleteInBatches(
+      manager,
+      (limit) =>
+        `DELETE FROM webhook_delivery WHERE id IN (
+           SELECT id FROM webhook_delivery
+            WHERE status <> 'pending' AND updated_at < now() - make_interval(days => $1)
+            LIMIT ${limit})`,
       [days],
     );
-    await this.transactions.manager.query(
-      `DELETE FROM domain_event e WHERE relayed_at < now() - make_interval(days => $1)
-          AND NOT EXISTS (SELECT 1 FROM webhook_delivery d WHERE d.event_id = e.id AND d.status = 'pending')`,
+    await deleteInBatches(
+      manager,
+      (limit) =>
+        `DELETE FROM domain_event WHERE id IN (
+           SELECT e.id FROM domain_event e
+            WHERE e.relayed_at < now() - make_interval(days => $1)
+              AND NOT EXISTS (SELECT 1 FROM webhook_delivery d
+                               WHERE d.event_id = e.id AND d.status = 'pending')
+            LIMIT ${limit})`,
       [days],
     );
   }

@@ -1,27 +1,44 @@
 import { randomUUID } from 'node:crypto';
 import type { Server } from 'node:http';
 import { STATUS_CODES } from 'node:http';
-import type { Duplex } from 'node:stream';
+import type { Socket } from 'node:net';
 import { ErrorCode } from '../errors/error-codes.js';
+
+/** How Node's parser errors are answered: status, code, message, field (as Node's own handler picks statuses). */
+function answerFor(code: string | undefined): [number, ErrorCode, string, string] {
+  switch (code) {
+    case 'HPE_HEADER_OVERFLOW':
+      return [
+        431,
+        ErrorCode.InvalidRequest,
+        'The request line and headers are larger than 16 KiB; send long filters in fewer characters.',
+        'headers',
+      ];
+    case 'HPE_CHUNK_EXTENSIONS_OVERFLOW':
+      return [413, ErrorCode.PayloadTooLarge, 'The chunk extensions are too large.', 'body'];
+    case 'ERR_HTTP_REQUEST_TIMEOUT':
+      return [408, ErrorCode.InvalidRequest, 'The request did not arrive in time.', 'request'];
+    default:
+      return [400, ErrorCode.InvalidRequest, 'The request is not valid HTTP/1.1.', 'request'];
+  }
+}
 
 /**
  * Node's HTTP parser refuses some requests before the application sees them (a request line
  * and headers over 16 KiB: 431; bytes that are not HTTP: 400) and answers them with a bare
  * status line. These answers get the contract's envelope and an `X-Request-Id` too, so every
- * response a client can receive is JSON it can read (CONTRACT §1).
+ * response a client can receive is JSON it can read (CONTRACT §1). As Node's own handler
+ * does, nothing is written into a response already under way, and the socket is closed.
  */
 export function answerClientErrorsInEnvelope(server: Server): void {
-  server.on('clientError', (error: Error & { code?: string }, socket: Duplex) => {
-    if (!socket.writable || error.code === 'ECONNRESET') return void socket.destroy();
-    const tooLarge = error.code === 'HPE_HEADER_OVERFLOW';
-    const status = tooLarge ? 431 : 400;
-    const body = JSON.stringify({
-      error: ErrorCode.InvalidRequest,
-      message: tooLarge
-        ? 'The request line and headers are larger than 16 KiB; send long filters in fewer characters.'
-        : 'The request is not valid HTTP/1.1.',
-      details: { field: tooLarge ? 'headers' : 'request' },
-    });
+  server.on('clientError', (error: Error & { code?: string }, socket: Socket) => {
+    const inResponse = (socket as Socket & { _httpMessage?: { headersSent?: boolean } })
+      ._httpMessage?.headersSent;
+    if (!socket.writable || inResponse || error.code === 'ECONNRESET') {
+      return void socket.destroy();
+    }
+    const [status, code, message, field] = answerFor(error.code);
+    const body = JSON.stringify({ error: code, message, details: { field } });
     socket.end(
       `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\n` +
         'Content-Type: application/json; charset=utf-8\r\n' +
@@ -29,6 +46,7 @@ export function answerClientErrorsInEnvelope(server: Server): void {
         `X-Request-Id: ${randomUUID()}\r\n` +
         'Connection: close\r\n\r\n' +
         body,
+      () => socket.destroy(),
     );
   });
 }
