@@ -140,7 +140,7 @@ describe('the service process', () => {
     await sleep(300);
 
     service.child.kill('SIGTERM');
-    await sleep(500);
+    await waitForOutput(service, /Received SIGTERM/);
     const refused = await new Promise<boolean>((resolve) => {
       const probe = connect(port, '127.0.0.1');
       probe.on('connect', () => {

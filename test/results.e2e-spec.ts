@@ -2,6 +2,7 @@ import { DataSource } from 'typeorm';
 import { createProject, createTestCase } from './factories/catalog.js';
 import { createTenant } from './factories/organizations.js';
 import { createRun, RUN_SCOPES, submitResults } from './factories/runs.js';
+import { pollUntil } from './support/service-control.js';
 import { startApp, withKey, type TestApp } from './support/app.js';
 
 const UNKNOWN_ID = '0b7c4a8e-8d4e-4a51-9b0c-3f1d2e4a5b6c';
@@ -486,7 +487,14 @@ describe('results', () => {
           status: 'passed',
         })),
       ).then((res) => res);
-      await new Promise((resolve) => setTimeout(resolve, 300));
+      // The batch is waiting for the other writer's row lock.
+      await pollUntil(async () => {
+        const [waiting] = await db.query(
+          `SELECT count(*)::int AS n FROM pg_locks WHERE NOT granted
+              AND pid IN (SELECT pid FROM pg_stat_activity WHERE datname = current_database())`,
+        );
+        return waiting.n > 0;
+      }, 'the batch to wait for the other writer');
       await other.commitTransaction();
       await other.release();
       const res = await pending;

@@ -1,3 +1,4 @@
+import { pollUntil } from './support/service-control.js';
 import { DataSource } from 'typeorm';
 import { Transactions } from '../src/database/transactions.js';
 import { startApp, type TestApp } from './support/app.js';
@@ -30,7 +31,8 @@ describe('Transactions.afterCommit', () => {
       });
       expect(seen).toEqual([]);
     });
-    await new Promise((resolve) => setTimeout(resolve, 50));
+    // The callback runs after the commit, on its own: wait for it rather than for a time.
+    await pollUntil(() => seen.length > 0, 'the after-commit callback');
     expect(seen).toEqual([true]);
   });
 
