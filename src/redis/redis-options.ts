@@ -1,5 +1,6 @@
 import type { EventEmitter } from 'node:events';
 import { Logger } from '@nestjs/common';
+import { NETWORK_ERROR_CODES } from '../common/network-errors.js';
 import type { Redis, RedisOptions } from 'ioredis';
 
 /** ioredis options from a `redis://` or `rediss://` URL (user, password, database number, TLS). */
@@ -37,16 +38,7 @@ const logger = new Logger('Redis');
 /** Errors of a connection to Redis that is refused, lost or not made in time. */
 function isConnectionError(error: Error & { code?: string }): boolean {
   return (
-    [
-      'ECONNREFUSED',
-      'ECONNRESET',
-      'ETIMEDOUT',
-      'EHOSTUNREACH',
-      'ENETUNREACH',
-      'ENOTFOUND',
-      'EAI_AGAIN',
-      'EPIPE',
-    ].includes(error.code ?? '') ||
+    NETWORK_ERROR_CODES.has(error.code ?? '') ||
     /connect|Connection is closed|Stream isn't writeable/i.test(error.message)
   );
 }

@@ -1,17 +1,7 @@
+import { NETWORK_ERROR_CODES } from '../network-errors.js';
+
 /** Seconds a client is told to wait (`Retry-After`) when a dependency is down. */
 export const UNAVAILABLE_RETRY_AFTER_SECONDS = 5;
-
-/** Node's socket errors of a server that is down, unreachable or gone mid-request. */
-const NETWORK_CODES = new Set([
-  'ECONNREFUSED',
-  'ECONNRESET',
-  'ETIMEDOUT',
-  'EHOSTUNREACH',
-  'ENETUNREACH',
-  'ENOTFOUND',
-  'EAI_AGAIN',
-  'EPIPE',
-]);
 
 /**
  * PostgreSQL's SQLSTATEs of a database that cannot serve now: connection exceptions (class
@@ -37,7 +27,7 @@ export function isDependencyUnavailable(error: unknown): boolean {
   while (current instanceof Error && !seen.has(current)) {
     seen.add(current);
     const code = (current as { code?: unknown }).code;
-    if (typeof code === 'string' && (NETWORK_CODES.has(code) || isUnavailableState(code))) {
+    if (typeof code === 'string' && (NETWORK_ERROR_CODES.has(code) || isUnavailableState(code))) {
       return true;
     }
     if (DRIVER_MESSAGES.test(current.message)) return true;
