@@ -107,10 +107,10 @@ describe('parseJunitReport', () => {
           `<testcase classname="big.Suite" name="t${i}" time="0.01"><failure>x</failure></testcase>`,
       ).join('')}</testsuite>`;
     const [small, large] = [report(5000), report(20000)];
-    // The fastest of three runs each: a busy machine slows single runs, not the fastest one.
+    // The fastest of five runs each: a busy machine slows single runs, rarely the fastest one.
     const fastest = (xml: string, cases: number) =>
       Math.min(
-        ...[1, 2, 3].map(() => {
+        ...[1, 2, 3, 4, 5].map(() => {
           const started = performance.now();
           expect(parseJunitReport(xml)).toHaveLength(cases);
           return performance.now() - started;
@@ -118,7 +118,7 @@ describe('parseJunitReport', () => {
       );
     fastest(small, 5000); // warm-up
     const ratio = fastest(large, 20000) / fastest(small, 5000);
-    // Linear is 4; a quadratic step would make it 16.
-    expect(ratio).toBeLessThan(9);
+    // Linear is 4; a quadratic step would make it 16 (the margin is for a busy machine).
+    expect(ratio).toBeLessThan(12);
   });
 });
