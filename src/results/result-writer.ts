@@ -13,7 +13,7 @@ import { EventsService } from '../events/events.service.js';
 import { toResultResponse } from './result-response.js';
 import { CaseIdCache, type RememberedCases } from './case-id-cache.js';
 import { orderByCase } from './case-order.js';
-import { arrayLiteral, copyText, copyTextArray, COPY_NULL } from './copy-format.js';
+import { arrayLiteral, copyText, copyTextArray, COPY_NULL } from '../database/copy.js';
 import { giveWay, storeWhilePreparing } from './pipelined.js';
 import { RESULT_STATUSES, type ResultStatus } from './entities/result-status.js';
 import type { ResultItem } from './result-items.js';
