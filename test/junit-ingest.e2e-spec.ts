@@ -4,7 +4,8 @@ import { DataSource } from 'typeorm';
 import { createProject } from './factories/catalog.js';
 import { createApiKey, createTenant } from './factories/organizations.js';
 import { RUN_SCOPES } from './factories/runs.js';
-import { ResultWriter, WRITE_CHUNK } from '../src/results/result-writer.js';
+import { ResultWriter } from '../src/results/result-writer.js';
+import { ROUND_SIZE } from '../src/results/rounds.js';
 import { LARGE_BODY_BYTES } from '../src/common/http/large-body-turns.js';
 import { IdempotencyStore } from '../src/idempotency/idempotency.store.js';
 import { startApp, withKey, type TestApp } from './support/app.js';
@@ -295,7 +296,7 @@ describe('POST /results/ingest (JUnit XML)', () => {
 
   it('stores a report larger than one write round exactly, into a new run and an existing one', async () => {
     const { key, project } = await setup();
-    const n = WRITE_CHUNK + 2_500;
+    const n = ROUND_SIZE + 2_500;
     const testcase = (i: number, failed: boolean) =>
       failed
         ? `<testcase classname="big.Suite" name="case${i}"><failure message="no"/></testcase>`
@@ -331,7 +332,7 @@ describe('POST /results/ingest (JUnit XML)', () => {
 
   it('takes two large reports into one run at once, the same cases in opposite orders', async () => {
     const { key, project } = await setup();
-    const n = WRITE_CHUNK + 2_500;
+    const n = ROUND_SIZE + 2_500;
     const ids = Array.from({ length: n }, (_, i) => i);
     const report = (order: number[], failed: boolean) =>
       `<testsuite>${order

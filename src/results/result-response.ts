@@ -1,6 +1,6 @@
 import { isoOrNull } from '../common/serialization.js';
 import type { ResultResponse } from './dto/result.dto.js';
-import type { StoredResult } from './result-writer.js';
+import type { StoredResult } from './stored-result.js';
 
 /**
  * The results of one batch share one `created_at` (their transaction's time): its text is

@@ -1,9 +1,14 @@
 import { Module } from '@nestjs/common';
 import { CaseIdCache } from './case-id-cache.js';
+import { CaseResolver } from './case-resolver.js';
 import { ResultWriter } from './result-writer.js';
 
 @Module({
-  providers: [ResultWriter, { provide: CaseIdCache, useFactory: () => new CaseIdCache() }],
+  providers: [
+    ResultWriter,
+    CaseResolver,
+    { provide: CaseIdCache, useFactory: () => new CaseIdCache() },
+  ],
   exports: [ResultWriter],
 })
 export class ResultWriterModule {}

@@ -20,7 +20,8 @@ import { TestRunCase } from './entities/test-run-case.entity.js';
 import { parseJunitReport } from './junit/junit-parser.js';
 import { parseResultItems, type ResultItem } from './result-items.js';
 import { toResultResponse } from './result-response.js';
-import { ResultWriter, type StoredResult, type WriteOptions } from './result-writer.js';
+import { ResultWriter, type WriteOptions } from './result-writer.js';
+import type { StoredResult } from './stored-result.js';
 
 function entityToStored(result: TestResult): StoredResult {
   return {

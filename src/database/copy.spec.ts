@@ -1,4 +1,4 @@
-import { arrayLiteral, copyText, copyTextArray } from './copy-format.js';
+import { arrayLiteral, copyText, copyTextArray } from './copy.js';
 
 describe('COPY text encoding', () => {
   it('escapes backslashes, tabs and line breaks, and writes NULL as \\N', () => {

@@ -1,0 +1,16 @@
+import type { ResultStatus } from './entities/result-status.js';
+
+/** A stored result, as the API shows it. */
+export interface StoredResult {
+  id: string;
+  test_run_id: string;
+  test_case_id: string;
+  status: ResultStatus;
+  duration_ms: number | null;
+  message: string | null;
+  defects: string[];
+  retries: number;
+  flaky: boolean;
+  executed_at: Date | null;
+  created_at: Date;
+}
