@@ -1,6 +1,7 @@
 import { Controller, Module, Post } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { RequireScopes } from '../src/auth/access.decorators.js';
+import { BuildQueue } from '../src/builds/build-queue.js';
 import { Transactions } from '../src/database/transactions.js';
 import { IdempotencyCleanup } from '../src/idempotency/idempotency-cleanup.js';
 import { IdempotencyStore } from '../src/idempotency/idempotency.store.js';
@@ -41,9 +42,7 @@ describe('Idempotency-Key', () => {
     const runner = t.app.get(DataSource).createQueryRunner();
     await runner.connect();
     await runner.startTransaction();
-    await runner.query('SELECT pg_advisory_xact_lock(hashtextextended($1, 0))', [
-      `build-queue:${organizationId}`,
-    ]);
+    await t.app.get(BuildQueue).lock(runner.manager, organizationId);
     return runner;
   }
 

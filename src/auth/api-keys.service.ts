@@ -7,6 +7,7 @@ import { isoOrNull } from '../common/serialization.js';
 import { Transactions } from '../database/transactions.js';
 import { Organization } from '../organizations/entities/organization.entity.js';
 import { prepared } from '../database/preparing-client.js';
+import { countCallSql } from '../limits/count-call.js';
 import { PLAN_MONTHLY_CALL_LIMIT } from '../organizations/plans.js';
 import { requireOrganization } from '../organizations/require-organization.js';
 import { generateApiKey } from './api-key-format.js';
@@ -58,19 +59,26 @@ const AUTHENTICATE = prepared(
 );
 
 /**
- * `AUTHENTICATE`, and the call counted as `MonthlyQuotaService.consume` counts it, in the
- * period starting $4, if the key belongs to organization $3 with subscription start $5.
+ * The call of key `k` counted in the quota, in the period starting $4, if the key belongs to
+ * organization $3 with subscription start $5 and its plan has calls to count.
+ */
+const COUNT_KNOWN_KEY_CALL = countCallSql({
+  organizationId: 'k.organization_id',
+  periodStart: '$4',
+  limit: '(SELECT call_limit FROM k)',
+  from: `k
+      WHERE k.organization_id = $3 AND k.org_subscription_started_at = $5
+        AND k.org_plan <> 'basic' AND k.call_limit > 0`,
+});
+
+/**
+ * `AUTHENTICATE`, and the call counted as `MonthlyQuotaService.consume` counts it: one
+ * statement, one round trip.
  */
 const AUTHENTICATE_AND_COUNT = prepared(
   `WITH k AS (${AUTHENTICATE}),
    counted AS (
-     INSERT INTO organization_usage AS u (organization_id, period_start, calls)
-     SELECT k.organization_id, $4, 1 FROM k
-      WHERE k.organization_id = $3 AND k.org_subscription_started_at = $5
-        AND k.org_plan <> 'basic' AND k.call_limit > 0
-     ON CONFLICT (organization_id, period_start)
-     DO UPDATE SET calls = u.calls + 1 WHERE u.calls < (SELECT call_limit FROM k)
-     RETURNING u.calls)
+     ${COUNT_KNOWN_KEY_CALL})
    SELECT k.*, (SELECT calls FROM counted) AS calls FROM k`,
 );
 

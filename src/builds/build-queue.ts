@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
+import { lockForTransaction } from '../database/advisory-locks.js';
 
 /**
  * The per-organization release-assignment queue, kept as a dense `queue_position` column.
@@ -41,8 +42,6 @@ export class BuildQueue {
    * build rows must take it first, so every transaction takes the two in the same order.
    */
   async lock(manager: EntityManager, organizationId: string): Promise<void> {
-    await manager.query('SELECT pg_advisory_xact_lock(hashtextextended($1, 0))', [
-      `build-queue:${organizationId}`,
-    ]);
+    await lockForTransaction(manager, `build-queue:${organizationId}`);
   }
 }

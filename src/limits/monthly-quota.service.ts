@@ -5,6 +5,7 @@ import { prepared } from '../database/preparing-client.js';
 import type { Organization } from '../organizations/entities/organization.entity.js';
 import { effectiveMonthlyCallLimit } from '../organizations/plans.js';
 import { billingPeriodFor } from './billing-period.js';
+import { countCallSql } from './count-call.js';
 
 export interface QuotaState {
   limit: number;
@@ -16,17 +17,11 @@ export interface QuotaState {
 }
 
 /** Counts a call of organization $1 in the period starting $2 if fewer than $3 were counted. */
-const COUNT_CALL = prepared(
-  `INSERT INTO organization_usage (organization_id, period_start, calls)
-   VALUES ($1, $2, 1)
-   ON CONFLICT (organization_id, period_start)
-   DO UPDATE SET calls = organization_usage.calls + 1
-   WHERE organization_usage.calls < $3
-   RETURNING calls`,
-);
+const COUNT_CALL = prepared(countCallSql({ organizationId: '$1', periodStart: '$2', limit: '$3' }));
 
 /**
- * The monthly call quota, counted in PostgreSQL with one atomic upsert per request.
+ * The monthly call quota, counted in PostgreSQL with one atomic upsert per request
+ * (`countCallSql`, which `ApiKeysService.authenticate` also runs with a known key's look-up).
  *
  * Why PostgreSQL and not Redis: the count must be exact under concurrency and across
  * replicas and must survive restarts of anything. A conditional `INSERT … ON CONFLICT DO

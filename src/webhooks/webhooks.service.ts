@@ -3,6 +3,7 @@ import { ApiError } from '../common/errors/api-error.js';
 import { ErrorCode } from '../common/errors/error-codes.js';
 import { fetchPage, type Page, PaginationQuery, toPage } from '../common/pagination/pagination.js';
 import { isoOrNull } from '../common/serialization.js';
+import { lockForTransaction } from '../database/advisory-locks.js';
 import { Transactions } from '../database/transactions.js';
 import { EVENT_TYPE_NAMES } from '../events/event-types.js';
 import type { Organization } from '../organizations/entities/organization.entity.js';
@@ -89,9 +90,7 @@ export class WebhooksService {
       const limit = PLAN_WEBHOOK_LIMIT[organization.plan];
       if (limit !== null) {
         // Serializes creations per organization, so two at once cannot both take the last place.
-        await manager.query('SELECT pg_advisory_xact_lock(hashtextextended($1, 0))', [
-          `webhooks:${organization.id}`,
-        ]);
+        await lockForTransaction(manager, `webhooks:${organization.id}`);
         const count = await manager.countBy(WebhookSubscription, {
           organizationId: organization.id,
         });
