@@ -12,6 +12,7 @@ import { ApiError } from './common/errors/api-error.js';
 import { ApiExceptionFilter, sendEnvelope } from './common/errors/api-exception.filter.js';
 import { createValidationPipe } from './common/errors/validation.js';
 import { ApiExpressAdapter } from './common/http/http-result.js';
+import { routesAcceptingXml } from './common/http/accepts-xml.js';
 import { bodyParsing } from './common/http/body-parsing.middleware.js';
 import { answerClientErrorsInEnvelope } from './common/http/client-error.js';
 import { httpsOnly } from './common/http/https-only.middleware.js';
@@ -56,7 +57,9 @@ export async function createApp(
   app.use(app.get(MetricsService).middleware);
   app.use(httpsOnly);
   if (settings.servesHttpApi) app.use(app.get(CredentialsBeforeBody).middleware);
-  app.use(bodyParsing());
+  // Filled once the routes are known (after init, before the first request).
+  const xmlRoutes = new Set<string>();
+  app.use(bodyParsing(xmlRoutes));
   app.use(refuseBadText);
 
   app.setGlobalPrefix(API_PREFIX, {
@@ -70,6 +73,7 @@ export async function createApp(
   app.useGlobalPipes(createValidationPipe());
   app.useGlobalFilters(new ApiExceptionFilter());
   await app.init();
+  for (const path of routesAcceptingXml(app, API_PREFIX)) xmlRoutes.add(path);
   answerClientErrorsInEnvelope(app.getHttpServer());
   if (settings.servesHttpApi) app.get(OpenApiDocument).build(app);
   // Nest answers unknown paths under the prefix; this catches every other path (after init,

@@ -1,8 +1,9 @@
-import { LargeBodiesTakeTurns } from '../common/http/large-body-turns.js';
 import { Body, Controller, Get, Headers, Param, Post, Query } from '@nestjs/common';
-import { ApiBody, ApiConsumes, ApiCreatedResponse, ApiExtraModels, ApiTags } from '@nestjs/swagger';
+import { ApiBody, ApiCreatedResponse, ApiExtraModels, ApiTags } from '@nestjs/swagger';
 import { Principal, RequireScopes } from '../auth/access.decorators.js';
 import type { ApiPrincipal } from '../auth/api-principal.js';
+import { AcceptsXml } from '../common/http/accepts-xml.js';
+import { LargeBodiesTakeTurns } from '../common/http/large-body-turns.js';
 import { ParseIdPipe } from '../common/ids.js';
 import { ApiErrors, ApiPageResponse } from '../common/openapi.decorators.js';
 import type { Page } from '../common/pagination/pagination.js';
@@ -54,7 +55,7 @@ export class ResultsController {
   @Post('results/ingest')
   @RequireScopes('results:submit')
   @LargeBodiesTakeTurns()
-  @ApiConsumes('application/json', 'application/xml', 'text/xml')
+  @AcceptsXml()
   @ApiBody({
     description: 'Results as JSON, or a JUnit XML report (parameters then go in the query)',
     schema: {

@@ -15,9 +15,6 @@ export const MAX_BODY_BYTES = 10 * 1024 * 1024;
 const JSON_TYPE = 'application/json';
 const XML_TYPES = ['application/xml', 'text/xml'];
 
-/** Routes that also take an XML body (the JUnit form of `POST /results/ingest`). */
-const XML_ROUTES = new Set(['/api/v1/results/ingest']);
-
 /**
  * The idempotency fingerprint is taken over the body as sent, so it is taken here, where the
  * raw bytes are (and only when the request carries an `Idempotency-Key`): a request does not
@@ -56,20 +53,21 @@ function hasBody(req: Request): boolean {
 }
 
 /**
- * Parses request bodies: JSON everywhere, XML only where a route takes it. A body of any
- * other type is refused with 415 before it is read; size and syntax errors are turned into
- * the envelope by the exception filter.
+ * Parses request bodies: JSON everywhere, XML only on the paths of `xmlRoutes` (the routes
+ * marked `@AcceptsXml()`, learned once the application is initialized). A body of any other
+ * type is refused with 415 before it is read; size and syntax errors are turned into the
+ * envelope by the exception filter.
  */
-export function bodyParsing(): RequestHandler {
+export function bodyParsing(xmlRoutes: ReadonlySet<string>): RequestHandler {
   return (req: Request, res: Response, next: NextFunction) => {
     if (!hasBody(req)) return next();
     if (req.is(JSON_TYPE)) return parseJsonNotTooDeep(req, res, next);
-    if (XML_ROUTES.has(req.path) && req.is(XML_TYPES)) return parseXml(req, res, next);
+    if (xmlRoutes.has(req.path) && req.is(XML_TYPES)) return parseXml(req, res, next);
     next(
       new ApiError(
         415,
         ErrorCode.UnsupportedMediaType,
-        `Send the body as ${JSON_TYPE}${XML_ROUTES.has(req.path) ? ' or application/xml' : ''}.`,
+        `Send the body as ${JSON_TYPE}${xmlRoutes.has(req.path) ? ' or application/xml' : ''}.`,
       ),
     );
   };
