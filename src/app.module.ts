@@ -7,7 +7,7 @@ import { DatabaseModule } from './database/database.module.js';
 import { EventsApiModule } from './events/events-api.module.js';
 import { EventsModule } from './events/events.module.js';
 import { HealthModule } from './health/health.module.js';
-import { IdempotencyModule } from './idempotency/idempotency.module.js';
+import { HttpPipelineModule } from './http-pipeline.module.js';
 import { LoggingModule } from './logging/logging.module.js';
 import { OpenApiModule } from './openapi/openapi.module.js';
 import { OrganizationsModule } from './organizations/organizations.module.js';
@@ -22,7 +22,7 @@ import { ReleasesModule } from './releases/releases.module.js';
 /** Feature modules that serve the HTTP API (`APP_ROLE` api or all). */
 const API_MODULES: Type[] = [
   AuthModule,
-  IdempotencyModule,
+  HttpPipelineModule,
   OrganizationsModule,
   ProjectsModule,
   ReleasesModule,
