@@ -6,7 +6,7 @@ import { ApiKeysModule } from './auth/api-keys.module.js';
 import { ApiKeysService } from './auth/api-keys.service.js';
 import { isUuid } from './common/ids.js';
 import { PaginationQuery } from './common/pagination/pagination.js';
-import { SCOPES } from './common/scopes.js';
+import { SCOPES } from './auth/scopes.js';
 import { ConfigModule } from './config/config.module.js';
 import { settingsFromEnvironment } from './config/environment.js';
 import { Settings, SettingsError } from './config/settings.js';

@@ -5,7 +5,7 @@ import type supertest from 'supertest';
 import { getRepositoryToken } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import { ApiKey } from '../src/auth/entities/api-key.entity.js';
-import { SCOPES } from '../src/common/scopes.js';
+import { SCOPES } from '../src/auth/scopes.js';
 import { createProject } from './factories/catalog.js';
 import { createApiKey, createTenant } from './factories/organizations.js';
 import { createRun } from './factories/runs.js';

@@ -7,7 +7,7 @@ import {
 import { ApiBearerAuth, ApiExtension, ApiResponse } from '@nestjs/swagger';
 import type { Request } from 'express';
 import { ErrorEnvelopeDto } from '../common/errors/error-envelope.dto.js';
-import type { Scope } from '../common/scopes.js';
+import type { Scope } from './scopes.js';
 import type { ApiPrincipal } from './api-principal.js';
 
 export const ACCESS_METADATA = 'access';

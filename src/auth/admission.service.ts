@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import type { Request, Response } from 'express';
 import { ApiError } from '../common/errors/api-error.js';
 import { ErrorCode } from '../common/errors/error-codes.js';
-import type { Scope } from '../common/scopes.js';
+import type { Scope } from './scopes.js';
 import { billingPeriodFor } from '../limits/billing-period.js';
 import { type MinuteDecision, MinuteLimiter } from '../limits/minute-limiter.js';
 import { MonthlyQuotaService, type QuotaState } from '../limits/monthly-quota.service.js';

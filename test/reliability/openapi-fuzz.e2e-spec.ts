@@ -3,7 +3,7 @@ import { Agent, request as httpRequest } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Logger } from '@nestjs/common';
 import fc from 'fast-check';
-import { SCOPES } from '../../src/common/scopes.js';
+import { SCOPES } from '../../src/auth/scopes.js';
 import { createProject, createRelease, createTestCase } from '../factories/catalog.js';
 import { createTenant } from '../factories/organizations.js';
 import { createRun, submitResults } from '../factories/runs.js';

@@ -6,7 +6,7 @@ import { DiscoveryService, Reflector } from '@nestjs/core';
 import type { Response } from 'supertest';
 import { DataSource } from 'typeorm';
 import { ACCESS_METADATA, type AccessRule } from '../../src/auth/access.decorators.js';
-import { SCOPES } from '../../src/common/scopes.js';
+import { SCOPES } from '../../src/auth/scopes.js';
 import { createProject, createRelease, createTestCase } from '../factories/catalog.js';
 import { createTenant } from '../factories/organizations.js';
 import { startApp, withKey, type TestApp } from '../support/app.js';

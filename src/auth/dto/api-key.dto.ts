@@ -1,6 +1,6 @@
 import { ApiProperty } from '@nestjs/swagger';
 import { ArrayMinSize, ArrayUnique, IsArray, IsIn, IsString, Length } from 'class-validator';
-import { SCOPES } from '../../common/scopes.js';
+import { SCOPES } from '../scopes.js';
 
 export class CreateApiKeyDto {
   @ApiProperty({ example: 'GitHub Actions', minLength: 1, maxLength: 255 })
