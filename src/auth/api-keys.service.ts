@@ -150,7 +150,7 @@ export class ApiKeysService {
 
   /** Creates a key; the plaintext is in this response only and is never stored. */
   async create(organizationId: string, dto: CreateApiKeyDto): Promise<CreatedApiKeyResponse> {
-    await requireOrganization(this.transactions.manager, organizationId);
+    await requireOrganization(this.transactions, organizationId);
     const { key, prefix, hash } = generateApiKey();
     const saved = await this.keys.save(
       this.keys.create({
@@ -165,7 +165,7 @@ export class ApiKeysService {
   }
 
   async list(organizationId: string, query: PaginationQuery): Promise<Page<ApiKeyResponse>> {
-    await requireOrganization(this.transactions.manager, organizationId);
+    await requireOrganization(this.transactions, organizationId);
     const [keys, total] = await this.keys.findAndCount({
       where: { organizationId, deletedAt: IsNull() },
       order: { createdAt: 'DESC', id: 'DESC' },
