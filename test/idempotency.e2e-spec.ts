@@ -37,13 +37,38 @@ describe('Idempotency-Key', () => {
   });
   afterAll(() => t.close());
 
-  /** Holds an organization's build-queue lock in a transaction, so its build requests wait. */
+  /**
+   * Holds an organization's build-queue lock in a transaction, so its build requests wait,
+   * until `commitTransaction` (or `rollbackTransaction`).
+   */
   async function holdBuildQueue(organizationId: string) {
-    const runner = t.app.get(DataSource).createQueryRunner();
-    await runner.connect();
-    await runner.startTransaction();
-    await t.app.get(BuildQueue).lock(runner.manager, organizationId);
-    return runner;
+    let end!: (commit: boolean) => void;
+    const ended = new Promise<boolean>((resolve) => (end = resolve));
+    let locked!: () => void;
+    const holding = new Promise<void>((resolve) => (locked = resolve));
+    let active = true;
+    const transaction = t.app
+      .get(Transactions)
+      .begin(async () => {
+        await t.app.get(BuildQueue).lock(organizationId);
+        locked();
+        if (!(await ended)) throw new Error('rolled back');
+      })
+      .catch(() => undefined)
+      .finally(() => (active = false));
+    await Promise.race([holding, transaction]);
+    const finish = async (commit: boolean) => {
+      end(commit);
+      await transaction;
+    };
+    return {
+      get isTransactionActive() {
+        return active;
+      },
+      commitTransaction: () => finish(true),
+      rollbackTransaction: () => finish(false),
+      release: () => transaction,
+    };
   }
 
   const buildCount = async (organizationId: string) =>
@@ -272,6 +297,7 @@ describe('Idempotency-Key', () => {
 
   it('leaves a claim taken over by a retry to the retry: the first request can neither answer, release nor run with it', async () => {
     const store = t.app.get(IdempotencyStore);
+    const transactions = t.app.get(Transactions);
     const db = t.app.get(DataSource);
     const owner = 'org:00000000-0000-4000-8000-00000000c1a1';
     const first = await store.claim(owner, 'slow-start', 'f'.repeat(64));
@@ -290,19 +316,19 @@ describe('Idempotency-Key', () => {
 
     // The first request, starting late, finds its claim gone (it answers 409, runs nothing);
     // failing, it releases nothing of the retry's; it cannot store its answer over the retry's.
-    await db.transaction(async (manager) =>
-      expect(await store.holdClaim(manager, owner, 'slow-start', firstToken)).toBe(false),
+    await transactions.begin(async () =>
+      expect(await store.holdClaim(owner, 'slow-start', firstToken)).toBe(false),
     );
     await store.release(owner, 'slow-start', firstToken);
-    expect(
-      await store.complete(db.manager, owner, 'slow-start', firstToken, 201, { from: 'first' }),
-    ).toBe(false);
+    expect(await store.complete(owner, 'slow-start', firstToken, 201, { from: 'first' })).toBe(
+      false,
+    );
     // The retry holds, runs and answers.
-    await db.transaction(async (manager) => {
-      expect(await store.holdClaim(manager, owner, 'slow-start', retryToken)).toBe(true);
-      expect(
-        await store.complete(manager, owner, 'slow-start', retryToken, 201, { from: 'retry' }),
-      ).toBe(true);
+    await transactions.begin(async () => {
+      expect(await store.holdClaim(owner, 'slow-start', retryToken)).toBe(true);
+      expect(await store.complete(owner, 'slow-start', retryToken, 201, { from: 'retry' })).toBe(
+        true,
+      );
     });
     expect(await store.claim(owner, 'slow-start', 'f'.repeat(64))).toEqual({
       kind: 'replay',

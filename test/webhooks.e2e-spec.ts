@@ -60,8 +60,8 @@ class RollbackProbe {
     @Query('commit') commit?: string,
   ): Promise<{ recorded: string }> {
     const id = commit === 'true' ? 'committed' : 'rolled-back';
-    await this.transactions.run(async (manager) => {
-      await this.events.record(manager, principal.organization.id, 'build.created.v1', { id });
+    await this.transactions.run(async () => {
+      await this.events.record(principal.organization.id, 'build.created.v1', { id });
       if (id === 'rolled-back') throw new Error('after the event, before the commit');
     });
     return { recorded: id };

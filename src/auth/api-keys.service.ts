@@ -1,6 +1,5 @@
 import { Injectable, Logger } from '@nestjs/common';
-import { InjectRepository } from '@nestjs/typeorm';
-import { IsNull, Repository } from 'typeorm';
+import { IsNull } from 'typeorm';
 import { ApiError } from '../common/errors/api-error.js';
 import { type Page, PaginationQuery, toPage } from '../common/pagination/pagination.js';
 import { isoOrNull } from '../common/serialization.js';
@@ -143,17 +142,15 @@ export class ApiKeysService {
   /** Key hash → its organization, learned from calls that authenticated. */
   private readonly known = new Map<string, KnownKey>();
 
-  constructor(
-    @InjectRepository(ApiKey) private readonly keys: Repository<ApiKey>,
-    private readonly transactions: Transactions,
-  ) {}
+  constructor(private readonly transactions: Transactions) {}
 
   /** Creates a key; the plaintext is in this response only and is never stored. */
   async create(organizationId: string, dto: CreateApiKeyDto): Promise<CreatedApiKeyResponse> {
-    await requireOrganization(this.transactions.manager, organizationId);
+    await requireOrganization(this.transactions, organizationId);
     const { key, prefix, hash } = generateApiKey();
-    const saved = await this.keys.save(
-      this.keys.create({
+    const manager = this.transactions.manager;
+    const saved = await manager.save(
+      manager.create(ApiKey, {
         organizationId,
         name: dto.name,
         scopes: dto.scopes,
@@ -165,8 +162,8 @@ export class ApiKeysService {
   }
 
   async list(organizationId: string, query: PaginationQuery): Promise<Page<ApiKeyResponse>> {
-    await requireOrganization(this.transactions.manager, organizationId);
-    const [keys, total] = await this.keys.findAndCount({
+    await requireOrganization(this.transactions, organizationId);
+    const [keys, total] = await this.transactions.manager.findAndCount(ApiKey, {
       where: { organizationId, deletedAt: IsNull() },
       order: { createdAt: 'DESC', id: 'DESC' },
       take: query.limit,
@@ -177,7 +174,10 @@ export class ApiKeysService {
 
   /** Deletes a key; its very next request is refused on every replica (keys are not cached). */
   async delete(id: string): Promise<void> {
-    const result = await this.keys.softDelete({ id, deletedAt: IsNull() });
+    const result = await this.transactions.manager.softDelete(ApiKey, {
+      id,
+      deletedAt: IsNull(),
+    });
     if (!result.affected) throw ApiError.notFound('api_key');
   }
 
@@ -194,15 +194,17 @@ export class ApiKeysService {
    * its plan has room; so a call costs one round trip instead of two.
    */
   async authenticate(hash: string, count?: CountWith): Promise<Authentication> {
+    // Before the request's transaction: the call it counts stays counted whatever that does.
+    const manager = this.transactions.outside;
     const rows: AuthenticatedKeyRow[] = count
-      ? await this.keys.query(AUTHENTICATE_AND_COUNT, [
+      ? await manager.query(AUTHENTICATE_AND_COUNT, [
           hash,
           PLAN_LIMITS,
           count.known.organizationId,
           count.periodStart,
           count.known.subscriptionStartedAt,
         ])
-      : await this.keys.query(AUTHENTICATE, [hash, PLAN_LIMITS]);
+      : await manager.query(AUTHENTICATE, [hash, PLAN_LIMITS]);
     if (rows.length !== 1) {
       this.known.delete(hash);
       return { key: null, calls: null };
@@ -226,7 +228,9 @@ export class ApiKeysService {
     if (now - seen < LAST_USED_RESOLUTION_MS) return;
     this.touchedAt.set(key.id, now);
     if (this.touchedAt.size > 10_000) this.touchedAt.clear();
-    this.keys
+    // Not awaited by the request, so never in its transaction.
+    this.transactions.outside
+      .getRepository(ApiKey)
       .createQueryBuilder()
       .update()
       .set({ lastUsedAt: () => 'now()' })

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
-import type { EntityManager } from 'typeorm';
 import { lockForTransaction } from '../database/advisory-locks.js';
+import { Transactions } from '../database/transactions.js';
 
 /**
  * The per-organization release-assignment queue, kept as a dense `queue_position` column.
@@ -10,9 +10,12 @@ import { lockForTransaction } from '../database/advisory-locks.js';
  */
 @Injectable()
 export class BuildQueue {
+  constructor(private readonly transactions: Transactions) {}
+
   /** The position a new planned build takes: the end of the queue. */
-  async append(manager: EntityManager, organizationId: string): Promise<number> {
-    await this.lock(manager, organizationId);
+  async append(organizationId: string): Promise<number> {
+    await this.lock(organizationId);
+    const manager = this.transactions.manager;
     const [row]: Array<{ next: number }> = await manager.query(
       `SELECT coalesce(max(queue_position), 0) + 1 AS next
          FROM build WHERE organization_id = $1 AND queue_position IS NOT NULL`,
@@ -22,8 +25,9 @@ export class BuildQueue {
   }
 
   /** Takes a build out of the queue (if it is in it) and closes the gap it leaves. */
-  async remove(manager: EntityManager, organizationId: string, buildId: string): Promise<void> {
-    await this.lock(manager, organizationId);
+  async remove(organizationId: string, buildId: string): Promise<void> {
+    await this.lock(organizationId);
+    const manager = this.transactions.manager;
     const [row]: Array<{ queue_position: number | null }> = await manager.query(
       'SELECT queue_position FROM build WHERE id = $1 AND organization_id = $2',
       [buildId, organizationId],
@@ -41,7 +45,7 @@ export class BuildQueue {
    * Takes the organization's queue lock for the rest of the transaction. Callers that lock
    * build rows must take it first, so every transaction takes the two in the same order.
    */
-  async lock(manager: EntityManager, organizationId: string): Promise<void> {
-    await lockForTransaction(manager, `build-queue:${organizationId}`);
+  async lock(organizationId: string): Promise<void> {
+    await lockForTransaction(this.transactions, `build-queue:${organizationId}`);
   }
 }

@@ -1,5 +1,4 @@
 import { Injectable } from '@nestjs/common';
-import type { EntityManager } from 'typeorm';
 import { ApiError } from '../common/errors/api-error.js';
 import { HttpResult } from '../common/http/http-result.js';
 import {
@@ -59,14 +58,8 @@ export class BuildsService {
    */
   async create(organizationId: string, dto: CreateBuildDto, source: Source): Promise<CreatedBuild> {
     return this.transactions.run(async (manager) => {
-      const { projectId, releaseId } = await this.resolveReferences(
-        manager,
-        organizationId,
-        dto,
-        null,
-      );
-      const queuePosition =
-        releaseId === null ? await this.queue.append(manager, organizationId) : null;
+      const { projectId, releaseId } = await this.resolveReferences(organizationId, dto, null);
+      const queuePosition = releaseId === null ? await this.queue.append(organizationId) : null;
       const build = await manager.save(
         manager.create(Build, {
           organizationId,
@@ -83,7 +76,7 @@ export class BuildsService {
         }),
       );
       const response = toBuildResponse(build);
-      await this.events.record(manager, organizationId, 'build.created.v1', response);
+      await this.events.record(organizationId, 'build.created.v1', response);
       if (build.queuePosition === null) return new HttpResult(201, response);
       return new HttpResult(202, {
         ...response,
@@ -94,16 +87,28 @@ export class BuildsService {
 
   /** Internal API: a build from the UI into an organization named in the path. */
   async createInOrganization(organizationId: string, dto: CreateBuildDto): Promise<CreatedBuild> {
-    await requireOrganization(this.transactions.manager, organizationId);
+    await requireOrganization(this.transactions, organizationId);
     return this.create(organizationId, dto, 'ui');
   }
 
   async list(organizationId: string, query: BuildQuery): Promise<Page<BuildResponse>> {
     const manager = this.transactions.manager;
     if (query.project_id)
-      await requireReference(manager, Project, organizationId, query.project_id, 'project_id');
+      await requireReference(
+        this.transactions,
+        Project,
+        organizationId,
+        query.project_id,
+        'project_id',
+      );
     if (query.release_id)
-      await requireReference(manager, Release, organizationId, query.release_id, 'release_id');
+      await requireReference(
+        this.transactions,
+        Release,
+        organizationId,
+        query.release_id,
+        'release_id',
+      );
     const qb = manager
       .createQueryBuilder(Build, 'build')
       .where('build.organizationId = :organizationId', {
@@ -139,22 +144,17 @@ export class BuildsService {
   }
 
   async get(organizationId: string, id: string): Promise<BuildResponse> {
-    return toBuildResponse(await this.find(this.transactions.manager, organizationId, id));
+    return toBuildResponse(await this.find(organizationId, id));
   }
 
   /** Updates metadata; a `release_id` assigns the build and takes it out of the queue. */
   async update(organizationId: string, id: string, dto: UpdateBuildDto): Promise<BuildResponse> {
     return this.transactions.run(async (manager) => {
-      if (dto.release_id !== undefined) await this.queue.lock(manager, organizationId);
-      const build = await this.find(manager, organizationId, id, true);
-      const { projectId, releaseId } = await this.resolveReferences(
-        manager,
-        organizationId,
-        dto,
-        build,
-      );
+      if (dto.release_id !== undefined) await this.queue.lock(organizationId);
+      const build = await this.find(organizationId, id, true);
+      const { projectId, releaseId } = await this.resolveReferences(organizationId, dto, build);
       if (releaseId !== null && build.releaseId !== releaseId) {
-        await this.queue.remove(manager, organizationId, build.id);
+        await this.queue.remove(organizationId, build.id);
         build.queuePosition = null;
         build.status = 'assigned';
       }
@@ -179,7 +179,7 @@ export class BuildsService {
   /** Internal API: the organization's planned builds in queue order. */
   async queueOf(organizationId: string, query: PaginationQuery): Promise<Page<BuildResponse>> {
     const manager = this.transactions.manager;
-    await requireOrganization(manager, organizationId);
+    await requireOrganization(this.transactions, organizationId);
     const [builds, total] = await fetchPage(
       manager
         .createQueryBuilder(Build, 'build')
@@ -191,13 +191,8 @@ export class BuildsService {
     return toPage(builds.map(toBuildResponse), total, query);
   }
 
-  private async find(
-    manager: EntityManager,
-    organizationId: string,
-    id: string,
-    lock = false,
-  ): Promise<Build> {
-    const build = await manager.findOne(Build, {
+  private async find(organizationId: string, id: string, lock = false): Promise<Build> {
+    const build = await this.transactions.manager.findOne(Build, {
       where: { id, organizationId },
       ...(lock ? { lock: { mode: 'pessimistic_write' as const } } : {}),
     });
@@ -210,20 +205,25 @@ export class BuildsService {
    * otherwise) and agree with each other; a release also decides the project.
    */
   private async resolveReferences(
-    manager: EntityManager,
     organizationId: string,
     dto: { project_id?: string; release_id?: string },
     current: Build | null,
   ): Promise<{ projectId: string | null; releaseId: string | null }> {
     let projectId = dto.project_id ?? current?.projectId ?? null;
     if (dto.project_id !== undefined) {
-      await requireReference(manager, Project, organizationId, dto.project_id, 'project_id');
+      await requireReference(
+        this.transactions,
+        Project,
+        organizationId,
+        dto.project_id,
+        'project_id',
+      );
     }
     const releaseId = dto.release_id ?? current?.releaseId ?? null;
     // A new release, or a new project for an assigned build: the two must agree.
     if (releaseId !== null && (dto.release_id !== undefined || dto.project_id !== undefined)) {
       const release = await requireReference(
-        manager,
+        this.transactions,
         Release,
         organizationId,
         releaseId,

@@ -1,4 +1,5 @@
-import type { EntityManager, EntityTarget, ObjectLiteral } from 'typeorm';
+import type { EntityTarget, ObjectLiteral } from 'typeorm';
+import type { Transactions } from '../database/transactions.js';
 import { ApiError } from './errors/api-error.js';
 
 /**
@@ -8,13 +9,15 @@ import { ApiError } from './errors/api-error.js';
 export async function requireReference<
   T extends ObjectLiteral & { id: string; organizationId: string },
 >(
-  manager: EntityManager,
+  transactions: Transactions,
   entity: EntityTarget<T>,
   organizationId: string,
   id: string,
   field: string,
 ): Promise<T> {
-  const found = await manager.findOne(entity, { where: { id, organizationId } as never });
+  const found = await transactions.manager.findOne(entity, {
+    where: { id, organizationId } as never,
+  });
   if (!found)
     throw ApiError.invalidField(field, `${field} does not name a resource of this organization`);
   return found;

@@ -1,4 +1,4 @@
-import type { EntityManager } from 'typeorm';
+import type { Transactions } from './transactions.js';
 
 /** Rows one statement of a clean-up deletes at most. */
 const BATCH_ROWS = 10_000;
@@ -10,11 +10,12 @@ const BATCH_ROWS = 10_000;
  * the parameter number that holds the batch size, for its `LIMIT`. Returns the rows deleted.
  */
 export async function deleteInBatches(
-  manager: EntityManager,
+  transactions: Transactions,
   statement: (limitParameter: string) => string,
   parameters: unknown[] = [],
 ): Promise<number> {
   const sql = statement(`$${parameters.length + 1}`);
+  const manager = transactions.manager;
   let total = 0;
   for (;;) {
     const [, deleted]: [unknown[], number] = await manager.query(sql, [...parameters, BATCH_ROWS]);

@@ -2,7 +2,7 @@ import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import type { PoolClient } from 'pg';
 import { from as copyFrom } from 'pg-copy-streams';
-import type { EntityManager } from 'typeorm';
+import type { Transactions } from './transactions.js';
 
 /**
  * PostgreSQL's bulk formats: COPY text format ("COPY … FROM STDIN"), streamed on a
@@ -72,14 +72,14 @@ function* copyMessages(lines: Iterable<string>): Generator<string> {
   if (message.length > 0) yield message;
 }
 
-/** COPY text-format lines into a table on the transaction's own connection, as they come. */
+/** COPY text-format lines into a table on the current transaction's connection, as they come. */
 export async function copyInto(
-  manager: EntityManager,
+  transactions: Transactions,
   table: string,
   columns: string,
   lines: Iterable<string>,
 ): Promise<void> {
-  const runner = manager.queryRunner;
+  const runner = transactions.manager.queryRunner;
   if (!runner) throw new Error('COPY needs a transaction');
   const client = (await runner.connect()) as PoolClient;
   await pipeline(

@@ -32,6 +32,8 @@ export async function ensureDatabaseExists(databaseUrl: string): Promise<void> {
 
 /** Runs pending migrations under an advisory lock, so replicas starting together take turns. */
 export async function runMigrations(databaseUrl: string): Promise<string[]> {
+  // Its own one-connection data source: migrations run before the application (and its
+  // Transactions) exists.
   const dataSource = new DataSource({ ...dataSourceOptions(databaseUrl), extra: { max: 1 } });
   await dataSource.initialize();
   try {

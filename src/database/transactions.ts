@@ -20,6 +20,7 @@ export class Transactions {
   private readonly current = new AsyncLocalStorage<Current>();
   private readonly logger = new Logger(Transactions.name);
 
+  // The one owner of the DataSource: everything else reaches the database through this.
   constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
 
   run<T>(work: (manager: EntityManager) => Promise<T>): Promise<T> {
@@ -57,5 +58,14 @@ export class Transactions {
   /** The manager to read with: the current transaction's, else the pool's. */
   get manager(): EntityManager {
     return this.current.getStore()?.manager ?? this.dataSource.manager;
+  }
+
+  /**
+   * The pool's manager, never the current transaction's: for a statement that must commit on
+   * its own whatever the request's transaction does (an idempotency claim, a counted call, a
+   * webhook attempt's lease). Everything else uses `manager`, `run` or `begin`.
+   */
+  get outside(): EntityManager {
+    return this.dataSource.manager;
   }
 }

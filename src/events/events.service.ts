@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
-import type { EntityManager } from 'typeorm';
 import { prepared } from '../database/preparing-client.js';
+import { Transactions } from '../database/transactions.js';
 import type { EventType } from './event-types.js';
 
 /** Channel the outbox relay listens on; a NOTIFY is delivered only when its transaction commits. */
@@ -21,22 +21,14 @@ const RECORD = prepared(
  */
 @Injectable()
 export class EventsService {
-  async record(
-    manager: EntityManager,
-    organizationId: string,
-    type: EventType,
-    data: unknown,
-  ): Promise<void> {
-    await this.recordMany(manager, organizationId, type, [data]);
+  constructor(private readonly transactions: Transactions) {}
+
+  async record(organizationId: string, type: EventType, data: unknown): Promise<void> {
+    await this.recordMany(organizationId, type, [data]);
   }
 
-  async recordMany(
-    manager: EntityManager,
-    organizationId: string,
-    type: EventType,
-    data: unknown[],
-  ): Promise<void> {
+  async recordMany(organizationId: string, type: EventType, data: unknown[]): Promise<void> {
     if (data.length === 0) return;
-    await manager.query(RECORD, [organizationId, type, JSON.stringify(data)]);
+    await this.transactions.manager.query(RECORD, [organizationId, type, JSON.stringify(data)]);
   }
 }

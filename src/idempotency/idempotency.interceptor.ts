@@ -78,10 +78,10 @@ export class IdempotencyInterceptor implements NestInterceptor {
   ): Promise<unknown> {
     let takenOverByRetry = false;
     try {
-      return await this.transactions.begin(async (manager) => {
+      return await this.transactions.begin(async () => {
         // A retry took the claim over while this request was slow to start: the retry does
         // the work, and this request answers as a retry in flight would (409).
-        if (!(await this.store.holdClaim(manager, owner, key, token))) {
+        if (!(await this.store.holdClaim(owner, key, token))) {
           takenOverByRetry = true;
           throw takenOver();
         }
@@ -95,7 +95,6 @@ export class IdempotencyInterceptor implements NestInterceptor {
           context.getHandler(),
         );
         const stored = await this.store.complete(
-          manager,
           owner,
           key,
           token,
@@ -118,14 +117,7 @@ export class IdempotencyInterceptor implements NestInterceptor {
       // Invalid input (400, 413, …), wherever it was found, stores nothing: the fixed request
       // may use the same key.
       if (error instanceof ApiError && !error.beforeHandler && error.getStatus() === 409) {
-        await this.store.complete(
-          this.transactions.manager,
-          owner,
-          key,
-          token,
-          error.getStatus(),
-          error.toEnvelope(),
-        );
+        await this.store.complete(owner, key, token, error.getStatus(), error.toEnvelope());
       } else {
         await this.store.release(owner, key, token);
       }

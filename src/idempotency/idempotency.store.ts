@@ -1,5 +1,4 @@
 import { Injectable } from '@nestjs/common';
-import type { EntityManager } from 'typeorm';
 import { ApiError } from '../common/errors/api-error.js';
 import { ErrorCode } from '../common/errors/error-codes.js';
 import { Settings } from '../config/settings.js';
@@ -46,7 +45,8 @@ export class IdempotencyStore {
    * first is still running.
    */
   async claim(owner: string, key: string, fingerprint: string): Promise<Claim> {
-    const manager = this.transactions.manager;
+    // Outside the request's transaction (none is open yet): the claim commits on its own.
+    const manager = this.transactions.outside;
     const claimed: Array<{ claim_token: string }> = await manager.query(
       `INSERT INTO idempotency_record (owner, key, fingerprint, response_status, response_body, locked_at, created_at)
        VALUES ($1, $2, $3, NULL, NULL, now(), now())
@@ -79,17 +79,13 @@ export class IdempotencyStore {
   }
 
   /**
-   * Marks the claim as held by a live request for the rest of `manager`'s transaction (a
+   * Marks the claim as held by a live request for the rest of the current transaction (a
    * process that dies loses it with its connection, and its retry takes the claim over), and
    * answers whether the claim is still this request's (false: a retry took it over while this
    * request was slow to start).
    */
-  async holdClaim(
-    manager: EntityManager,
-    owner: string,
-    key: string,
-    token: string,
-  ): Promise<boolean> {
+  async holdClaim(owner: string, key: string, token: string): Promise<boolean> {
+    const manager = this.transactions.manager;
     await manager.query(`SELECT pg_advisory_xact_lock(${CLAIM_LOCK})`, [owner, key]);
     const [mine] = await manager.query(
       `SELECT 1 FROM idempotency_record
@@ -100,18 +96,18 @@ export class IdempotencyStore {
   }
 
   /**
-   * Stores the response of the claim `token`; given the handler's transaction, it commits with
-   * the change. False when the claim was taken over meanwhile: it is the retry's now.
+   * Stores the response of the claim `token`; in the handler's transaction, it commits with
+   * the change (after that rolled back, on its own). False when the claim was taken over
+   * meanwhile: it is the retry's now.
    */
   async complete(
-    manager: EntityManager,
     owner: string,
     key: string,
     token: string,
     status: number,
     body: unknown,
   ): Promise<boolean> {
-    const [, updated]: [unknown[], number] = await manager.query(
+    const [, updated]: [unknown[], number] = await this.transactions.manager.query(
       `UPDATE idempotency_record SET response_status = $4, response_body = $5
         WHERE owner = $1 AND key = $2 AND claim_token = $3`,
       [owner, key, token, status, JSON.stringify(body ?? null)],
@@ -124,7 +120,8 @@ export class IdempotencyStore {
    * failed on our side); a claim taken over by a retry meanwhile is the retry's, and stays.
    */
   async release(owner: string, key: string, token: string): Promise<void> {
-    await this.transactions.manager.query(
+    // After the request's transaction rolled back: on its own.
+    await this.transactions.outside.query(
       `DELETE FROM idempotency_record
         WHERE owner = $1 AND key = $2 AND claim_token = $3 AND response_status IS NULL`,
       [owner, key, token],
@@ -134,7 +131,7 @@ export class IdempotencyStore {
   /** Deletes keys older than the retention period; returns how many. */
   async purgeExpired(): Promise<number> {
     return deleteInBatches(
-      this.transactions.manager,
+      this.transactions,
       (limit) =>
         `DELETE FROM idempotency_record WHERE (owner, key) IN (
            SELECT owner, key FROM idempotency_record

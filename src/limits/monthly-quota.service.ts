@@ -1,7 +1,6 @@
 import { Injectable } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource } from 'typeorm';
 import { prepared } from '../database/preparing-client.js';
+import { Transactions } from '../database/transactions.js';
 import type { Organization } from '../organizations/entities/organization.entity.js';
 import { effectiveMonthlyCallLimit } from '../organizations/plans.js';
 import { billingPeriodFor } from './billing-period.js';
@@ -32,14 +31,16 @@ const COUNT_CALL = prepared(countCallSql({ organizationId: '$1', periodStart: '$
  */
 @Injectable()
 export class MonthlyQuotaService {
-  constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
+  constructor(private readonly transactions: Transactions) {}
 
   /** Counts one call if the period still has room; refuses (and counts nothing) otherwise. */
   async consume(org: Organization, now = new Date()): Promise<QuotaState> {
     const limit = effectiveMonthlyCallLimit(org);
     const period = billingPeriodFor(org.subscriptionStartedAt, now);
+    // Counted before the request's transaction, and kept whatever that does.
+    const outside = this.transactions.outside;
     const rows: Array<{ calls: number }> =
-      limit > 0 ? await this.dataSource.query(COUNT_CALL, [org.id, period.start, limit]) : [];
+      limit > 0 ? await outside.query(COUNT_CALL, [org.id, period.start, limit]) : [];
     const calls = rows.length === 1 ? rows[0].calls : null;
     return quotaState(limit, calls ?? limit, period.end, calls !== null);
   }
@@ -65,13 +66,14 @@ export class MonthlyQuotaService {
   async peekMany(orgs: Organization[], now = new Date()): Promise<QuotaState[]> {
     if (orgs.length === 0) return [];
     const periods = orgs.map((org) => billingPeriodFor(org.subscriptionStartedAt, now));
-    const rows: Array<{ organization_id: string; calls: number }> = await this.dataSource.query(
-      `SELECT u.organization_id, u.calls
+    const rows: Array<{ organization_id: string; calls: number }> =
+      await this.transactions.manager.query(
+        `SELECT u.organization_id, u.calls
          FROM organization_usage u
          JOIN unnest($1::uuid[], $2::timestamptz[]) AS p(organization_id, period_start)
            ON u.organization_id = p.organization_id AND u.period_start = p.period_start`,
-      [orgs.map((org) => org.id), periods.map((period) => period.start)],
-    );
+        [orgs.map((org) => org.id), periods.map((period) => period.start)],
+      );
     const calls = new Map(rows.map((row) => [row.organization_id, row.calls]));
     return orgs.map((org, i) => {
       const limit = effectiveMonthlyCallLimit(org);

@@ -1,6 +1,4 @@
 import { Injectable } from '@nestjs/common';
-import { InjectRepository } from '@nestjs/typeorm';
-import { Repository } from 'typeorm';
 import type { ApiPrincipal } from '../auth/api-principal.js';
 import { ApiError } from '../common/errors/api-error.js';
 import { type Page, PaginationQuery, toPage } from '../common/pagination/pagination.js';
@@ -32,7 +30,6 @@ export function toOrganizationResponse(org: Organization, quota: QuotaState): Or
 @Injectable()
 export class OrganizationsService {
   constructor(
-    @InjectRepository(Organization) private readonly organizations: Repository<Organization>,
     private readonly quota: MonthlyQuotaService,
     private readonly transactions: Transactions,
   ) {}
@@ -60,7 +57,7 @@ export class OrganizationsService {
   }
 
   async list(query: PaginationQuery): Promise<Page<OrganizationResponse>> {
-    const [orgs, total] = await this.organizations.findAndCount({
+    const [orgs, total] = await this.transactions.manager.findAndCount(Organization, {
       order: { createdAt: 'DESC', id: 'DESC' },
       take: query.limit,
       skip: query.offset,
@@ -86,7 +83,7 @@ export class OrganizationsService {
   }
 
   private async find(id: string): Promise<Organization> {
-    const org = await this.organizations.findOneBy({ id });
+    const org = await this.transactions.manager.findOneBy(Organization, { id });
     if (!org) throw ApiError.notFound('organization');
     return org;
   }

@@ -1,8 +1,9 @@
-import type { EntityManager } from 'typeorm';
 import { ApiError } from '../common/errors/api-error.js';
+import type { Transactions } from '../database/transactions.js';
 import { Organization } from './entities/organization.entity.js';
 
 /** Internal API: the organization named in a path must exist (404 otherwise). */
-export async function requireOrganization(manager: EntityManager, id: string): Promise<void> {
-  if (!(await manager.existsBy(Organization, { id }))) throw ApiError.notFound('organization');
+export async function requireOrganization(transactions: Transactions, id: string): Promise<void> {
+  if (!(await transactions.manager.existsBy(Organization, { id })))
+    throw ApiError.notFound('organization');
 }

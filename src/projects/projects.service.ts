@@ -59,7 +59,7 @@ export class ProjectsService {
     organizationId: string,
     query: PaginationQuery,
   ): Promise<Page<ProjectResponse>> {
-    await requireOrganization(this.transactions.manager, organizationId);
+    await requireOrganization(this.transactions, organizationId);
     return this.list(organizationId, query);
   }
 
@@ -67,7 +67,7 @@ export class ProjectsService {
     organizationId: string,
     dto: CreateProjectDto,
   ): Promise<ProjectResponse> {
-    await requireOrganization(this.transactions.manager, organizationId);
+    await requireOrganization(this.transactions, organizationId);
     return this.create(organizationId, dto);
   }
 

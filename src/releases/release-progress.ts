@@ -1,4 +1,4 @@
-import type { EntityManager } from 'typeorm';
+import type { Transactions } from '../database/transactions.js';
 import { RESULT_STATUSES, type ResultStatus } from '../results/entities/result-status.js';
 import type { ReleaseProgressResponse } from './dto/release-progress.dto.js';
 import type { Release } from './entities/release.entity.js';
@@ -10,9 +10,10 @@ const round4 = (value: number) => Math.round(value * 10_000) / 10_000;
  * storage time, then id) across all of the release's runs. Three aggregate queries.
  */
 export async function releaseProgress(
-  manager: EntityManager,
+  transactions: Transactions,
   release: Release,
 ): Promise<ReleaseProgressResponse> {
+  const manager = transactions.manager;
   const [[builds], runRows, resultRows] = await Promise.all([
     manager.query('SELECT count(*)::int AS n FROM build WHERE release_id = $1', [
       release.id,

@@ -70,10 +70,9 @@ export class ReleasesService {
 
   /** `GET /releases/{id}/progress`: readiness of the organization's release. */
   async progress(organizationId: string, id: string): Promise<ReleaseProgressResponse> {
-    const manager = this.transactions.manager;
-    const release = await manager.findOneBy(Release, { id, organizationId });
+    const release = await this.transactions.manager.findOneBy(Release, { id, organizationId });
     if (!release) throw ApiError.notFound('release');
-    return releaseProgress(manager, release);
+    return releaseProgress(this.transactions, release);
   }
 
   /** A change to `completed` sets `released_at` (and emits `release.released.v1` once). */
@@ -102,7 +101,7 @@ export class ReleasesService {
       if (dto.target_date !== undefined) release.targetDate = dto.target_date;
       const response = toReleaseResponse(await manager.save(release));
       if (dto.status === 'completed') {
-        await this.events.record(manager, release.organizationId, 'release.released.v1', response);
+        await this.events.record(release.organizationId, 'release.released.v1', response);
       }
       return response;
     });

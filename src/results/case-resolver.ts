@@ -1,5 +1,4 @@
 import { Injectable, Logger } from '@nestjs/common';
-import type { EntityManager } from 'typeorm';
 import { ApiError } from '../common/errors/api-error.js';
 import { uuid7 } from '../common/uuid7.js';
 import { arrayLiteral } from '../database/copy.js';
@@ -46,13 +45,12 @@ export class CaseResolver {
    * `caseField` names the field a missing `test_case_id` of item `index` is reported as.
    */
   async resolve(
-    manager: EntityManager,
     run: TestRun,
     items: ResultItem[],
     caseField: (index: number) => string,
     remembered: RememberedCases | undefined,
   ): Promise<ResolvedCases> {
-    await checkNamedCases(manager, run, items, caseField);
+    await checkNamedCases(this.transactions, run, items, caseField);
     // Each item's case: named, or remembered by this process; the others are pending.
     const caseIds = new Array<string>(items.length);
     const pending: number[] = [];
@@ -71,7 +69,7 @@ export class CaseResolver {
     // straight away, and any that exists after all turns the creation into its careful form.
     // Otherwise they are looked up first.
     if (!remembered?.complete) {
-      await this.lookUp(manager, run, [...firstItems.keys()], idByAutomationId);
+      await this.lookUp(run, [...firstItems.keys()], idByAutomationId);
     }
     const newCases = proposeNewCases(firstItems, idByAutomationId);
     const withPending = (ids: string[]) => {
@@ -81,12 +79,10 @@ export class CaseResolver {
     };
     const creation: Promise<CaseCreation> =
       newCases.length > 0
-        ? this.create(manager, run, newCases, idByAutomationId).then(
-            ({ created, someExisted }) => ({
-              created,
-              corrected: someExisted ? withPending([...caseIds]) : null,
-            }),
-          )
+        ? this.create(run, newCases, idByAutomationId).then(({ created, someExisted }) => ({
+            created,
+            corrected: someExisted ? withPending([...caseIds]) : null,
+          }))
         : Promise.resolve({ created: [], corrected: null });
     // Awaited by the caller; never left unhandled while it prepares the first round.
     creation.catch(() => undefined);
@@ -112,11 +108,11 @@ export class CaseResolver {
 
   /** Looks cases up by automation id into `found`, and remembers them. */
   private async lookUp(
-    manager: EntityManager,
     run: TestRun,
     automationIds: string[],
     found: Map<string, string>,
   ): Promise<void> {
+    const manager = this.transactions.manager;
     for (const names of inRounds(automationIds)) {
       const rows: Array<{ id: string; automation_id: string }> = await manager.query(
         'SELECT id, automation_id FROM test_case WHERE project_id = $1 AND automation_id = ANY($2::text[])',
@@ -135,7 +131,6 @@ export class CaseResolver {
    * by the existing ones.
    */
   private async create(
-    manager: EntityManager,
     run: TestRun,
     newCases: NewCase[],
     found: Map<string, string>,
@@ -143,10 +138,10 @@ export class CaseResolver {
     const created: CreatedCase[] = [];
     let someExisted = false;
     for (const cases of inRounds(newCases)) {
-      let inserted = await loadCases(manager, run, cases);
+      let inserted = await loadCases(this.transactions, run, cases);
       if (inserted === null) {
         someExisted = true;
-        inserted = await this.createCarefully(manager, run, cases, found);
+        inserted = await this.createCarefully(run, cases, found);
       }
       for (const c of inserted) created.push([c.name, c.id]);
     }
@@ -155,34 +150,33 @@ export class CaseResolver {
 
   /** Finds those of `cases` that exist, then inserts the rest, and returns those inserted. */
   private async createCarefully(
-    manager: EntityManager,
     run: TestRun,
     cases: NewCase[],
     found: Map<string, string>,
   ): Promise<NewCase[]> {
     await this.lookUp(
-      manager,
       run,
       cases.map((c) => c.name),
       found,
     );
     // Those whose proposed id the look-up did not replace.
     const fresh = cases.filter((c) => found.get(c.name) === c.id);
-    const inserted = await insertCases(manager, run, fresh);
+    const inserted = await insertCases(this.transactions, run, fresh);
     const insertedHere = new Set(inserted);
     const createdMeanwhile = fresh.filter((c) => !insertedHere.has(c)).map((c) => c.name);
-    if (createdMeanwhile.length > 0) await this.lookUp(manager, run, createdMeanwhile, found);
+    if (createdMeanwhile.length > 0) await this.lookUp(run, createdMeanwhile, found);
     return inserted;
   }
 }
 
 /** Fails the batch with a 400 naming the first item whose `test_case_id` is not the project's. */
 async function checkNamedCases(
-  manager: EntityManager,
+  transactions: Transactions,
   run: TestRun,
   items: ResultItem[],
   caseField: (index: number) => string,
 ): Promise<void> {
+  const manager = transactions.manager;
   const named = new Set<string>();
   for (const item of items) if (item.testCaseId !== null) named.add(item.testCaseId);
   const known = new Set<string>();

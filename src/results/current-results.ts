@@ -1,4 +1,4 @@
-import type { EntityManager } from 'typeorm';
+import type { Transactions } from '../database/transactions.js';
 import { arrayLiteral, copyInto, copyLines } from '../database/copy.js';
 import { prepared } from '../database/preparing-client.js';
 import type { TestRun } from '../testruns/entities/test-run.entity.js';
@@ -31,7 +31,7 @@ const UPSERT_CURRENT = prepared(
  * this transaction, so every row is new and is loaded with COPY instead.
  */
 export function keepCurrentResults(
-  manager: EntityManager,
+  transactions: Transactions,
   run: TestRun,
   results: StoredResult[],
   newRun: boolean,
@@ -39,7 +39,9 @@ export function keepCurrentResults(
   const current = results.filter(
     (r, k) => k === results.length - 1 || results[k + 1].test_case_id !== r.test_case_id,
   );
-  return newRun ? insertCurrent(manager, run, current) : upsertCurrent(manager, run, current);
+  return newRun
+    ? insertCurrent(transactions, run, current)
+    : upsertCurrent(transactions, run, current);
 }
 
 /**
@@ -47,10 +49,11 @@ export function keepCurrentResults(
  * cases), so the change it returns is exact.
  */
 async function upsertCurrent(
-  manager: EntityManager,
+  transactions: Transactions,
   run: TestRun,
   current: StoredResult[],
 ): Promise<Counts> {
+  const manager = transactions.manager;
   const [change]: Counts[] = await manager.query(UPSERT_CURRENT, [
     run.id,
     arrayLiteral(current.map((r) => r.test_case_id)),
@@ -62,12 +65,12 @@ async function upsertCurrent(
 }
 
 async function insertCurrent(
-  manager: EntityManager,
+  transactions: Transactions,
   run: TestRun,
   current: StoredResult[],
 ): Promise<Counts> {
   await copyInto(
-    manager,
+    transactions,
     'test_run_case',
     'test_run_id, test_case_id, result_id, status, flaky',
     copyLines(

@@ -1,4 +1,4 @@
-import type { EntityManager } from 'typeorm';
+import type { Transactions } from '../database/transactions.js';
 import { arrayLiteral, copyInto, copyLines, copyText } from '../database/copy.js';
 import type { TestRun } from '../testruns/entities/test-run.entity.js';
 
@@ -19,14 +19,15 @@ const UNIQUE_VIOLATION = '23505';
  * or null, having loaded none, when one of them exists after all (a unique violation).
  */
 export async function loadCases(
-  manager: EntityManager,
+  transactions: Transactions,
   run: TestRun,
   cases: NewCase[],
 ): Promise<NewCase[] | null> {
+  const manager = transactions.manager;
   await manager.query('SAVEPOINT create_cases');
   try {
     await copyInto(
-      manager,
+      transactions,
       'test_case',
       'id, organization_id, project_id, title, automation_id, section',
       copyLines(
@@ -51,10 +52,11 @@ export async function loadCases(
  * creating: we wait for it), and returns those inserted.
  */
 export async function insertCases(
-  manager: EntityManager,
+  transactions: Transactions,
   run: TestRun,
   cases: NewCase[],
 ): Promise<NewCase[]> {
+  const manager = transactions.manager;
   if (cases.length === 0) return [];
   const rows: Array<{ automation_id: string }> = await manager.query(
     `INSERT INTO test_case (id, organization_id, project_id, title, automation_id, section)

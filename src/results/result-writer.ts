@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
-import type { EntityManager } from 'typeorm';
 import { uuid7 } from '../common/uuid7.js';
 import { copyInto, copyLines, copyText, copyTextArray, COPY_NULL } from '../database/copy.js';
+import { Transactions } from '../database/transactions.js';
 import { EventsService } from '../events/events.service.js';
 import type { TestRun } from '../testruns/entities/test-run.entity.js';
 import { CaseIdCache, type RememberedCases } from './case-id-cache.js';
@@ -64,6 +64,7 @@ const RESULT_COLUMNS =
 @Injectable()
 export class ResultWriter {
   constructor(
+    private readonly transactions: Transactions,
     private readonly events: EventsService,
     private readonly caseIds: CaseIdCache,
     private readonly cases: CaseResolver,
@@ -75,11 +76,11 @@ export class ResultWriter {
    * with COPY, not upserted. `collect` keeps the stored results for the response.
    */
   async write(
-    manager: EntityManager,
     run: TestRun,
     items: ResultItem[],
     options: WriteOptions = {},
   ): Promise<WrittenBatch> {
+    const manager = this.transactions.manager;
     // Case ids this process remembers may name a case deleted by hand since: then the batch
     // fails its reference check, is undone to this savepoint, and is written again without
     // them. They are taken once, here, so a batch that uses any has the savepoint. (It is not
@@ -88,24 +89,24 @@ export class ResultWriter {
     if (remembered) await manager.query('SAVEPOINT write_batch');
     let outcome: BatchOutcome;
     try {
-      outcome = await this.writeBatch(manager, run, items, options, remembered);
+      outcome = await this.writeBatch(run, items, options, remembered);
     } catch (error) {
       if ((error as { code?: string }).code !== FOREIGN_KEY_VIOLATION || !remembered) throw error;
       await manager.query('ROLLBACK TO SAVEPOINT write_batch');
       this.caseIds.clear();
-      outcome = await this.writeBatch(manager, run, items, options, undefined);
+      outcome = await this.writeBatch(run, items, options, undefined);
     }
     this.cases.rememberWhenCommitted(run.projectId, outcome.created);
     return outcome.written;
   }
 
   private async writeBatch(
-    manager: EntityManager,
     run: TestRun,
     items: ResultItem[],
     options: WriteOptions,
     remembered: RememberedCases | undefined,
   ): Promise<BatchOutcome> {
+    const manager = this.transactions.manager;
     const [{ now }]: Array<{ now: Date }> = await manager.query(
       'SELECT now()::timestamptz(3) AS now',
     );
@@ -113,7 +114,7 @@ export class ResultWriter {
     // 1. Each item's case: named, remembered by this process, or looked up; the others are
     // proposed as new cases.
     const caseField = options.caseField ?? ((i: number) => `results[${i}].test_case_id`);
-    const resolved = await this.cases.resolve(manager, run, items, caseField, remembered);
+    const resolved = await this.cases.resolve(run, items, caseField, remembered);
     // 2. The new cases are created with COPY while the first round is prepared; if some
     // existed after all, their ids change and it is prepared again.
     let prepareNext = roundPreparer(batch, resolved.caseIds);
@@ -127,10 +128,10 @@ export class ResultWriter {
     // is prepared.
     const countChange = noCounts();
     await storeWhilePreparing(first, prepareNext, (results) =>
-      this.storeRound(manager, run, results, countChange, options.newRun ?? false),
+      this.storeRound(run, results, countChange, options.newRun ?? false),
     );
     // 5. The run's counts, once.
-    await addToRunCounts(manager, run, countChange);
+    await addToRunCounts(this.transactions, run, countChange);
     return {
       written: { results: batch.collected ?? [], createdTestCases: created.length },
       created,
@@ -139,7 +140,6 @@ export class ResultWriter {
 
   /** One round: the cases' current results, then the results, then their events. */
   private async storeRound(
-    manager: EntityManager,
     run: TestRun,
     results: StoredResult[],
     countChange: Counts,
@@ -147,10 +147,9 @@ export class ResultWriter {
   ): Promise<void> {
     // The current results first: each stored result references its case's row in
     // test_run_case, which this transaction then already holds.
-    const change = await keepCurrentResults(manager, run, results, newRun);
-    await copyInto(manager, 'test_result', RESULT_COLUMNS, resultLines(run, results));
+    const change = await keepCurrentResults(this.transactions, run, results, newRun);
+    await copyInto(this.transactions, 'test_result', RESULT_COLUMNS, resultLines(run, results));
     await this.events.recordMany(
-      manager,
       run.organizationId,
       'testcase.failed.v1',
       results.filter((result) => result.status === 'failed').map(toResultResponse),

@@ -1,5 +1,4 @@
 import { Injectable } from '@nestjs/common';
-import type { EntityManager } from 'typeorm';
 import { ApiError } from '../common/errors/api-error.js';
 import { ErrorCode } from '../common/errors/error-codes.js';
 import { isUuid } from '../common/ids.js';
@@ -94,14 +93,13 @@ export class ResultsService {
     const fields = objectBody(body, ['results', 'complete']);
     const complete = optionalBoolean(fields, 'complete');
     const items = parseResultItems(fields.results);
-    return this.transactions.run(async (manager) => {
+    return this.transactions.run(async () => {
       const run = await this.testRuns.lock(
-        manager,
         organizationId,
         runId,
         complete ? 'exclusive' : 'shared',
       );
-      const written = await this.store(manager, run, items, complete, { collect: true });
+      const written = await this.store(run, items, complete, { collect: true });
       return {
         accepted: items.length,
         created_test_cases: written.createdTestCases,
@@ -120,9 +118,9 @@ export class ResultsService {
     const ingest = /xml/i.test(contentType ?? '')
       ? this.fromJunit(body, query)
       : this.fromJson(body, query);
-    return this.transactions.run(async (manager) => {
-      const run = await this.runFor(manager, organizationId, ingest);
-      const written = await this.store(manager, run, ingest.items, ingest.complete, {
+    return this.transactions.run(async () => {
+      const run = await this.runFor(organizationId, ingest);
+      const written = await this.store(run, ingest.items, ingest.complete, {
         newRun: ingest.testRunId === undefined,
       });
       return {
@@ -139,7 +137,7 @@ export class ResultsService {
     query: ResultQuery,
   ): Promise<Page<ResultResponse>> {
     const manager = this.transactions.manager;
-    const run = await this.testRuns.find(manager, organizationId, runId);
+    const run = await this.testRuns.find(organizationId, runId);
     if (query.test_case_id) {
       const known = await manager.existsBy(TestCase, {
         id: query.test_case_id,
@@ -174,7 +172,6 @@ export class ResultsService {
   }
 
   private async store(
-    manager: EntityManager,
     run: TestRun,
     items: ResultItem[],
     complete: boolean,
@@ -186,16 +183,12 @@ export class ResultsService {
         'The test run is completed and takes no more results.',
       );
     }
-    const written = await this.writer.write(manager, run, items, options);
-    if (complete) await this.testRuns.transition(manager, run, 'completed');
+    const written = await this.writer.write(run, items, options);
+    if (complete) await this.testRuns.transition(run, 'completed');
     return written;
   }
 
-  private async runFor(
-    manager: EntityManager,
-    organizationId: string,
-    ingest: Ingest,
-  ): Promise<TestRun> {
+  private async runFor(organizationId: string, ingest: Ingest): Promise<TestRun> {
     if (ingest.testRunId === undefined) {
       if (ingest.projectId === undefined) {
         throw ApiError.invalidField(
@@ -203,7 +196,7 @@ export class ResultsService {
           'project_id is required when no test_run_id is given',
         );
       }
-      return this.testRuns.open(manager, organizationId, 'api', {
+      return this.testRuns.open(organizationId, 'api', {
         projectId: ingest.projectId,
         name: ingest.runName ?? `Ingested ${new Date().toISOString()}`,
         buildId: ingest.buildId,
@@ -212,7 +205,7 @@ export class ResultsService {
     }
     const mode = ingest.complete ? 'exclusive' : 'shared';
     const run = await this.testRuns
-      .lock(manager, organizationId, ingest.testRunId, mode)
+      .lock(organizationId, ingest.testRunId, mode)
       .catch((error: unknown) => {
         if (error instanceof ApiError && error.code === ErrorCode.NotFound) {
           throw ApiError.invalidField(

@@ -1,4 +1,4 @@
-import type { EntityManager } from 'typeorm';
+import type { Transactions } from '../database/transactions.js';
 import { prepared } from '../database/preparing-client.js';
 import type { TestRun } from '../testruns/entities/test-run.entity.js';
 import { RESULT_STATUSES, type ResultStatus } from './entities/result-status.js';
@@ -55,10 +55,11 @@ const ADD_COUNTS = prepared(
 
 /** Adds `change` to the run's counts, in the database (one atomic increment) and on `run`. */
 export async function addToRunCounts(
-  manager: EntityManager,
+  transactions: Transactions,
   run: TestRun,
   change: Counts,
 ): Promise<void> {
+  const manager = transactions.manager;
   await manager.query(ADD_COUNTS, [run.id, ...COUNT_COLUMNS.map((c) => change[c])]);
   addTo(run, change);
 }

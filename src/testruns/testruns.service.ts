@@ -1,5 +1,4 @@
 import { Injectable } from '@nestjs/common';
-import type { EntityManager } from 'typeorm';
 import { Build, type Source } from '../builds/entities/build.entity.js';
 import { ApiError } from '../common/errors/api-error.js';
 import {
@@ -75,9 +74,9 @@ export interface NewRun {
  */
 let locking: Record<'exclusive' | 'shared', string> | null = null;
 
-function lockStatements(manager: EntityManager): Record<'exclusive' | 'shared', string> {
+function lockStatements(transactions: Transactions): Record<'exclusive' | 'shared', string> {
   if (locking === null) {
-    const columns = manager.connection
+    const columns = transactions.manager.connection
       .getMetadata(TestRun)
       .columns.map((c) => `"${c.databaseName}" AS "${c.propertyName}"`)
       .join(', ');
@@ -104,8 +103,8 @@ export class TestRunsService {
     dto: CreateTestRunDto,
     source: Source = 'api',
   ): Promise<TestRunResponse> {
-    return this.transactions.run(async (manager) => {
-      const run = await this.open(manager, organizationId, source, {
+    return this.transactions.run(async () => {
+      const run = await this.open(organizationId, source, {
         projectId: dto.project_id,
         name: dto.name,
         buildId: dto.build_id,
@@ -126,18 +125,20 @@ export class TestRunsService {
    * Creates a run in the caller's transaction, checking every reference (400 naming the
    * field), with `test_case_ids` pre-populated as untested results.
    */
-  async open(
-    manager: EntityManager,
-    organizationId: string,
-    source: Source,
-    fields: NewRun,
-  ): Promise<TestRun> {
-    await requireReference(manager, Project, organizationId, fields.projectId, 'project_id');
+  async open(organizationId: string, source: Source, fields: NewRun): Promise<TestRun> {
+    const manager = this.transactions.manager;
+    await requireReference(
+      this.transactions,
+      Project,
+      organizationId,
+      fields.projectId,
+      'project_id',
+    );
     if (fields.buildId)
-      await requireReference(manager, Build, organizationId, fields.buildId, 'build_id');
+      await requireReference(this.transactions, Build, organizationId, fields.buildId, 'build_id');
     if (fields.releaseId) {
       const release = await requireReference(
-        manager,
+        this.transactions,
         Release,
         organizationId,
         fields.releaseId,
@@ -176,23 +177,35 @@ export class TestRunsService {
         retries: 0,
         executedAt: null,
       }));
-      await this.writer.write(manager, run, items, {
+      await this.writer.write(run, items, {
         caseField: (i) => `test_case_ids[${i}]`,
         newRun: true,
       });
     }
-    await this.events.record(manager, organizationId, 'testrun.created.v1', toTestRunResponse(run));
+    await this.events.record(organizationId, 'testrun.created.v1', toTestRunResponse(run));
     return run;
   }
 
   async list(organizationId: string, query: TestRunQuery): Promise<Page<TestRunResponse>> {
     const manager = this.transactions.manager;
     if (query.project_id)
-      await requireReference(manager, Project, organizationId, query.project_id, 'project_id');
+      await requireReference(
+        this.transactions,
+        Project,
+        organizationId,
+        query.project_id,
+        'project_id',
+      );
     if (query.build_id)
-      await requireReference(manager, Build, organizationId, query.build_id, 'build_id');
+      await requireReference(this.transactions, Build, organizationId, query.build_id, 'build_id');
     if (query.release_id)
-      await requireReference(manager, Release, organizationId, query.release_id, 'release_id');
+      await requireReference(
+        this.transactions,
+        Release,
+        organizationId,
+        query.release_id,
+        'release_id',
+      );
     const qb = manager
       .createQueryBuilder(TestRun, 'run')
       .where('run.organizationId = :organizationId', { organizationId });
@@ -212,12 +225,12 @@ export class TestRunsService {
   }
 
   async get(organizationId: string, id: string): Promise<TestRunResponse> {
-    return toTestRunResponse(await this.find(this.transactions.manager, organizationId, id));
+    return toTestRunResponse(await this.find(organizationId, id));
   }
 
   /** The run if it is the organization's; 404 otherwise (no existence leaks). */
-  async find(manager: EntityManager, organizationId: string, id: string): Promise<TestRun> {
-    const run = await manager.findOneBy(TestRun, { id, organizationId });
+  async find(organizationId: string, id: string): Promise<TestRun> {
+    const run = await this.transactions.manager.findOneBy(TestRun, { id, organizationId });
     if (!run) throw ApiError.notFound('test_run');
     return run;
   }
@@ -227,9 +240,9 @@ export class TestRunsService {
     id: string,
     dto: UpdateTestRunDto,
   ): Promise<TestRunResponse> {
-    return this.transactions.run(async (manager) => {
-      const run = await this.lock(manager, organizationId, id);
-      return this.transition(manager, run, dto.status);
+    return this.transactions.run(async () => {
+      const run = await this.lock(organizationId, id);
+      return this.transition(run, dto.status);
     });
   }
 
@@ -240,13 +253,13 @@ export class TestRunsService {
    * lands in a run that completed meanwhile.
    */
   async lock(
-    manager: EntityManager,
     organizationId: string,
     id: string,
     mode: 'exclusive' | 'shared' = 'exclusive',
   ): Promise<TestRun> {
+    const manager = this.transactions.manager;
     const [row]: Array<Record<string, unknown>> = await manager.query(
-      lockStatements(manager)[mode],
+      lockStatements(this.transactions)[mode],
       [id, organizationId],
     );
     if (!row) throw ApiError.notFound('test_run');
@@ -257,11 +270,7 @@ export class TestRunsService {
    * Moves a run the caller holds exclusively to `submitted` or `completed` (409 for any
    * other move) and writes the matching event in the same transaction.
    */
-  async transition(
-    manager: EntityManager,
-    run: TestRun,
-    status: TestRunStatus,
-  ): Promise<TestRunResponse> {
+  async transition(run: TestRun, status: TestRunStatus): Promise<TestRunResponse> {
     if (status === 'in_progress' || !NEXT[run.status].includes(status)) {
       throw ApiError.conflict(
         'invalid_transition',
@@ -271,11 +280,11 @@ export class TestRunsService {
     const stamp =
       status === 'submitted' ? { submittedAt: new Date() } : { completedAt: new Date() };
     // Only these columns: the counts belong to the result batches.
+    const manager = this.transactions.manager;
     await manager.update(TestRun, run.id, { status, ...stamp });
     const updated = await manager.findOneByOrFail(TestRun, { id: run.id });
     const response = toTestRunResponse(updated);
     await this.events.record(
-      manager,
       run.organizationId,
       status === 'submitted' ? 'testrun.submitted.v1' : 'testrun.completed.v1',
       response,

@@ -1,7 +1,6 @@
 import { InjectQueue } from '@nestjs/bull';
 import { Inject, Injectable, Logger, type OnApplicationShutdown, Optional } from '@nestjs/common';
 import type { Queue } from 'bull';
-import type { EntityManager } from 'typeorm';
 import { Settings } from '../config/settings.js';
 import { Transactions } from '../database/transactions.js';
 import { withTimeout } from '../common/with-timeout.js';
@@ -89,7 +88,8 @@ export class DeliveriesService implements OnApplicationShutdown {
 
   /** Sends the next attempt of a delivery if it is due and nobody else is sending it. */
   async attempt(deliveryId: string): Promise<void> {
-    const manager = this.transactions.manager;
+    // The worker's own statements, each committed at once (the lease before the send).
+    const manager = this.transactions.outside;
     const leaseMs = this.settings.webhookTimeoutMs + LEASE_MARGIN_MS;
     const [claimed]: [Array<Claimed>, number] = await manager.query(
       `UPDATE webhook_delivery d
@@ -107,7 +107,7 @@ export class DeliveriesService implements OnApplicationShutdown {
     const attempt = delivery.attempts + 1;
 
     if (delivery.deleted_at !== null || !delivery.active) {
-      await this.finish(manager, deliveryId, 'failed', null, {
+      await this.finish(deliveryId, 'failed', null, {
         attempt,
         at: new Date().toISOString(),
         response_status: null,
@@ -145,34 +145,33 @@ export class DeliveriesService implements OnApplicationShutdown {
     };
 
     if (outcome.status !== null && isSuccess(outcome.status)) {
-      await this.finish(manager, deliveryId, 'succeeded', null, entry);
+      await this.finish(deliveryId, 'succeeded', null, entry);
     } else if (outcome.status === 410) {
       // Gone: the receiver asks for nothing more. The subscription is switched off (as GitHub
       // and Stripe do), so no later event is sent to it; it shows `active: false`.
-      await this.finish(manager, deliveryId, 'failed', null, entry);
+      await this.finish(deliveryId, 'failed', null, entry);
       await manager.query(
         'UPDATE webhook_subscription SET active = false, updated_at = now() WHERE id = $1',
         [delivery.subscription_id],
       );
     } else if (attempt >= MAX_ATTEMPTS) {
-      await this.finish(manager, deliveryId, 'failed', null, entry);
+      await this.finish(deliveryId, 'failed', null, entry);
     } else {
       const delay = retryDelayMs(attempt + 1, this.settings.webhookRetryBaseMs);
       // Not re-queued if the delivery was cancelled (subscription deleted) meanwhile.
-      if (await this.finish(manager, deliveryId, 'pending', delay, entry)) {
+      if (await this.finish(deliveryId, 'pending', delay, entry)) {
         await this.enqueue({ deliveryId, attempt: attempt + 1 }, delay);
       }
     }
   }
 
   private async finish(
-    manager: EntityManager,
     deliveryId: string,
     status: 'pending' | 'succeeded' | 'failed',
     retryInMs: number | null,
     entry: AttemptLogEntry,
   ): Promise<boolean> {
-    const [, updated]: [unknown[], number] = await manager.query(
+    const [, updated]: [unknown[], number] = await this.transactions.outside.query(
       `UPDATE webhook_delivery
           SET status = $2, attempts = attempts + 1, lease_until = NULL, updated_at = now(),
               attempt_log = attempt_log || $3::jsonb,

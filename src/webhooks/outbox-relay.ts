@@ -134,9 +134,8 @@ export class OutboxRelay implements OnApplicationBootstrap, OnApplicationShutdow
   /** Deletes finished deliveries and relayed events past the retention period. */
   async cleanup(): Promise<void> {
     const days = this.settings.webhookLogRetentionDays;
-    const manager = this.transactions.manager;
     await deleteInBatches(
-      manager,
+      this.transactions,
       (limit) =>
         `DELETE FROM webhook_delivery WHERE id IN (
            SELECT id FROM webhook_delivery
@@ -145,7 +144,7 @@ export class OutboxRelay implements OnApplicationBootstrap, OnApplicationShutdow
       [days],
     );
     await deleteInBatches(
-      manager,
+      this.transactions,
       (limit) =>
         `DELETE FROM domain_event WHERE id IN (
            SELECT e.id FROM domain_event e

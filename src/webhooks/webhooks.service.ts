@@ -90,7 +90,7 @@ export class WebhooksService {
       const limit = PLAN_WEBHOOK_LIMIT[organization.plan];
       if (limit !== null) {
         // Serializes creations per organization, so two at once cannot both take the last place.
-        await lockForTransaction(manager, `webhooks:${organization.id}`);
+        await lockForTransaction(this.transactions, `webhooks:${organization.id}`);
         const count = await manager.countBy(WebhookSubscription, {
           organizationId: organization.id,
         });
