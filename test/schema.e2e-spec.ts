@@ -1,4 +1,6 @@
+import { randomUUID } from 'node:crypto';
 import { DataSource } from 'typeorm';
+import { IdempotencyClaimsCarryATokenAndNoSecrets1795469263941 } from '../src/database/migrations/1795469263941-IdempotencyClaimsCarryATokenAndNoSecrets.js';
 import { dataSourceOptions } from '../src/database/data-source-options.js';
 import { prepared } from '../src/database/preparing-client.js';
 
@@ -12,6 +14,44 @@ describe('database schema', () => {
       const diff = await dataSource.driver.createSchemaBuilder().log();
       expect(diff.upQueries.map((query) => query.query)).toEqual([]);
     } finally {
+      await dataSource.destroy();
+    }
+  });
+
+  it('strips the shown-once secrets from answers stored for replay before the fix', async () => {
+    const dataSource = new DataSource(dataSourceOptions(process.env.DATABASE_URL as string));
+    await dataSource.initialize();
+    const runner = dataSource.createQueryRunner();
+    const migration = new IdempotencyClaimsCarryATokenAndNoSecrets1795469263941();
+    const owner = `org:${randomUUID()}`;
+    const key = `svc_live_${'ab'.repeat(32)}`;
+    try {
+      // The table as it was before the migration, holding what replays used to keep.
+      await migration.down(runner);
+      await runner.query(
+        `INSERT INTO idempotency_record (owner, key, fingerprint, response_status, response_body, locked_at)
+         VALUES ($1, 'key', repeat('f', 64), 201, $2, now()), ($1, 'hook', repeat('f', 64), 201, $3, now()),
+                ($1, 'build', repeat('f', 64), 202, $4, now())`,
+        [
+          owner,
+          JSON.stringify({ id: 'k1', key }),
+          JSON.stringify({ id: 'w1', secret: 'whsec_c2VjcmV0' }),
+          JSON.stringify({ id: 'b1', key: 'not a secret' }),
+        ],
+      );
+      await migration.up(runner);
+      const rows: Array<{ key: string; response_body: unknown }> = await runner.query(
+        'SELECT key, response_body FROM idempotency_record WHERE owner = $1 ORDER BY key',
+        [owner],
+      );
+      expect(rows).toEqual([
+        { key: 'build', response_body: { id: 'b1', key: 'not a secret' } },
+        { key: 'hook', response_body: { id: 'w1', secret: null } },
+        { key: 'key', response_body: { id: 'k1', key: null } },
+      ]);
+    } finally {
+      await runner.query('DELETE FROM idempotency_record WHERE owner = $1', [owner]);
+      await runner.release();
       await dataSource.destroy();
     }
   });

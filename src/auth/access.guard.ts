@@ -5,7 +5,7 @@ import { ApiError } from '../common/errors/api-error.js';
 import { Settings } from '../config/settings.js';
 import { ACCESS_METADATA, type AccessRule } from './access.decorators.js';
 import { AdmissionService } from './admission.service.js';
-import { secretsEqual } from './api-key-format.js';
+import { bearsOperatorToken } from './api-key-format.js';
 import { unauthorized } from './unauthorized.js';
 
 /**
@@ -47,8 +47,7 @@ export class AccessGuard implements CanActivate {
     const token = this.settings.adminToken;
     // Without an operator token the internal API does not exist.
     if (token === null) throw ApiError.notFound();
-    const header = req.get('authorization') ?? '';
-    if (!header.startsWith('Bearer ') || !secretsEqual(header.slice('Bearer '.length), token)) {
+    if (!bearsOperatorToken(req.get('authorization'), token)) {
       throw unauthorized();
     }
   }

@@ -28,6 +28,15 @@ export function apiKeyFromAuthorization(header: string | undefined): string | nu
   return match ? match[1] : null;
 }
 
+/** Whether an Authorization header is exactly `Bearer <operator token>`, compared in constant time. */
+export function bearsOperatorToken(header: string | undefined, token: string): boolean {
+  return (
+    header !== undefined &&
+    header.startsWith('Bearer ') &&
+    secretsEqual(header.slice('Bearer '.length), token)
+  );
+}
+
 /** Compares two secrets in constant time (hashing first makes the lengths equal). */
 export function secretsEqual(given: string, expected: string): boolean {
   return timingSafeEqual(

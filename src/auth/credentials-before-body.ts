@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import type { NextFunction, Request, Response } from 'express';
 import { ApiError } from '../common/errors/api-error.js';
 import { Settings } from '../config/settings.js';
-import { apiKeyFromAuthorization, hashApiKey, secretsEqual } from './api-key-format.js';
+import { apiKeyFromAuthorization, bearsOperatorToken, hashApiKey } from './api-key-format.js';
 import { ApiKeysService } from './api-keys.service.js';
 import { unauthorized } from './unauthorized.js';
 
@@ -43,14 +43,9 @@ export class CredentialsBeforeBody {
 
   private async credentialIsValid(req: Request): Promise<boolean> {
     const header = req.get('authorization');
-    if (header === undefined) return false;
     if (isInternal(req)) {
       const token = this.settings.adminToken;
-      return (
-        token !== null &&
-        header.startsWith('Bearer ') &&
-        secretsEqual(header.slice('Bearer '.length), token)
-      );
+      return token !== null && bearsOperatorToken(header, token);
     }
     const key = apiKeyFromAuthorization(header);
     if (key === null) return false;

@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { ApiError } from '../common/errors/api-error.js';
 import { ErrorCode } from '../common/errors/error-codes.js';
 import { Settings } from '../config/settings.js';
+import { lockForTransaction } from '../database/advisory-locks.js';
 import { deleteInBatches } from '../database/batched-delete.js';
 import { Transactions } from '../database/transactions.js';
 
@@ -18,8 +19,8 @@ const UNHELD_CLAIM_MIN_MS = 10_000;
 /** A claim this old is taken over whatever its lock says (a lock held by a stuck session). */
 const STALE_CLAIM = '5 minutes';
 
-/** The advisory lock of one claim (one key of one owner). */
-const CLAIM_LOCK = `hashtextextended('idempotency:' || $1 || ':' || $2, 0)`;
+/** The name of the advisory lock of one claim (one key of one owner). */
+const claimLock = (owner: string, key: string) => `idempotency:${owner}:${key}`;
 
 export type Claim =
   /** `token` names this claim: only its holder may answer or release it. */
@@ -58,9 +59,9 @@ export class IdempotencyStore {
                AND idempotency_record.fingerprint = EXCLUDED.fingerprint
                AND (idempotency_record.locked_at < now() - interval '${STALE_CLAIM}'
                     OR (idempotency_record.locked_at < now() - make_interval(secs => $4::double precision / 1000)
-                        AND pg_try_advisory_xact_lock(${CLAIM_LOCK}))))
+                        AND pg_try_advisory_xact_lock(hashtextextended($5, 0)))))
        RETURNING claim_token`,
-      [owner, key, fingerprint, this.unheldClaimMs],
+      [owner, key, fingerprint, this.unheldClaimMs, claimLock(owner, key)],
     );
     if (claimed.length === 1) return { kind: 'claimed', token: claimed[0].claim_token };
     const [existing]: Array<{
@@ -85,9 +86,8 @@ export class IdempotencyStore {
    * request was slow to start).
    */
   async holdClaim(owner: string, key: string, token: string): Promise<boolean> {
-    const manager = this.transactions.manager;
-    await manager.query(`SELECT pg_advisory_xact_lock(${CLAIM_LOCK})`, [owner, key]);
-    const [mine] = await manager.query(
+    await lockForTransaction(this.transactions, claimLock(owner, key));
+    const [mine] = await this.transactions.manager.query(
       `SELECT 1 FROM idempotency_record
         WHERE owner = $1 AND key = $2 AND claim_token = $3 AND response_status IS NULL`,
       [owner, key, token],

@@ -59,8 +59,9 @@ export function badTextField(value: unknown): { field: string; problem: string }
 
 /**
  * PostgreSQL text cannot hold a NUL character or an unpaired surrogate: such a string, in the
- * query, in a JSON body or anywhere in an XML body, is a 400 naming its field here, before any handler passes it to the
- * database (which would fail the statement: a 500) or stores it altered. Bodies are walked
+ * query, in a JSON body or anywhere in an XML body, is a 400 naming its field here, before any
+ * handler passes it to the database (which would fail the statement: a 500) or stores it
+ * altered. Bodies are walked
  * only when the body parser saw such an escape in their raw bytes.
  */
 export function refuseBadText(req: Request, _res: Response, next: NextFunction): void {
