@@ -8,7 +8,7 @@ import {
   PaginationQuery,
   toPage,
 } from '../common/pagination/pagination.js';
-import { requireReference } from '../common/references.js';
+import { requireReference } from '../database/references.js';
 import { Transactions } from '../database/transactions.js';
 import { EventsService } from '../events/events.service.js';
 import { requireOrganization } from '../organizations/require-organization.js';

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { prepared } from '../database/preparing-client.js';
+import { preparedSql } from '../database/sql.js';
 import { Transactions } from '../database/transactions.js';
 import type { Organization } from '../organizations/entities/organization.entity.js';
 import { effectiveMonthlyCallLimit } from '../organizations/plans.js';
@@ -16,7 +16,10 @@ export interface QuotaState {
 }
 
 /** Counts a call of organization $1 in the period starting $2 if fewer than $3 were counted. */
-const COUNT_CALL = prepared(countCallSql({ organizationId: '$1', periodStart: '$2', limit: '$3' }));
+const COUNT_CALL = preparedSql(
+  'quota.countCall',
+  countCallSql({ organizationId: '$1', periodStart: '$2', limit: '$3' }),
+);
 
 /**
  * The monthly call quota, counted in PostgreSQL with one atomic upsert per request

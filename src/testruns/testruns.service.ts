@@ -7,7 +7,7 @@ import {
   type Page,
   toPage,
 } from '../common/pagination/pagination.js';
-import { requireReference } from '../common/references.js';
+import { requireReference } from '../database/references.js';
 import { isoOrNull } from '../common/serialization.js';
 import { uuid7 } from '../common/uuid7.js';
 import { prepared } from '../database/preparing-client.js';

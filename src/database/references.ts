@@ -1,6 +1,6 @@
 import type { EntityTarget, ObjectLiteral } from 'typeorm';
-import type { Transactions } from '../database/transactions.js';
-import { ApiError } from './errors/api-error.js';
+import type { Transactions } from './transactions.js';
+import { ApiError } from '../common/errors/api-error.js';
 
 /**
  * Checks that an id given in a body or query names a row of the caller's organization:
