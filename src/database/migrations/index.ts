@@ -10,6 +10,7 @@ import { CreateOutboxAndWebhooks1795305625273 } from './1795305625273-CreateOutb
 import { ResultsReferenceTheirRunCase1795311301458 } from './1795311301458-ResultsReferenceTheirRunCase.js';
 import { ReferencesCheckedPerStatement1795317045732 } from './1795317045732-ReferencesCheckedPerStatement.js';
 import { IdempotencyClaimsCarryATokenAndNoSecrets1795469263941 } from './1795469263941-IdempotencyClaimsCarryATokenAndNoSecrets.js';
+import { ResultsIntelligence1795474562658 } from './1795474562658-ResultsIntelligence.js';
 
 /** Every migration in the order it runs; the app and the migration CLI share this list. */
 export const MIGRATIONS: Array<new () => MigrationInterface> = [
@@ -28,4 +29,6 @@ export const MIGRATIONS: Array<new () => MigrationInterface> = [
   ReferencesCheckedPerStatement1795317045732,
   // A claim that was taken over can neither answer nor release its successor's.
   IdempotencyClaimsCarryATokenAndNoSecrets1795469263941,
+  // Failure detail on results, the quality gate's settings and quarantine (CONTRACT §12).
+  ResultsIntelligence1795474562658,
 ];

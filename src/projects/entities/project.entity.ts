@@ -35,6 +35,17 @@ export class Project {
   @Column({ type: 'text', nullable: true })
   description!: string | null;
 
+  /**
+   * The quality gate's `min_pass_rate` (CONTRACT §12): passed / executed must reach it; null
+   * skips the rule.
+   */
+  @Column({ type: 'double precision', nullable: true })
+  gateMinPassRate!: number | null;
+
+  /** The quality gate's `no_missing_tests`: a case of the baseline absent now fails it. */
+  @Column({ type: 'boolean', default: false })
+  gateForbidMissingTests!: boolean;
+
   @CreateDateColumn({ type: 'timestamptz', precision: 3 })
   createdAt!: Date;
 

@@ -39,6 +39,21 @@ export class TestResult {
   @Column({ type: 'text', array: true, default: () => "'{}'" })
   defects!: string[];
 
+  /** The JUnit `type` of a `<failure>`/`<error>`, or sent in JSON (CONTRACT §12). */
+  @Column({ type: 'text', nullable: true })
+  failureType!: string | null;
+
+  /** The failure's text (at most 65,536 characters, cut between code points). */
+  @Column({ type: 'text', nullable: true })
+  stackTrace!: string | null;
+
+  /**
+   * 16 hex characters naming the failure's cause (`failure-signature.ts`): the same error in
+   * another run or case has the same one. Null unless the status is failed or blocked.
+   */
+  @Column({ type: 'varchar', length: 16, nullable: true })
+  signature!: string | null;
+
   /** Failed attempts before the final status (test retries, Surefire reruns). */
   @Column({ type: 'integer', default: 0 })
   retries!: number;
