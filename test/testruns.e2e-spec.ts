@@ -1,4 +1,6 @@
 import { DataSource } from 'typeorm';
+import { TestRun } from '../src/testruns/entities/test-run.entity.js';
+import { TEST_RUN_COLUMNS } from '../src/testruns/test-runs.repository.js';
 import { createProject, createRelease, createTestCase } from './factories/catalog.js';
 import { createTenant } from './factories/organizations.js';
 import { createRun, RUN_SCOPES, submitResults } from './factories/runs.js';
@@ -360,5 +362,14 @@ describe('test runs', () => {
         got.body,
       );
     });
+  });
+
+  it('reads every column of a run when it locks one (the statement names them)', () => {
+    const columns = t.app
+      .get(DataSource)
+      .getMetadata(TestRun)
+      .columns.map((c) => [c.propertyName, c.databaseName]);
+    const snake = (name: string) => name.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`);
+    expect(TEST_RUN_COLUMNS.map((p) => [p, snake(p)]).sort()).toEqual(columns.sort());
   });
 });

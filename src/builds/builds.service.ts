@@ -1,20 +1,14 @@
 import { Injectable } from '@nestjs/common';
 import { ApiError } from '../common/errors/api-error.js';
 import { HttpResult } from '../common/http/http-result.js';
-import {
-  fetchPage,
-  whereCreatedBetween,
-  type Page,
-  PaginationQuery,
-  toPage,
-} from '../common/pagination/pagination.js';
-import { requireReference } from '../database/references.js';
+import { type Page, PaginationQuery, toPage } from '../common/pagination/pagination.js';
 import { Transactions } from '../database/transactions.js';
 import { EventsService } from '../events/events.service.js';
 import { requireOrganization } from '../organizations/require-organization.js';
-import { Project } from '../projects/entities/project.entity.js';
-import { Release } from '../releases/entities/release.entity.js';
+import { ProjectLookup } from '../projects/project-lookup.js';
+import { ReleaseLookup } from '../releases/release-lookup.js';
 import { BuildQueue } from './build-queue.js';
+import { BuildsRepository } from './builds.repository.js';
 import {
   BuildQuery,
   BuildResponse,
@@ -48,7 +42,10 @@ export type CreatedBuild = HttpResult<BuildResponse | QueuedBuildResponse>;
 export class BuildsService {
   constructor(
     private readonly transactions: Transactions,
+    private readonly builds: BuildsRepository,
     private readonly queue: BuildQueue,
+    private readonly projects: ProjectLookup,
+    private readonly releases: ReleaseLookup,
     private readonly events: EventsService,
   ) {}
 
@@ -92,53 +89,22 @@ export class BuildsService {
   }
 
   async list(organizationId: string, query: BuildQuery): Promise<Page<BuildResponse>> {
-    const manager = this.transactions.manager;
     if (query.project_id)
-      await requireReference(
-        this.transactions,
-        Project,
-        organizationId,
-        query.project_id,
-        'project_id',
-      );
+      await this.projects.require(organizationId, query.project_id, 'project_id');
     if (query.release_id)
-      await requireReference(
-        this.transactions,
-        Release,
-        organizationId,
-        query.release_id,
-        'release_id',
-      );
-    const qb = manager
-      .createQueryBuilder(Build, 'build')
-      .where('build.organizationId = :organizationId', {
-        organizationId,
-      });
-    const exact = {
-      status: query.status,
-      branch: query.branch,
-      commitSha: query.commit_sha,
-      buildNumber: query.build_number,
-      releaseId: query.release_id,
-      projectId: query.project_id,
-      source: query.source,
-    };
-    for (const [column, value] of Object.entries(exact)) {
-      if (value !== undefined) qb.andWhere(`build.${column} = :${column}`, { [column]: value });
-    }
-    whereCreatedBetween(qb, 'build', query);
-    qb.orderBy('build.createdAt', 'DESC').addOrderBy('build.id', 'DESC');
-    const filtered =
-      Object.values(exact).some((v) => v !== undefined) ||
-      query.created_after ||
-      query.created_before;
-    const [builds, total] = await fetchPage(
-      qb,
+      await this.releases.require(organizationId, query.release_id, 'release_id');
+    const [builds, total] = await this.builds.page(
+      organizationId,
+      {
+        status: query.status,
+        branch: query.branch,
+        commitSha: query.commit_sha,
+        buildNumber: query.build_number,
+        releaseId: query.release_id,
+        projectId: query.project_id,
+        source: query.source,
+      },
       query,
-      // All of the organization's builds: the counter the database keeps.
-      filtered
-        ? undefined
-        : 'SELECT total FROM build_count WHERE organization_id = :organizationId',
     );
     return toPage(builds.map(toBuildResponse), total, query);
   }
@@ -171,31 +137,20 @@ export class BuildsService {
 
   /** Internal API: assigns a build (of whatever organization) to a release of its organization. */
   async assign(id: string, releaseId: string): Promise<BuildResponse> {
-    const build = await this.transactions.manager.findOneBy(Build, { id });
+    const build = await this.builds.findAnywhere(id);
     if (!build) throw ApiError.notFound('build');
     return this.update(build.organizationId, id, { release_id: releaseId });
   }
 
   /** Internal API: the organization's planned builds in queue order. */
   async queueOf(organizationId: string, query: PaginationQuery): Promise<Page<BuildResponse>> {
-    const manager = this.transactions.manager;
     await requireOrganization(this.transactions, organizationId);
-    const [builds, total] = await fetchPage(
-      manager
-        .createQueryBuilder(Build, 'build')
-        .where('build.organizationId = :organizationId', { organizationId })
-        .andWhere('build.queuePosition IS NOT NULL')
-        .orderBy('build.queuePosition', 'ASC'),
-      query,
-    );
+    const [builds, total] = await this.builds.queuePage(organizationId, query);
     return toPage(builds.map(toBuildResponse), total, query);
   }
 
   private async find(organizationId: string, id: string, lock = false): Promise<Build> {
-    const build = await this.transactions.manager.findOne(Build, {
-      where: { id, organizationId },
-      ...(lock ? { lock: { mode: 'pessimistic_write' as const } } : {}),
-    });
+    const build = await this.builds.find(organizationId, id, lock);
     if (!build) throw ApiError.notFound('build');
     return build;
   }
@@ -211,24 +166,12 @@ export class BuildsService {
   ): Promise<{ projectId: string | null; releaseId: string | null }> {
     let projectId = dto.project_id ?? current?.projectId ?? null;
     if (dto.project_id !== undefined) {
-      await requireReference(
-        this.transactions,
-        Project,
-        organizationId,
-        dto.project_id,
-        'project_id',
-      );
+      await this.projects.require(organizationId, dto.project_id, 'project_id');
     }
     const releaseId = dto.release_id ?? current?.releaseId ?? null;
     // A new release, or a new project for an assigned build: the two must agree.
     if (releaseId !== null && (dto.release_id !== undefined || dto.project_id !== undefined)) {
-      const release = await requireReference(
-        this.transactions,
-        Release,
-        organizationId,
-        releaseId,
-        'release_id',
-      );
+      const release = await this.releases.require(organizationId, releaseId, 'release_id');
       if (dto.project_id !== undefined && dto.project_id !== release.projectId) {
         const field = dto.release_id !== undefined ? 'release_id' : 'project_id';
         throw ApiError.invalidField(

@@ -4,7 +4,9 @@ import { ApiError } from '../common/errors/api-error.js';
 
 /**
  * Checks that an id given in a body or query names a row of the caller's organization:
- * unknown and foreign ids alike are 400 naming the field (CONTRACT §5b), never a leak.
+ * unknown and foreign ids alike are 400 naming the field (CONTRACT §5b), never a leak. Each
+ * module's look-up (`ProjectLookup`, `ReleaseLookup`, `BuildLookup`) runs it on its own
+ * entity; other modules ask the look-up.
  */
 export async function requireReference<
   T extends ObjectLiteral & { id: string; organizationId: string },

@@ -1,11 +1,14 @@
 import { Module } from '@nestjs/common';
+import { ProjectLookupModule } from './project-lookup.module.js';
 import { ProjectsInternalController } from './projects.internal.controller.js';
 import { ProjectsController } from './projects.controller.js';
+import { ProjectsRepository } from './projects.repository.js';
 import { ProjectsService } from './projects.service.js';
 
 @Module({
+  imports: [ProjectLookupModule],
   controllers: [ProjectsController, ProjectsInternalController],
-  providers: [ProjectsService],
-  exports: [ProjectsService],
+  providers: [ProjectsService, ProjectsRepository],
+  exports: [ProjectsService, ProjectLookupModule],
 })
 export class ProjectsModule {}

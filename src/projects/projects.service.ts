@@ -1,12 +1,13 @@
 import { Injectable } from '@nestjs/common';
 import { ApiError } from '../common/errors/api-error.js';
-import { fetchPage, type Page, PaginationQuery, toPage } from '../common/pagination/pagination.js';
+import { type Page, PaginationQuery, toPage } from '../common/pagination/pagination.js';
 import { Transactions } from '../database/transactions.js';
 import { requireOrganization } from '../organizations/require-organization.js';
 import { CreateProjectDto, ProjectResponse } from './dto/project.dto.js';
 import { CreateTestCaseDto, TestCaseQuery, TestCaseResponse } from './dto/test-case.dto.js';
 import { Project } from './entities/project.entity.js';
 import { TestCase } from './entities/test-case.entity.js';
+import { ProjectsRepository } from './projects.repository.js';
 
 export function toProjectResponse(project: Project): ProjectResponse {
   return {
@@ -33,24 +34,15 @@ export function toTestCaseResponse(testCase: TestCase): TestCaseResponse {
   };
 }
 
-/** Escapes LIKE wildcards so `q` matches literally. */
-function likePattern(text: string): string {
-  return `%${text.replace(/[\\%_]/g, (char) => `\\${char}`)}%`;
-}
-
 @Injectable()
 export class ProjectsService {
-  constructor(private readonly transactions: Transactions) {}
+  constructor(
+    private readonly transactions: Transactions,
+    private readonly projects: ProjectsRepository,
+  ) {}
 
   async list(organizationId: string, query: PaginationQuery): Promise<Page<ProjectResponse>> {
-    const [projects, total] = await fetchPage(
-      this.transactions.manager
-        .createQueryBuilder(Project, 'project')
-        .where('project.organizationId = :organizationId', { organizationId })
-        .orderBy('project.createdAt', 'DESC')
-        .addOrderBy('project.id', 'DESC'),
-      query,
-    );
+    const [projects, total] = await this.projects.page(organizationId, query);
     return toPage(projects.map(toProjectResponse), total, query);
   }
 
@@ -73,8 +65,7 @@ export class ProjectsService {
 
   async create(organizationId: string, dto: CreateProjectDto): Promise<ProjectResponse> {
     return this.transactions.run(async (manager) => {
-      const clash = await manager.existsBy(Project, { organizationId, key: dto.key });
-      if (clash)
+      if (await this.projects.keyTaken(organizationId, dto.key))
         throw ApiError.conflict('duplicate_key', `A project with key "${dto.key}" already exists.`);
       const project = await manager.save(
         manager.create(Project, {
@@ -90,14 +81,14 @@ export class ProjectsService {
 
   /** The project if it belongs to the organization; 404 otherwise (no existence leaks). */
   async find(organizationId: string, id: string): Promise<Project> {
-    const project = await this.transactions.manager.findOneBy(Project, { id, organizationId });
+    const project = await this.projects.find(organizationId, id);
     if (!project) throw ApiError.notFound('project');
     return project;
   }
 
   /** For the internal API, whose routes name a project without its organization. */
   async findAnywhere(id: string): Promise<Project> {
-    const project = await this.transactions.manager.findOneBy(Project, { id });
+    const project = await this.projects.findAnywhere(id);
     if (!project) throw ApiError.notFound('project');
     return project;
   }
@@ -116,23 +107,7 @@ export class ProjectsService {
     query: TestCaseQuery,
   ): Promise<Page<TestCaseResponse>> {
     await this.find(organizationId, projectId);
-    const qb = this.transactions.manager
-      .createQueryBuilder(TestCase, 'tc')
-      .where('tc.projectId = :projectId', { projectId })
-      .andWhere('tc.organizationId = :organizationId', { organizationId });
-    if (query.automation_id !== undefined) {
-      qb.andWhere('tc.automationId = :automationId', { automationId: query.automation_id });
-    }
-    if (query.updated_after !== undefined) {
-      qb.andWhere('tc.updatedAt > :updatedAfter', { updatedAfter: query.updated_after });
-    }
-    if (query.q !== undefined) {
-      qb.andWhere(`tc.title ILIKE :q ESCAPE '\\'`, { q: likePattern(query.q) });
-    }
-    const [cases, total] = await fetchPage(
-      qb.orderBy('tc.createdAt', 'DESC').addOrderBy('tc.id', 'DESC'),
-      query,
-    );
+    const [cases, total] = await this.projects.testCasePage(organizationId, projectId, query);
     return toPage(cases.map(toTestCaseResponse), total, query);
   }
 
@@ -140,11 +115,7 @@ export class ProjectsService {
     return this.transactions.run(async (manager) => {
       const project = await this.findAnywhere(projectId);
       if (dto.automation_id !== undefined) {
-        const clash = await manager.existsBy(TestCase, {
-          projectId,
-          automationId: dto.automation_id,
-        });
-        if (clash) {
+        if (await this.projects.automationIdTaken(projectId, dto.automation_id)) {
           throw ApiError.conflict(
             'duplicate_automation_id',
             `A test case with automation_id "${dto.automation_id}" already exists in this project.`,

@@ -1,12 +1,13 @@
 import { Injectable } from '@nestjs/common';
 import { ApiError } from '../common/errors/api-error.js';
-import { fetchPage, type Page, PaginationQuery, toPage } from '../common/pagination/pagination.js';
+import { type Page, PaginationQuery, toPage } from '../common/pagination/pagination.js';
 import { isoOrNull } from '../common/serialization.js';
 import { Transactions } from '../database/transactions.js';
 import { EventsService } from '../events/events.service.js';
-import { ProjectsService } from '../projects/projects.service.js';
+import { ProjectLookup } from '../projects/project-lookup.js';
 import { ReleaseProgressResponse } from './dto/release-progress.dto.js';
-import { releaseProgress } from './release-progress.js';
+import { ReleaseProgress } from './release-progress.js';
+import { ReleasesRepository } from './releases.repository.js';
 import { CreateReleaseDto, ReleaseResponse, UpdateReleaseDto } from './dto/release.dto.js';
 import { Release, RELEASE_STATUSES, type ReleaseStatus } from './entities/release.entity.js';
 
@@ -33,16 +34,18 @@ function canMove(from: ReleaseStatus, to: ReleaseStatus): boolean {
 export class ReleasesService {
   constructor(
     private readonly transactions: Transactions,
-    private readonly projects: ProjectsService,
+    private readonly releases: ReleasesRepository,
+    private readonly projects: ProjectLookup,
+    private readonly progressOf: ReleaseProgress,
     private readonly events: EventsService,
   ) {}
 
   async create(projectId: string, dto: CreateReleaseDto): Promise<ReleaseResponse> {
-    const project = await this.projects.findAnywhere(projectId);
+    const organizationId = await this.projects.organizationOf(projectId);
     const release = await this.transactions.run((manager) =>
       manager.save(
         manager.create(Release, {
-          organizationId: project.organizationId,
+          organizationId,
           projectId,
           name: dto.name,
           version: dto.version ?? null,
@@ -56,33 +59,23 @@ export class ReleasesService {
   }
 
   async list(projectId: string, query: PaginationQuery): Promise<Page<ReleaseResponse>> {
-    await this.projects.findAnywhere(projectId);
-    const [releases, total] = await fetchPage(
-      this.transactions.manager
-        .createQueryBuilder(Release, 'release')
-        .where('release.projectId = :projectId', { projectId })
-        .orderBy('release.createdAt', 'DESC')
-        .addOrderBy('release.id', 'DESC'),
-      query,
-    );
+    await this.projects.organizationOf(projectId);
+    const [releases, total] = await this.releases.page(projectId, query);
     return toPage(releases.map(toReleaseResponse), total, query);
   }
 
   /** `GET /releases/{id}/progress`: readiness of the organization's release. */
   async progress(organizationId: string, id: string): Promise<ReleaseProgressResponse> {
-    const release = await this.transactions.manager.findOneBy(Release, { id, organizationId });
+    const release = await this.releases.find(organizationId, id);
     if (!release) throw ApiError.notFound('release');
-    return releaseProgress(this.transactions, release);
+    return this.progressOf.of(release);
   }
 
   /** A change to `completed` sets `released_at` (and emits `release.released.v1` once). */
   async update(id: string, dto: UpdateReleaseDto): Promise<ReleaseResponse> {
     return this.transactions.run(async (manager) => {
       // Row lock: two concurrent completions cannot both see "not completed yet".
-      const release = await manager.findOne(Release, {
-        where: { id },
-        lock: { mode: 'pessimistic_write' },
-      });
+      const release = await this.releases.lockAnywhere(id);
       if (!release) throw ApiError.notFound('release');
       if (dto.status !== undefined) {
         if (!canMove(release.status, dto.status)) {

@@ -1,21 +1,14 @@
 import { Injectable } from '@nestjs/common';
-import { Build, type Source } from '../builds/entities/build.entity.js';
+import { BuildLookup } from '../builds/build-lookup.js';
+import type { Source } from '../builds/entities/build.entity.js';
 import { ApiError } from '../common/errors/api-error.js';
-import {
-  fetchPage,
-  whereCreatedBetween,
-  type Page,
-  toPage,
-} from '../common/pagination/pagination.js';
-import { requireReference } from '../database/references.js';
+import { type Page, toPage } from '../common/pagination/pagination.js';
 import { isoOrNull } from '../common/serialization.js';
 import { uuid7 } from '../common/uuid7.js';
-import { prepared } from '../database/preparing-client.js';
 import { Transactions } from '../database/transactions.js';
 import { EventsService } from '../events/events.service.js';
-import { Project } from '../projects/entities/project.entity.js';
-import { ProjectsService } from '../projects/projects.service.js';
-import { Release } from '../releases/entities/release.entity.js';
+import { ProjectLookup } from '../projects/project-lookup.js';
+import { ReleaseLookup } from '../releases/release-lookup.js';
 import { ResultWriter } from '../results/result-writer.js';
 import {
   CreateTestRunDto,
@@ -25,6 +18,8 @@ import {
   UpdateTestRunDto,
 } from './dto/test-run.dto.js';
 import { TestRun, type TestRunStatus } from './entities/test-run.entity.js';
+import { TestRunLookup } from './test-run-lookup.js';
+import { type RunLockMode, TestRunsRepository } from './test-runs.repository.js';
 
 export function toTestRunResponse(run: TestRun): TestRunResponse {
   return {
@@ -67,33 +62,15 @@ export interface NewRun {
   testCaseIds?: string[];
 }
 
-/**
- * The statements that lock a run and read it (every result batch runs one), written from the
- * entity's columns once and prepared once per connection: TypeORM would build the query and
- * PostgreSQL plan it on every call.
- */
-let locking: Record<'exclusive' | 'shared', string> | null = null;
-
-function lockStatements(transactions: Transactions): Record<'exclusive' | 'shared', string> {
-  if (locking === null) {
-    const columns = transactions.manager.connection
-      .getMetadata(TestRun)
-      .columns.map((c) => `"${c.databaseName}" AS "${c.propertyName}"`)
-      .join(', ');
-    const select = `SELECT ${columns} FROM test_run WHERE id = $1 AND organization_id = $2`;
-    locking = {
-      exclusive: prepared(`${select} FOR UPDATE`),
-      shared: prepared(`${select} FOR KEY SHARE`),
-    };
-  }
-  return locking;
-}
-
 @Injectable()
 export class TestRunsService {
   constructor(
     private readonly transactions: Transactions,
-    private readonly projects: ProjectsService,
+    private readonly runs: TestRunsRepository,
+    private readonly lookup: TestRunLookup,
+    private readonly projects: ProjectLookup,
+    private readonly releases: ReleaseLookup,
+    private readonly builds: BuildLookup,
     private readonly writer: ResultWriter,
     private readonly events: EventsService,
   ) {}
@@ -117,8 +94,8 @@ export class TestRunsService {
 
   /** Internal API: a run from the UI in the project named in the path. */
   async createFromUi(projectId: string, dto: TestRunFields): Promise<TestRunResponse> {
-    const project = await this.projects.findAnywhere(projectId);
-    return this.create(project.organizationId, { ...dto, project_id: projectId }, 'ui');
+    const organizationId = await this.projects.organizationOf(projectId);
+    return this.create(organizationId, { ...dto, project_id: projectId }, 'ui');
   }
 
   /**
@@ -127,23 +104,10 @@ export class TestRunsService {
    */
   async open(organizationId: string, source: Source, fields: NewRun): Promise<TestRun> {
     const manager = this.transactions.manager;
-    await requireReference(
-      this.transactions,
-      Project,
-      organizationId,
-      fields.projectId,
-      'project_id',
-    );
-    if (fields.buildId)
-      await requireReference(this.transactions, Build, organizationId, fields.buildId, 'build_id');
+    await this.projects.require(organizationId, fields.projectId, 'project_id');
+    if (fields.buildId) await this.builds.require(organizationId, fields.buildId, 'build_id');
     if (fields.releaseId) {
-      const release = await requireReference(
-        this.transactions,
-        Release,
-        organizationId,
-        fields.releaseId,
-        'release_id',
-      );
+      const release = await this.releases.require(organizationId, fields.releaseId, 'release_id');
       if (release.projectId !== fields.projectId) {
         throw ApiError.invalidField(
           'release_id',
@@ -187,40 +151,21 @@ export class TestRunsService {
   }
 
   async list(organizationId: string, query: TestRunQuery): Promise<Page<TestRunResponse>> {
-    const manager = this.transactions.manager;
     if (query.project_id)
-      await requireReference(
-        this.transactions,
-        Project,
-        organizationId,
-        query.project_id,
-        'project_id',
-      );
-    if (query.build_id)
-      await requireReference(this.transactions, Build, organizationId, query.build_id, 'build_id');
+      await this.projects.require(organizationId, query.project_id, 'project_id');
+    if (query.build_id) await this.builds.require(organizationId, query.build_id, 'build_id');
     if (query.release_id)
-      await requireReference(
-        this.transactions,
-        Release,
-        organizationId,
-        query.release_id,
-        'release_id',
-      );
-    const qb = manager
-      .createQueryBuilder(TestRun, 'run')
-      .where('run.organizationId = :organizationId', { organizationId });
-    const exact = {
-      status: query.status,
-      projectId: query.project_id,
-      buildId: query.build_id,
-      releaseId: query.release_id,
-    };
-    for (const [column, value] of Object.entries(exact)) {
-      if (value !== undefined) qb.andWhere(`run.${column} = :${column}`, { [column]: value });
-    }
-    whereCreatedBetween(qb, 'run', query);
-    qb.orderBy('run.createdAt', 'DESC').addOrderBy('run.id', 'DESC');
-    const [runs, total] = await fetchPage(qb, query);
+      await this.releases.require(organizationId, query.release_id, 'release_id');
+    const [runs, total] = await this.runs.page(
+      organizationId,
+      {
+        status: query.status,
+        projectId: query.project_id,
+        buildId: query.build_id,
+        releaseId: query.release_id,
+      },
+      query,
+    );
     return toPage(runs.map(toTestRunResponse), total, query);
   }
 
@@ -228,11 +173,9 @@ export class TestRunsService {
     return toTestRunResponse(await this.find(organizationId, id));
   }
 
-  /** The run if it is the organization's; 404 otherwise (no existence leaks). */
-  async find(organizationId: string, id: string): Promise<TestRun> {
-    const run = await this.transactions.manager.findOneBy(TestRun, { id, organizationId });
-    if (!run) throw ApiError.notFound('test_run');
-    return run;
+  /** The run if it is the organization's; 404 otherwise (`TestRunLookup.find`). */
+  find(organizationId: string, id: string): Promise<TestRun> {
+    return this.lookup.find(organizationId, id);
   }
 
   async update(
@@ -246,24 +189,9 @@ export class TestRunsService {
     });
   }
 
-  /**
-   * The run, row-locked for the rest of the transaction (404 unless it is the organization's).
-   * `exclusive` (FOR UPDATE) for status changes; result batches take `shared` (FOR KEY SHARE),
-   * which lets batches run side by side but makes a status change wait for them, so no result
-   * lands in a run that completed meanwhile.
-   */
-  async lock(
-    organizationId: string,
-    id: string,
-    mode: 'exclusive' | 'shared' = 'exclusive',
-  ): Promise<TestRun> {
-    const manager = this.transactions.manager;
-    const [row]: Array<Record<string, unknown>> = await manager.query(
-      lockStatements(this.transactions)[mode],
-      [id, organizationId],
-    );
-    if (!row) throw ApiError.notFound('test_run');
-    return manager.create(TestRun, row as Partial<TestRun>);
+  /** The run, row-locked for the rest of the transaction (`TestRunLookup.lock`). */
+  lock(organizationId: string, id: string, mode: RunLockMode = 'exclusive'): Promise<TestRun> {
+    return this.lookup.lock(organizationId, id, mode);
   }
 
   /**

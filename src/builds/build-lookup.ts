@@ -1,0 +1,24 @@
+import { Injectable } from '@nestjs/common';
+import { requireReference } from '../database/references.js';
+import { Transactions } from '../database/transactions.js';
+import { BuildsRepository } from './builds.repository.js';
+import { Build } from './entities/build.entity.js';
+
+/** What other modules may ask of builds. */
+@Injectable()
+export class BuildLookup {
+  constructor(
+    private readonly transactions: Transactions,
+    private readonly builds: BuildsRepository,
+  ) {}
+
+  /** Checks `id`, given in `field`, names a build of the organization (400 otherwise). */
+  async require(organizationId: string, id: string, field: string): Promise<void> {
+    await requireReference(this.transactions, Build, organizationId, id, field);
+  }
+
+  /** How many builds are assigned to the release. */
+  countInRelease(releaseId: string): Promise<number> {
+    return this.builds.countInRelease(releaseId);
+  }
+}

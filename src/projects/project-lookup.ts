@@ -1,0 +1,38 @@
+import { Injectable } from '@nestjs/common';
+import { ApiError } from '../common/errors/api-error.js';
+import { requireReference } from '../database/references.js';
+import { Transactions } from '../database/transactions.js';
+import { Project } from './entities/project.entity.js';
+import { ProjectsRepository } from './projects.repository.js';
+
+/** What other modules may ask of projects. */
+@Injectable()
+export class ProjectLookup {
+  constructor(
+    private readonly transactions: Transactions,
+    private readonly projects: ProjectsRepository,
+  ) {}
+
+  /** Checks `id`, given in `field`, names a project of the organization (400 otherwise). */
+  async require(organizationId: string, id: string, field: string): Promise<void> {
+    await requireReference(this.transactions, Project, organizationId, id, field);
+  }
+
+  /** The organization of a project named in an internal route's path (404 if none). */
+  async organizationOf(id: string): Promise<string> {
+    const project = await this.projects.findAnywhere(id);
+    if (!project) throw ApiError.notFound('project');
+    return project.organizationId;
+  }
+}
+
+/** What other modules may ask of test cases. */
+@Injectable()
+export class TestCaseLookup {
+  constructor(private readonly projects: ProjectsRepository) {}
+
+  /** Whether `id` names a test case of the project. */
+  inProject(projectId: string, id: string): Promise<boolean> {
+    return this.projects.testCaseInProject(projectId, id);
+  }
+}

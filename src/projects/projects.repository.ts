@@ -1,0 +1,77 @@
+import { Injectable } from '@nestjs/common';
+import { fetchPage, PaginationQuery } from '../common/pagination/pagination.js';
+import { sql } from '../database/sql.js';
+import { Transactions } from '../database/transactions.js';
+import { TestCaseQuery } from './dto/test-case.dto.js';
+import { Project } from './entities/project.entity.js';
+import { TestCase } from './entities/test-case.entity.js';
+
+/** The test-case list's optional filters, each a condition on `tc`. */
+const CASE_FILTERS = {
+  automationId: sql('testCases.list.whereAutomationId', 'tc.automationId = :automationId'),
+  updatedAfter: sql('testCases.list.whereUpdatedAfter', 'tc.updatedAt > :updatedAfter'),
+  // The pattern comes from `likePattern`, with LIKE's wildcards escaped by a backslash.
+  titleContains: sql('testCases.list.whereTitleContains', `tc.title ILIKE :q ESCAPE '\\'`),
+};
+
+/** Escapes LIKE wildcards so `q` matches literally. */
+function likePattern(text: string): string {
+  return `%${text.replace(/[\\%_]/g, (char) => `\\${char}`)}%`;
+}
+
+/** How projects and their test cases are read: the SQL of `project` and `test_case`. */
+@Injectable()
+export class ProjectsRepository {
+  constructor(private readonly transactions: Transactions) {}
+
+  /** A page of the organization's projects, newest first, and their number. */
+  page(organizationId: string, query: PaginationQuery): Promise<[Project[], number]> {
+    return fetchPage(
+      this.transactions.manager
+        .createQueryBuilder(Project, 'project')
+        .where('project.organizationId = :organizationId', { organizationId })
+        .orderBy('project.createdAt', 'DESC')
+        .addOrderBy('project.id', 'DESC'),
+      query,
+    );
+  }
+
+  find(organizationId: string, id: string): Promise<Project | null> {
+    return this.transactions.manager.findOneBy(Project, { id, organizationId });
+  }
+
+  /** For the internal API, whose routes name a project without its organization. */
+  findAnywhere(id: string): Promise<Project | null> {
+    return this.transactions.manager.findOneBy(Project, { id });
+  }
+
+  keyTaken(organizationId: string, key: string): Promise<boolean> {
+    return this.transactions.manager.existsBy(Project, { organizationId, key });
+  }
+
+  /** A page of a project's test cases, newest first, and the number of all that match. */
+  testCasePage(
+    organizationId: string,
+    projectId: string,
+    query: TestCaseQuery,
+  ): Promise<[TestCase[], number]> {
+    const qb = this.transactions.manager
+      .createQueryBuilder(TestCase, 'tc')
+      .where('tc.projectId = :projectId', { projectId })
+      .andWhere('tc.organizationId = :organizationId', { organizationId });
+    if (query.automation_id !== undefined)
+      qb.andWhere(CASE_FILTERS.automationId, { automationId: query.automation_id });
+    if (query.updated_after !== undefined)
+      qb.andWhere(CASE_FILTERS.updatedAfter, { updatedAfter: query.updated_after });
+    if (query.q !== undefined) qb.andWhere(CASE_FILTERS.titleContains, { q: likePattern(query.q) });
+    return fetchPage(qb.orderBy('tc.createdAt', 'DESC').addOrderBy('tc.id', 'DESC'), query);
+  }
+
+  automationIdTaken(projectId: string, automationId: string): Promise<boolean> {
+    return this.transactions.manager.existsBy(TestCase, { projectId, automationId });
+  }
+
+  testCaseInProject(projectId: string, id: string): Promise<boolean> {
+    return this.transactions.manager.existsBy(TestCase, { id, projectId });
+  }
+}

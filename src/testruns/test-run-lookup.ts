@@ -1,0 +1,45 @@
+import { Injectable } from '@nestjs/common';
+import { ApiError } from '../common/errors/api-error.js';
+import type { TestRun, TestRunStatus } from './entities/test-run.entity.js';
+import { type RunLockMode, TestRunsRepository } from './test-runs.repository.js';
+
+export type RunStatusCounts = Record<TestRunStatus | 'total', number>;
+
+/** What other modules may read of test runs: a run of an organization, and a release's runs. */
+@Injectable()
+export class TestRunLookup {
+  constructor(private readonly runs: TestRunsRepository) {}
+
+  /** The run if it is the organization's; 404 otherwise (no existence leaks). */
+  async find(organizationId: string, id: string): Promise<TestRun> {
+    const run = await this.runs.find(organizationId, id);
+    if (!run) throw ApiError.notFound('test_run');
+    return run;
+  }
+
+  /**
+   * The run, row-locked for the rest of the transaction (404 unless it is the organization's).
+   * `exclusive` (FOR UPDATE) for status changes; result batches take `shared` (FOR KEY SHARE),
+   * which lets batches run side by side but makes a status change wait for them, so no result
+   * lands in a run that completed meanwhile.
+   */
+  async lock(
+    organizationId: string,
+    id: string,
+    mode: RunLockMode = 'exclusive',
+  ): Promise<TestRun> {
+    const run = await this.runs.lock(organizationId, id, mode);
+    if (!run) throw ApiError.notFound('test_run');
+    return run;
+  }
+
+  /** The release's runs by status, and all of them. */
+  async statusCountsInRelease(releaseId: string): Promise<RunStatusCounts> {
+    const counts: RunStatusCounts = { total: 0, in_progress: 0, submitted: 0, completed: 0 };
+    for (const row of await this.runs.statusCountsInRelease(releaseId)) {
+      counts[row.status] = row.n;
+      counts.total += row.n;
+    }
+    return counts;
+  }
+}

@@ -1,0 +1,108 @@
+import { Injectable } from '@nestjs/common';
+import {
+  fetchPage,
+  type PaginationQuery,
+  whereCreatedBetween,
+  type CreatedBetweenQuery,
+} from '../common/pagination/pagination.js';
+import { preparedSql, sql } from '../database/sql.js';
+import { Transactions } from '../database/transactions.js';
+import { TestRun, type TestRunStatus } from './entities/test-run.entity.js';
+
+/**
+ * Every column of `test_run`, by the entity's property names, in the entity's order (a test
+ * checks them against the entity's metadata): what a locked read returns.
+ */
+export const TEST_RUN_COLUMNS = [
+  'id',
+  'organizationId',
+  'projectId',
+  'buildId',
+  'releaseId',
+  'name',
+  'status',
+  'source',
+  'total',
+  'passed',
+  'failed',
+  'blocked',
+  'skipped',
+  'retest',
+  'untested',
+  'flaky',
+  'submittedAt',
+  'completedAt',
+  'createdAt',
+  'updatedAt',
+] as const satisfies ReadonlyArray<keyof TestRun>;
+
+const snake = (property: string) => property.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`);
+const SELECT_RUN = `SELECT ${TEST_RUN_COLUMNS.map((p) => `"${snake(p)}" AS "${p}"`).join(', ')} FROM test_run WHERE id = $1 AND organization_id = $2`;
+
+/**
+ * The statements that lock a run and read it (every result batch runs one), prepared once per
+ * connection: TypeORM would build the query and PostgreSQL plan it on every call.
+ */
+const LOCK: Record<RunLockMode, string> = {
+  exclusive: preparedSql('testRuns.lockExclusive', `${SELECT_RUN} FOR UPDATE`),
+  shared: preparedSql('testRuns.lockShared', `${SELECT_RUN} FOR KEY SHARE`),
+};
+
+const STATUS_COUNTS_IN_RELEASE = sql(
+  'testRuns.statusCountsInRelease',
+  'SELECT status, count(*)::int AS n FROM test_run WHERE release_id = $1 GROUP BY status',
+);
+
+/** The list's filters, each a condition on `run`, applied in this order. */
+const LIST_FILTERS = {
+  status: sql('testRuns.list.whereStatus', 'run.status = :status'),
+  projectId: sql('testRuns.list.whereProject', 'run.projectId = :projectId'),
+  buildId: sql('testRuns.list.whereBuild', 'run.buildId = :buildId'),
+  releaseId: sql('testRuns.list.whereRelease', 'run.releaseId = :releaseId'),
+};
+
+export type RunLockMode = 'exclusive' | 'shared';
+export type TestRunFilters = Partial<Record<keyof typeof LIST_FILTERS, string>>;
+
+/** How test runs are read: the SQL of the `test_run` table. */
+@Injectable()
+export class TestRunsRepository {
+  constructor(private readonly transactions: Transactions) {}
+
+  find(organizationId: string, id: string): Promise<TestRun | null> {
+    return this.transactions.manager.findOneBy(TestRun, { id, organizationId });
+  }
+
+  /** The run, row-locked in `mode` for the rest of the transaction; null if not the org's. */
+  async lock(organizationId: string, id: string, mode: RunLockMode): Promise<TestRun | null> {
+    const manager = this.transactions.manager;
+    const [row]: Array<Record<string, unknown>> = await manager.query(LOCK[mode], [
+      id,
+      organizationId,
+    ]);
+    return row ? manager.create(TestRun, row as Partial<TestRun>) : null;
+  }
+
+  /** A page of the organization's runs, newest first, and the number of all that match. */
+  page(
+    organizationId: string,
+    filters: TestRunFilters,
+    query: CreatedBetweenQuery & PaginationQuery,
+  ): Promise<[TestRun[], number]> {
+    const qb = this.transactions.manager
+      .createQueryBuilder(TestRun, 'run')
+      .where('run.organizationId = :organizationId', { organizationId });
+    for (const [column, condition] of Object.entries(LIST_FILTERS)) {
+      const value = filters[column as keyof TestRunFilters];
+      if (value !== undefined) qb.andWhere(condition, { [column]: value });
+    }
+    whereCreatedBetween(qb, 'run', query);
+    qb.orderBy('run.createdAt', 'DESC').addOrderBy('run.id', 'DESC');
+    return fetchPage(qb, query);
+  }
+
+  /** The release's runs by status (statuses without runs are left out). */
+  statusCountsInRelease(releaseId: string): Promise<Array<{ status: TestRunStatus; n: number }>> {
+    return this.transactions.manager.query(STATUS_COUNTS_IN_RELEASE, [releaseId]);
+  }
+}
