@@ -11,8 +11,7 @@ import {
 import { preparedSql, sql } from '../database/sql.js';
 import { Transactions } from '../database/transactions.js';
 import type { TestRun } from '../testruns/entities/test-run.entity.js';
-import type { ResultStatus } from './entities/result-status.js';
-import { RESULT_STATUSES } from './entities/result-status.js';
+import { RESULT_STATUSES, type ResultStatus } from './entities/result-status.js';
 import { TestResult } from './entities/test-result.entity.js';
 import { TestRunCase } from './entities/test-run-case.entity.js';
 import { COUNT_COLUMNS, type Counts } from './run-counts.js';
