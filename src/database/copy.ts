@@ -72,18 +72,17 @@ function* copyMessages(lines: Iterable<string>): Generator<string> {
   if (message.length > 0) yield message;
 }
 
-/** COPY text-format lines into a table on the current transaction's connection, as they come. */
+/**
+ * Streams COPY text-format lines to `statement` (a `COPY table (columns) FROM STDIN`, named by
+ * its repository) on the current transaction's connection, as they come.
+ */
 export async function copyInto(
   transactions: Transactions,
-  table: string,
-  columns: string,
+  statement: string,
   lines: Iterable<string>,
 ): Promise<void> {
   const runner = transactions.manager.queryRunner;
   if (!runner) throw new Error('COPY needs a transaction');
   const client = (await runner.connect()) as PoolClient;
-  await pipeline(
-    Readable.from(copyMessages(lines)),
-    client.query(copyFrom(`COPY ${table} (${columns}) FROM STDIN`)),
-  );
+  await pipeline(Readable.from(copyMessages(lines)), client.query(copyFrom(statement)));
 }

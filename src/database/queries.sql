@@ -51,6 +51,38 @@ INSERT INTO organization_usage AS u (organization_id, period_start, calls)
   DO UPDATE SET calls = u.calls + 1 WHERE u.calls < $3
   RETURNING u.calls;
 
+-- results.addRunCounts
+UPDATE test_run SET total = total + $2, passed = passed + $3, failed = failed + $4, blocked = blocked + $5, skipped = skipped + $6, retest = retest + $7, untested = untested + $8, flaky = flaky + $9, updated_at = now()
+  WHERE id = $1;
+
+-- results.casesByAutomationId
+SELECT id, automation_id FROM test_case WHERE project_id = $1 AND automation_id = ANY($2::text[]);
+
+-- results.copyCurrent
+COPY test_run_case (test_run_id, test_case_id, result_id, status, flaky) FROM STDIN;
+
+-- results.copyNewCases
+COPY test_case (id, organization_id, project_id, title, automation_id, section) FROM STDIN;
+
+-- results.copyResults
+COPY test_result (id, organization_id, test_run_id, test_case_id, status, duration_ms, message, defects, retries, flaky, executed_at)
+  FROM STDIN;
+
+-- results.insertNewCases
+INSERT INTO test_case (id, organization_id, project_id, title, automation_id, section)
+  SELECT x.id, $1, $2, x.title, x.automation_id, x.section
+    FROM unnest($3::uuid[], $4::text[], $5::text[], $6::text[])
+         WITH ORDINALITY AS x(id, automation_id, title, section, n)
+   ORDER BY x.n
+  ON CONFLICT (project_id, automation_id) DO NOTHING
+  RETURNING automation_id;
+
+-- results.keepNewCases
+RELEASE SAVEPOINT create_cases;
+
+-- results.knownCaseIds
+SELECT id FROM test_case WHERE project_id = $1 AND id = ANY($2::uuid[]);
+
 -- results.releaseLatestStatusCounts
 SELECT status, count(*)::int AS n FROM (
     SELECT DISTINCT ON (c.test_case_id) c.status
@@ -60,6 +92,42 @@ SELECT status, count(*)::int AS n FROM (
      WHERE t.release_id = $1
      ORDER BY c.test_case_id, r.created_at DESC, r.id DESC
   ) latest GROUP BY status;
+
+-- results.savepointBatch
+SAVEPOINT write_batch;
+
+-- results.savepointNewCases
+SAVEPOINT create_cases;
+
+-- results.transactionTime
+SELECT now()::timestamptz(3) AS now;
+
+-- results.undoBatch
+ROLLBACK TO SAVEPOINT write_batch;
+
+-- results.undoNewCases
+ROLLBACK TO SAVEPOINT create_cases;
+
+-- results.upsertCurrent
+WITH changed AS (
+    INSERT INTO test_run_case AS c (test_run_id, test_case_id, result_id, status, flaky)
+    SELECT $1, x.test_case_id, x.id, x.status, x.flaky
+      FROM unnest($2::uuid[], $3::uuid[], $4::result_status[], $5::boolean[])
+           WITH ORDINALITY AS x(test_case_id, id, status, flaky, n)
+     ORDER BY x.n
+    ON CONFLICT (test_run_id, test_case_id) DO UPDATE
+       SET result_id = EXCLUDED.result_id, status = EXCLUDED.status, flaky = EXCLUDED.flaky,
+           replaced_status = c.status, replaced_flaky = c.flaky
+    RETURNING c.status, c.flaky, xmax = 0 AS created, c.replaced_status, c.replaced_flaky
+  )
+  SELECT count(*) FILTER (WHERE created)::int AS total,
+    (count(*) FILTER (WHERE status = 'passed') - count(*) FILTER (WHERE NOT created AND replaced_status = 'passed'))::int AS passed,
+    (count(*) FILTER (WHERE status = 'failed') - count(*) FILTER (WHERE NOT created AND replaced_status = 'failed'))::int AS failed,
+    (count(*) FILTER (WHERE status = 'blocked') - count(*) FILTER (WHERE NOT created AND replaced_status = 'blocked'))::int AS blocked,
+    (count(*) FILTER (WHERE status = 'skipped') - count(*) FILTER (WHERE NOT created AND replaced_status = 'skipped'))::int AS skipped,
+    (count(*) FILTER (WHERE status = 'retest') - count(*) FILTER (WHERE NOT created AND replaced_status = 'retest'))::int AS retest,
+    (count(*) FILTER (WHERE status = 'untested') - count(*) FILTER (WHERE NOT created AND replaced_status = 'untested'))::int AS untested,
+    (count(*) FILTER (WHERE flaky) - count(*) FILTER (WHERE NOT created AND replaced_flaky))::int AS flaky FROM changed;
 
 -- testCases.list.whereAutomationId
 tc.automationId = :automationId;

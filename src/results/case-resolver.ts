@@ -1,11 +1,10 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { ApiError } from '../common/errors/api-error.js';
 import { uuid7 } from '../common/uuid7.js';
-import { arrayLiteral } from '../database/copy.js';
 import { Transactions } from '../database/transactions.js';
 import type { TestRun } from '../testruns/entities/test-run.entity.js';
 import { CaseIdCache, type RememberedCases } from './case-id-cache.js';
-import { insertCases, loadCases, type NewCase } from './new-cases.js';
+import { ResultCasesRepository, type NewCase } from './result-cases.repository.js';
 import type { ResultItem } from './result-items.js';
 import { inRounds } from './rounds.js';
 
@@ -38,6 +37,7 @@ export class CaseResolver {
   constructor(
     private readonly caseIds: CaseIdCache,
     private readonly transactions: Transactions,
+    private readonly cases: ResultCasesRepository,
   ) {}
 
   /**
@@ -50,7 +50,7 @@ export class CaseResolver {
     caseField: (index: number) => string,
     remembered: RememberedCases | undefined,
   ): Promise<ResolvedCases> {
-    await checkNamedCases(this.transactions, run, items, caseField);
+    await this.checkNamedCases(run, items, caseField);
     // Each item's case: named, or remembered by this process; the others are pending.
     const caseIds = new Array<string>(items.length);
     const pending: number[] = [];
@@ -112,12 +112,8 @@ export class CaseResolver {
     automationIds: string[],
     found: Map<string, string>,
   ): Promise<void> {
-    const manager = this.transactions.manager;
     for (const names of inRounds(automationIds)) {
-      const rows: Array<{ id: string; automation_id: string }> = await manager.query(
-        'SELECT id, automation_id FROM test_case WHERE project_id = $1 AND automation_id = ANY($2::text[])',
-        [run.projectId, arrayLiteral(names)],
-      );
+      const rows = await this.cases.byAutomationId(run.projectId, names);
       for (const row of rows) {
         found.set(row.automation_id, row.id);
         this.caseIds.remember(run.projectId, row.automation_id, row.id);
@@ -138,7 +134,7 @@ export class CaseResolver {
     const created: CreatedCase[] = [];
     let someExisted = false;
     for (const cases of inRounds(newCases)) {
-      let inserted = await loadCases(this.transactions, run, cases);
+      let inserted = await this.cases.load(run, cases);
       if (inserted === null) {
         someExisted = true;
         inserted = await this.createCarefully(run, cases, found);
@@ -161,38 +157,33 @@ export class CaseResolver {
     );
     // Those whose proposed id the look-up did not replace.
     const fresh = cases.filter((c) => found.get(c.name) === c.id);
-    const inserted = await insertCases(this.transactions, run, fresh);
+    const inserted = await this.cases.insert(run, fresh);
     const insertedHere = new Set(inserted);
     const createdMeanwhile = fresh.filter((c) => !insertedHere.has(c)).map((c) => c.name);
     if (createdMeanwhile.length > 0) await this.lookUp(run, createdMeanwhile, found);
     return inserted;
   }
-}
 
-/** Fails the batch with a 400 naming the first item whose `test_case_id` is not the project's. */
-async function checkNamedCases(
-  transactions: Transactions,
-  run: TestRun,
-  items: ResultItem[],
-  caseField: (index: number) => string,
-): Promise<void> {
-  const manager = transactions.manager;
-  const named = new Set<string>();
-  for (const item of items) if (item.testCaseId !== null) named.add(item.testCaseId);
-  const known = new Set<string>();
-  for (const ids of inRounds([...named])) {
-    const found: Array<{ id: string }> = await manager.query(
-      'SELECT id FROM test_case WHERE project_id = $1 AND id = ANY($2::uuid[])',
-      [run.projectId, arrayLiteral(ids)],
+  /** Fails the batch with a 400 naming the first item whose `test_case_id` is not the project's. */
+  private async checkNamedCases(
+    run: TestRun,
+    items: ResultItem[],
+    caseField: (index: number) => string,
+  ): Promise<void> {
+    const named = new Set<string>();
+    for (const item of items) if (item.testCaseId !== null) named.add(item.testCaseId);
+    const known = new Set<string>();
+    for (const ids of inRounds([...named])) {
+      const found = await this.cases.knownIds(run.projectId, ids);
+      for (const row of found) known.add(row.id);
+    }
+    const missing = items.findIndex(
+      (item) => item.testCaseId !== null && !known.has(item.testCaseId),
     );
-    for (const row of found) known.add(row.id);
-  }
-  const missing = items.findIndex(
-    (item) => item.testCaseId !== null && !known.has(item.testCaseId),
-  );
-  if (missing >= 0) {
-    const field = caseField(missing);
-    throw ApiError.invalidField(field, `${field} does not name a test case of the run's project`);
+    if (missing >= 0) {
+      const field = caseField(missing);
+      throw ApiError.invalidField(field, `${field} does not name a test case of the run's project`);
+    }
   }
 }
 

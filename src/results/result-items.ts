@@ -2,7 +2,8 @@ import { ApiError, type FieldError } from '../common/errors/api-error.js';
 import { ErrorCode } from '../common/errors/error-codes.js';
 import { isUuid } from '../common/ids.js';
 import { parseTimestamp, TIMESTAMP_RULE } from '../common/validation.js';
-import { RESULT_STATUSES, type ResultStatus } from './entities/result-status.js';
+import type { ResultStatus } from './entities/result-status.js';
+import { RESULT_ITEM_FIELDS, type ResultItemFieldName } from './result-item-fields.js';
 
 /** Results one JSON call may carry (CONTRACT §2: more is 413). */
 export const MAX_RESULTS_PER_CALL = 5000;
@@ -24,19 +25,40 @@ export interface ResultItem {
   executedAt: Date | null;
 }
 
-const ITEM_FIELDS = new Set([
-  'test_case_id',
-  'automation_id',
-  'title',
-  'section',
-  'status',
-  'duration_ms',
-  'message',
-  'defects',
-  'retries',
-  'executed_at',
-]);
-const STATUSES: readonly string[] = RESULT_STATUSES;
+const FIELDS = RESULT_ITEM_FIELDS;
+const ITEM_FIELDS = new Set(Object.keys(FIELDS));
+const STATUSES: readonly string[] = FIELDS.status.enum ?? [];
+const STATUS_RULE = STATUSES.join(', ');
+
+/** A bounded string or integer field's check, made once from the field table. */
+interface Bounds {
+  name: ResultItemFieldName;
+  min: number;
+  max: number;
+  /** What the error says after the field's path. */
+  rule: string;
+}
+
+function textBounds(name: ResultItemFieldName): Bounds {
+  const { minLength: min, maxLength: max } = FIELDS[name];
+  return { name, min, max, rule: `must be a string of ${min} to ${max} characters` };
+}
+
+function integerBounds(name: ResultItemFieldName): Bounds {
+  const { minimum: min, maximum: max } = FIELDS[name];
+  return { name, min, max, rule: `must be an integer from ${min} to ${max}` };
+}
+
+const AUTOMATION_ID = textBounds('automation_id');
+const TITLE = textBounds('title');
+const SECTION = textBounds('section');
+const MESSAGE = textBounds('message');
+const DURATION_MS = integerBounds('duration_ms');
+const RETRIES = integerBounds('retries');
+const DEFECTS = FIELDS.defects;
+const DEFECTS_RULE = `must be an array of at most ${DEFECTS.maxItems} defect references`;
+const DEFECT_RULE = `must contain strings of ${DEFECTS.minLength} to ${DEFECTS.maxLength} characters`;
+const DEFAULT_RETRIES = FIELDS.retries.default ?? 0;
 
 function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
@@ -88,7 +110,7 @@ function parseItem(raw: unknown, path: string, errors: FieldError[]): ResultItem
     if (isUuid(raw.test_case_id)) testCaseId = raw.test_case_id.toLowerCase();
     else fail('test_case_id', 'must be a test case id (UUID)');
   }
-  const automationId = text(raw, 'automation_id', 1, 1000, fail);
+  const automationId = text(raw, AUTOMATION_ID, fail);
   if (present('test_case_id') && present('automation_id')) {
     fail('automation_id', 'must not be given together with test_case_id');
   } else if (!present('test_case_id') && !present('automation_id')) {
@@ -96,21 +118,21 @@ function parseItem(raw: unknown, path: string, errors: FieldError[]): ResultItem
   }
 
   let status: ResultStatus = 'untested';
-  if (!present('status')) fail('status', `is required (one of ${RESULT_STATUSES.join(', ')})`);
+  if (!present('status')) fail('status', `is required (one of ${STATUS_RULE})`);
   else if (typeof raw.status === 'string' && STATUSES.includes(raw.status))
     status = raw.status as ResultStatus;
-  else fail('status', `must be one of ${RESULT_STATUSES.join(', ')}`);
+  else fail('status', `must be one of ${STATUS_RULE}`);
 
-  const durationMs = integer(raw, 'duration_ms', 0, 2_147_483_647, fail);
-  const retries = integer(raw, 'retries', 0, 1000, fail) ?? 0;
+  const durationMs = integer(raw, DURATION_MS, fail);
+  const retries = integer(raw, RETRIES, fail) ?? DEFAULT_RETRIES;
 
   let defects: string[] = [];
   if (present('defects')) {
     const list = raw.defects;
-    if (!Array.isArray(list) || list.length > 100) {
-      fail('defects', 'must be an array of at most 100 defect references');
-    } else if (!list.every((d) => typeof d === 'string' && d.length >= 1 && d.length <= 255)) {
-      fail('defects', 'must contain strings of 1 to 255 characters');
+    if (!Array.isArray(list) || list.length > DEFECTS.maxItems) {
+      fail('defects', DEFECTS_RULE);
+    } else if (!list.every(isDefect)) {
+      fail('defects', DEFECT_RULE);
     } else {
       defects = list as string[];
     }
@@ -125,28 +147,34 @@ function parseItem(raw: unknown, path: string, errors: FieldError[]): ResultItem
   return {
     testCaseId,
     automationId,
-    title: text(raw, 'title', 1, 1000, fail),
-    section: text(raw, 'section', 0, 1000, fail),
+    title: text(raw, TITLE, fail),
+    section: text(raw, SECTION, fail),
     status,
     durationMs,
-    message: text(raw, 'message', 0, 65_535, fail),
+    message: text(raw, MESSAGE, fail),
     defects,
     retries,
     executedAt,
   };
 }
 
+function isDefect(value: unknown): boolean {
+  return (
+    typeof value === 'string' &&
+    value.length >= DEFECTS.minLength &&
+    value.length <= DEFECTS.maxLength
+  );
+}
+
 function text(
   raw: Record<string, unknown>,
-  name: string,
-  min: number,
-  max: number,
+  bounds: Bounds,
   fail: (name: string, message: string) => null,
 ): string | null {
-  const value = raw[name];
+  const value = raw[bounds.name];
   if (value === undefined || value === null) return null;
-  if (typeof value !== 'string' || value.length < min || value.length > max) {
-    return fail(name, `must be a string of ${min} to ${max} characters`);
+  if (typeof value !== 'string' || value.length < bounds.min || value.length > bounds.max) {
+    return fail(bounds.name, bounds.rule);
   }
   // (A NUL character or an unpaired surrogate, which PostgreSQL text cannot hold, is refused
   // for every request by `refuseBadText`.)
@@ -155,15 +183,14 @@ function text(
 
 function integer(
   raw: Record<string, unknown>,
-  name: string,
-  min: number,
-  max: number,
+  bounds: Bounds,
   fail: (name: string, message: string) => null,
 ): number | null {
-  const value = raw[name];
+  const value = raw[bounds.name];
   if (value === undefined || value === null) return null;
+  const { min, max } = bounds;
   if (typeof value !== 'number' || !Number.isInteger(value) || value < min || value > max) {
-    return fail(name, `must be an integer from ${min} to ${max}`);
+    return fail(bounds.name, bounds.rule);
   }
   return value;
 }

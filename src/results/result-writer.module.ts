@@ -1,14 +1,18 @@
 import { Module } from '@nestjs/common';
 import { CaseIdCache } from './case-id-cache.js';
 import { CaseResolver } from './case-resolver.js';
+import { ResultCasesRepository } from './result-cases.repository.js';
 import { ResultWriter } from './result-writer.js';
+import { ResultsRepository } from './results.repository.js';
 
 @Module({
   providers: [
     ResultWriter,
     CaseResolver,
+    ResultsRepository,
+    ResultCasesRepository,
     { provide: CaseIdCache, useFactory: () => new CaseIdCache() },
   ],
-  exports: [ResultWriter],
+  exports: [ResultWriter, ResultsRepository],
 })
 export class ResultWriterModule {}

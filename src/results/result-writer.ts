@@ -1,7 +1,5 @@
 import { Injectable } from '@nestjs/common';
 import { uuid7 } from '../common/uuid7.js';
-import { copyInto, copyLines, copyText, copyTextArray, COPY_NULL } from '../database/copy.js';
-import { Transactions } from '../database/transactions.js';
 import { EventsService } from '../events/events.service.js';
 import type { TestRun } from '../testruns/entities/test-run.entity.js';
 import { CaseIdCache, type RememberedCases } from './case-id-cache.js';
@@ -10,8 +8,9 @@ import { keepCurrentResults } from './current-results.js';
 import { giveWay, storeWhilePreparing } from './pipelined.js';
 import { toResultResponse } from './result-response.js';
 import type { ResultItem } from './result-items.js';
+import { ResultsRepository } from './results.repository.js';
 import { roundsInCaseOrder } from './rounds.js';
-import { addTo, addToRunCounts, noCounts, type Counts } from './run-counts.js';
+import { addTo, noCounts, type Counts } from './run-counts.js';
 import type { StoredResult } from './stored-result.js';
 
 // A batch is written in rounds (`rounds.ts`): each round is prepared (its results made) while
@@ -49,8 +48,6 @@ interface Batch {
 const FOREIGN_KEY_VIOLATION = '23503';
 /** Results made between two turns of the event loop. */
 const RESULTS_PER_TURN = 1000;
-const RESULT_COLUMNS =
-  'id, organization_id, test_run_id, test_case_id, status, duration_ms, message, defects, retries, flaky, executed_at';
 
 /**
  * The set-based write path of results: a whole batch in a constant number of statements per
@@ -64,7 +61,7 @@ const RESULT_COLUMNS =
 @Injectable()
 export class ResultWriter {
   constructor(
-    private readonly transactions: Transactions,
+    private readonly results: ResultsRepository,
     private readonly events: EventsService,
     private readonly caseIds: CaseIdCache,
     private readonly cases: CaseResolver,
@@ -80,19 +77,18 @@ export class ResultWriter {
     items: ResultItem[],
     options: WriteOptions = {},
   ): Promise<WrittenBatch> {
-    const manager = this.transactions.manager;
     // Case ids this process remembers may name a case deleted by hand since: then the batch
     // fails its reference check, is undone to this savepoint, and is written again without
     // them. They are taken once, here, so a batch that uses any has the savepoint. (It is not
     // released: the commit ends it, one round trip less.)
     const remembered = this.caseIds.of(run.projectId);
-    if (remembered) await manager.query('SAVEPOINT write_batch');
+    if (remembered) await this.results.savepointBatch();
     let outcome: BatchOutcome;
     try {
       outcome = await this.writeBatch(run, items, options, remembered);
     } catch (error) {
       if ((error as { code?: string }).code !== FOREIGN_KEY_VIOLATION || !remembered) throw error;
-      await manager.query('ROLLBACK TO SAVEPOINT write_batch');
+      await this.results.undoBatch();
       this.caseIds.clear();
       outcome = await this.writeBatch(run, items, options, undefined);
     }
@@ -106,11 +102,8 @@ export class ResultWriter {
     options: WriteOptions,
     remembered: RememberedCases | undefined,
   ): Promise<BatchOutcome> {
-    const manager = this.transactions.manager;
-    const [{ now }]: Array<{ now: Date }> = await manager.query(
-      'SELECT now()::timestamptz(3) AS now',
-    );
-    const batch: Batch = { run, items, createdAt: now, collected: options.collect ? [] : null };
+    const createdAt = await this.results.transactionTime();
+    const batch: Batch = { run, items, createdAt, collected: options.collect ? [] : null };
     // 1. Each item's case: named, remembered by this process, or looked up; the others are
     // proposed as new cases.
     const caseField = options.caseField ?? ((i: number) => `results[${i}].test_case_id`);
@@ -131,7 +124,8 @@ export class ResultWriter {
       this.storeRound(run, results, countChange, options.newRun ?? false),
     );
     // 5. The run's counts, once.
-    await addToRunCounts(this.transactions, run, countChange);
+    await this.results.addRunCounts(run.id, countChange);
+    addTo(run, countChange);
     return {
       written: { results: batch.collected ?? [], createdTestCases: created.length },
       created,
@@ -147,8 +141,8 @@ export class ResultWriter {
   ): Promise<void> {
     // The current results first: each stored result references its case's row in
     // test_run_case, which this transaction then already holds.
-    const change = await keepCurrentResults(this.transactions, run, results, newRun);
-    await copyInto(this.transactions, 'test_result', RESULT_COLUMNS, resultLines(run, results));
+    const change = await keepCurrentResults(this.results, run, results, newRun);
+    await this.results.copyResults(run, results);
     await this.events.recordMany(
       run.organizationId,
       'testcase.failed.v1',
@@ -202,17 +196,4 @@ async function prepareRound(
   const collected = batch.collected;
   if (collected) round.forEach((i, k) => (collected[i] = results[k]));
   return results;
-}
-
-/** The round's rows of test_result in COPY text format, one string per line. */
-function resultLines(run: TestRun, results: StoredResult[]): Generator<string> {
-  return copyLines(
-    results,
-    (r) =>
-      `${r.id}\t${run.organizationId}\t${run.id}\t${r.test_case_id}\t${r.status}\t${
-        r.duration_ms ?? COPY_NULL
-      }\t${copyText(r.message)}\t${copyTextArray(r.defects)}\t${r.retries}\t${r.flaky ? 't' : 'f'}\t${
-        r.executed_at ? r.executed_at.toISOString() : COPY_NULL
-      }\n`,
-  );
 }

@@ -16,6 +16,7 @@ import {
   SubmitResultsDto,
   SubmittedResultsResponse,
 } from './dto/result.dto.js';
+import { parseIngest, parseSubmitResults } from './result-commands.js';
 import { ResultsService } from './results.service.js';
 
 @ApiTags('results')
@@ -34,7 +35,7 @@ export class ResultsController {
     @Param('id', new ParseIdPipe('test_run')) id: string,
     @Body() body: unknown,
   ): Promise<SubmittedResultsResponse> {
-    return this.results.submit(principal.organization.id, id, body);
+    return this.results.submit(principal.organization.id, id, parseSubmitResults(body));
   }
 
   @Get('testruns/:id/results')
@@ -73,6 +74,6 @@ export class ResultsController {
     @Body() body: unknown,
     @Query() query: IngestQuery,
   ): Promise<IngestResponse> {
-    return this.results.ingest(principal.organization.id, contentType, body, query);
+    return this.results.ingest(principal.organization.id, parseIngest(contentType, body, query));
   }
 }

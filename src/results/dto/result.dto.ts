@@ -4,6 +4,8 @@ import { Transform } from 'class-transformer';
 import { IsBoolean, IsIn, IsOptional, IsString, Length } from 'class-validator';
 import { PaginationQuery } from '../../common/pagination/pagination.js';
 import { RESULT_STATUSES, type ResultStatus } from '../entities/result-status.js';
+import { describeResultItem } from '../result-item-fields.js';
+import { MAX_RESULTS_PER_CALL } from '../result-items.js';
 
 const toBoolean = () =>
   Transform(({ value }) => (value === 'true' ? true : value === 'false' ? false : value));
@@ -43,56 +45,26 @@ export class ResultResponse {
   created_at!: string;
 }
 
-/** One result in a submission. Name the case by `test_case_id` or by `automation_id`. */
+/**
+ * One result in a submission. Name the case by `test_case_id` or by `automation_id`. Its schema
+ * comes from the field table the parser checks with (`result-item-fields.ts`).
+ */
 export class ResultItemDto {
-  @ApiPropertyOptional({ format: 'uuid', description: 'A test case of the run’s project' })
   test_case_id?: string;
-
-  @ApiPropertyOptional({
-    maxLength: 1000,
-    description: 'Stable key of the automated test; an unknown one creates the test case',
-    example: 'checkout.PaymentTest.paysWithSavedCard',
-  })
   automation_id?: string;
-
-  @ApiPropertyOptional({
-    maxLength: 1000,
-    description: 'Title of a test case created from this result',
-  })
   title?: string;
-
-  @ApiPropertyOptional({
-    maxLength: 1000,
-    description: 'Section of a test case created from this result',
-  })
   section?: string;
-
-  @ApiProperty({ enum: RESULT_STATUSES })
   status!: ResultStatus;
-
-  @ApiPropertyOptional({ minimum: 0 })
   duration_ms?: number;
-
-  @ApiPropertyOptional({ maxLength: 65535 })
   message?: string;
-
-  @ApiPropertyOptional({ type: [String], maxItems: 100 })
   defects?: string[];
-
-  @ApiPropertyOptional({
-    minimum: 0,
-    maximum: 1000,
-    default: 0,
-    description: 'Failed attempts before this one',
-  })
   retries?: number;
-
-  @ApiPropertyOptional({ format: 'date-time' })
   executed_at?: string;
 }
+describeResultItem(ResultItemDto);
 
 export class SubmitResultsDto {
-  @ApiProperty({ type: [ResultItemDto], minItems: 1, maxItems: 5000 })
+  @ApiProperty({ type: [ResultItemDto], minItems: 1, maxItems: MAX_RESULTS_PER_CALL })
   results!: ResultItemDto[];
 
   @ApiPropertyOptional({ default: false, description: 'Also complete the run' })
@@ -129,7 +101,7 @@ export class IngestJsonDto {
   @ApiPropertyOptional({ format: 'uuid' })
   release_id?: string;
 
-  @ApiProperty({ type: [ResultItemDto], minItems: 1, maxItems: 5000 })
+  @ApiProperty({ type: [ResultItemDto], minItems: 1, maxItems: MAX_RESULTS_PER_CALL })
   results!: ResultItemDto[];
 
   @ApiPropertyOptional({ default: false })

@@ -1,0 +1,123 @@
+import { ApiError } from '../common/errors/api-error.js';
+import { isUuid } from '../common/ids.js';
+import type { IngestQuery } from './dto/result.dto.js';
+import { parseJunitReport } from './junit/junit-parser.js';
+import { parseResultItems, type ResultItem } from './result-items.js';
+
+/** `POST /testruns/{id}/results`, checked: the results, and whether to complete the run. */
+export interface SubmitResultsCommand {
+  complete: boolean;
+  items: ResultItem[];
+}
+
+/** `POST /results/ingest`, checked, from a JSON body or a JUnit report and the query. */
+export interface IngestCommand {
+  projectId?: string;
+  testRunId?: string;
+  runName?: string;
+  buildId?: string;
+  releaseId?: string;
+  complete: boolean;
+  items: ResultItem[];
+}
+
+// The bodies are checked by hand, not by the validation pipe: their result items are the
+// API's hottest path (`result-items.ts`), and every error names its exact place.
+
+const SUBMIT_FIELDS = ['results', 'complete'] as const;
+const INGEST_FIELDS = [
+  'project_id',
+  'test_run_id',
+  'run_name',
+  'build_id',
+  'release_id',
+  'results',
+  'complete',
+] as const;
+
+export function parseSubmitResults(body: unknown): SubmitResultsCommand {
+  const fields = objectBody(body, SUBMIT_FIELDS);
+  const complete = optionalBoolean(fields, 'complete');
+  return { complete, items: parseResultItems(fields.results) };
+}
+
+/** A JUnit XML report (`xml` content types; its parameters in the query) or a JSON body. */
+export function parseIngest(
+  contentType: string | undefined,
+  body: unknown,
+  query: IngestQuery,
+): IngestCommand {
+  return /xml/i.test(contentType ?? '') ? fromJunit(body, query) : fromJson(body, query);
+}
+
+function fromJson(body: unknown, query: IngestQuery): IngestCommand {
+  const queryField = Object.keys(query).find(
+    (key) => query[key as keyof IngestQuery] !== undefined,
+  );
+  if (queryField) {
+    throw ApiError.invalidField(
+      queryField,
+      'With a JSON body, send the parameters in the body, not the query',
+    );
+  }
+  const fields = objectBody(body, INGEST_FIELDS);
+  const runName = fields.run_name;
+  if (
+    runName !== undefined &&
+    runName !== null &&
+    (typeof runName !== 'string' || runName.length < 1 || runName.length > 255)
+  ) {
+    throw ApiError.invalidField('run_name', 'run_name must be a string of 1 to 255 characters');
+  }
+  return {
+    projectId: optionalId(fields, 'project_id'),
+    testRunId: optionalId(fields, 'test_run_id'),
+    runName: (runName as string | null | undefined) ?? undefined,
+    buildId: optionalId(fields, 'build_id'),
+    releaseId: optionalId(fields, 'release_id'),
+    complete: optionalBoolean(fields, 'complete'),
+    items: parseResultItems(fields.results),
+  };
+}
+
+function fromJunit(body: unknown, query: IngestQuery): IngestCommand {
+  if (typeof body !== 'string')
+    throw ApiError.invalidField('body', 'Send the JUnit report as the body.');
+  return {
+    projectId: query.project_id,
+    testRunId: query.test_run_id,
+    runName: query.run_name,
+    buildId: query.build_id,
+    releaseId: query.release_id,
+    complete: query.complete ?? false,
+    items: parseJunitReport(body),
+  };
+}
+
+type Body = Record<string, unknown>;
+
+/** Checks a JSON body's top-level shape: an object with only the allowed fields. */
+function objectBody(body: unknown, allowed: readonly string[]): Body {
+  if (typeof body !== 'object' || body === null || Array.isArray(body)) {
+    throw ApiError.invalidField('body', 'The body must be a JSON object.');
+  }
+  const unknown = Object.keys(body).find((key) => !allowed.includes(key));
+  if (unknown !== undefined)
+    throw ApiError.invalidField(unknown, `${unknown} is not a field of this request`);
+  return body as Body;
+}
+
+function optionalBoolean(body: Body, field: string): boolean {
+  const value = body[field];
+  if (value === undefined || value === null) return false;
+  if (typeof value !== 'boolean')
+    throw ApiError.invalidField(field, `${field} must be true or false`);
+  return value;
+}
+
+function optionalId(body: Body, field: string): string | undefined {
+  const value = body[field];
+  if (value === undefined || value === null) return undefined;
+  if (!isUuid(value)) throw ApiError.invalidField(field, `${field} must be an id (UUID)`);
+  return value.toLowerCase();
+}

@@ -1,0 +1,69 @@
+import { ApiError } from '../common/errors/api-error.js';
+import { ResultItemDto } from './dto/result.dto.js';
+import { RESULT_ITEM_FIELDS } from './result-item-fields.js';
+import { parseResultItems } from './result-items.js';
+
+/** Where @nestjs/swagger lists a class's documented properties. */
+const DOCUMENTED_PROPERTIES = 'swagger/apiModelPropertiesArray';
+
+function errorsOf(item: Record<string, unknown>): unknown {
+  try {
+    parseResultItems([{ automation_id: 'a.B.c', status: 'passed', ...item }]);
+    return [];
+  } catch (error) {
+    return ((error as ApiError).details as { errors: unknown }).errors;
+  }
+}
+
+describe('the field table of result items', () => {
+  it('is the schema of ResultItemDto, field by field and in order', () => {
+    const documented: string[] = Reflect.getMetadata(
+      DOCUMENTED_PROPERTIES,
+      ResultItemDto.prototype,
+    );
+    expect(documented.map((name) => name.replace(/^:/, ''))).toEqual(
+      Object.keys(RESULT_ITEM_FIELDS),
+    );
+  });
+
+  it('is what the parser takes: every field of it, and nothing else', () => {
+    expect(
+      errorsOf({
+        test_case_id: undefined,
+        title: 'T',
+        section: 'S',
+        duration_ms: 1,
+        message: 'm',
+        defects: ['D-1'],
+        retries: 1,
+        executed_at: '2026-11-01T10:00:00Z',
+      }),
+    ).toEqual([]);
+    expect(errorsOf({ extra: 1 })).toEqual([
+      { field: 'results[0].extra', message: 'results[0].extra is not a result field' },
+    ]);
+  });
+
+  it('bounds what the parser accepts', () => {
+    const { title, retries, defects } = RESULT_ITEM_FIELDS;
+    expect(errorsOf({ title: 'x'.repeat(title.maxLength) })).toEqual([]);
+    expect(errorsOf({ title: 'x'.repeat(title.maxLength + 1) })).toEqual([
+      {
+        field: 'results[0].title',
+        message: `results[0].title must be a string of ${title.minLength} to ${title.maxLength} characters`,
+      },
+    ]);
+    expect(errorsOf({ retries: retries.maximum + 1 })).toEqual([
+      {
+        field: 'results[0].retries',
+        message: `results[0].retries must be an integer from 0 to ${retries.maximum}`,
+      },
+    ]);
+    expect(errorsOf({ defects: Array(defects.maxItems + 1).fill('D') })).toEqual([
+      {
+        field: 'results[0].defects',
+        message: `results[0].defects must be an array of at most ${defects.maxItems} defect references`,
+      },
+    ]);
+  });
+});

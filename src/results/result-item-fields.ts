@@ -1,0 +1,145 @@
+import { ApiProperty, type ApiPropertyOptions } from '@nestjs/swagger';
+import { RESULT_STATUSES } from './entities/result-status.js';
+
+/**
+ * The fields of a result item, the one source of both the hand parser's checks
+ * (`result-items.ts`) and the OpenAPI schema of `ResultItemDto` (`describeResultItem`).
+ */
+export interface ResultItemField {
+  /**
+   * What the value is: `id` a UUID, `text` a string, `status` one of `enum`, `integer` a whole
+   * number, `texts` an array of strings, `timestamp` an ISO 8601 date-time.
+   */
+  type: 'id' | 'text' | 'status' | 'integer' | 'texts' | 'timestamp';
+  required: boolean;
+  /** Bounds of a `text`, or of each string of `texts`. */
+  minLength: number;
+  maxLength: number;
+  /** Bounds of an `integer`. */
+  minimum: number;
+  maximum: number;
+  /** The most strings a `texts` may hold. */
+  maxItems: number;
+  enum: readonly string[] | undefined;
+  default: number | undefined;
+  description: string | undefined;
+  example: string | undefined;
+  /**
+   * Bounds the parser checks that openapi.json does not show (yet): documenting them is a
+   * change of the contract, not of its source.
+   */
+  undocumented: ReadonlyArray<'minLength' | 'maximum' | 'itemLength'>;
+}
+
+/** Every field with the same keys in the same order, so the parser's reads of them stay fast. */
+function field(spec: Partial<ResultItemField> & Pick<ResultItemField, 'type'>): ResultItemField {
+  return {
+    type: spec.type,
+    required: spec.required ?? false,
+    minLength: spec.minLength ?? 0,
+    maxLength: spec.maxLength ?? 0,
+    minimum: spec.minimum ?? 0,
+    maximum: spec.maximum ?? 0,
+    maxItems: spec.maxItems ?? 0,
+    enum: spec.enum,
+    default: spec.default,
+    description: spec.description,
+    example: spec.example,
+    undocumented: spec.undocumented ?? [],
+  };
+}
+
+/** PostgreSQL's `integer`: what `duration_ms` is stored as. */
+const INTEGER_MAX = 2_147_483_647;
+
+/** The fields, in the order the schema lists them. */
+export const RESULT_ITEM_FIELDS = {
+  test_case_id: field({ type: 'id', description: 'A test case of the run’s project' }),
+  automation_id: field({
+    type: 'text',
+    minLength: 1,
+    maxLength: 1000,
+    description: 'Stable key of the automated test; an unknown one creates the test case',
+    example: 'checkout.PaymentTest.paysWithSavedCard',
+    undocumented: ['minLength'],
+  }),
+  title: field({
+    type: 'text',
+    minLength: 1,
+    maxLength: 1000,
+    description: 'Title of a test case created from this result',
+    undocumented: ['minLength'],
+  }),
+  section: field({
+    type: 'text',
+    maxLength: 1000,
+    description: 'Section of a test case created from this result',
+  }),
+  status: field({ type: 'status', required: true, enum: RESULT_STATUSES }),
+  duration_ms: field({
+    type: 'integer',
+    minimum: 0,
+    maximum: INTEGER_MAX,
+    undocumented: ['maximum'],
+  }),
+  message: field({ type: 'text', maxLength: 65_535 }),
+  defects: field({
+    type: 'texts',
+    maxItems: 100,
+    minLength: 1,
+    maxLength: 255,
+    undocumented: ['itemLength'],
+  }),
+  retries: field({
+    type: 'integer',
+    minimum: 0,
+    maximum: 1000,
+    default: 0,
+    description: 'Failed attempts before this one',
+  }),
+  executed_at: field({ type: 'timestamp' }),
+} as const satisfies Record<string, ResultItemField>;
+
+export type ResultItemFieldName = keyof typeof RESULT_ITEM_FIELDS;
+
+/** The OpenAPI schema of one field, as `@ApiProperty` takes it. */
+function schemaOf(spec: ResultItemField): ApiPropertyOptions {
+  const shown = (bound: ResultItemField['undocumented'][number]) =>
+    !spec.undocumented.includes(bound);
+  const schema: Record<string, unknown> = { required: spec.required };
+  switch (spec.type) {
+    case 'id':
+      Object.assign(schema, { type: String, format: 'uuid' });
+      break;
+    case 'text':
+      schema.type = String;
+      if (spec.minLength > 0 && shown('minLength')) schema.minLength = spec.minLength;
+      schema.maxLength = spec.maxLength;
+      break;
+    case 'status':
+      schema.enum = spec.enum;
+      break;
+    case 'integer':
+      // The contract has always called these numbers; the parser takes whole ones only.
+      Object.assign(schema, { type: Number, minimum: spec.minimum });
+      if (shown('maximum')) schema.maximum = spec.maximum;
+      break;
+    case 'texts':
+      Object.assign(schema, { type: [String], maxItems: spec.maxItems });
+      break;
+    case 'timestamp':
+      Object.assign(schema, { type: String, format: 'date-time' });
+      break;
+  }
+  if (spec.default !== undefined) schema.default = spec.default;
+  if (spec.description !== undefined) schema.description = spec.description;
+  if (spec.example !== undefined) schema.example = spec.example;
+  return schema as ApiPropertyOptions;
+}
+
+/** Documents every field of the table on `target` (a DTO class), in the table's order. */
+export function describeResultItem(target: abstract new () => object): void {
+  for (const [name, spec] of Object.entries(RESULT_ITEM_FIELDS)) {
+    ApiProperty(schemaOf(spec))(target.prototype, name);
+  }
+}

@@ -1,0 +1,185 @@
+import { Injectable } from '@nestjs/common';
+import { fetchPage, type PaginationQuery } from '../common/pagination/pagination.js';
+import {
+  arrayLiteral,
+  copyInto,
+  copyLines,
+  copyText,
+  copyTextArray,
+  COPY_NULL,
+} from '../database/copy.js';
+import { preparedSql, sql } from '../database/sql.js';
+import { Transactions } from '../database/transactions.js';
+import type { TestRun } from '../testruns/entities/test-run.entity.js';
+import { RESULT_STATUSES, type ResultStatus } from './entities/result-status.js';
+import { TestResult } from './entities/test-result.entity.js';
+import { TestRunCase } from './entities/test-run-case.entity.js';
+import { COUNT_COLUMNS, type Counts } from './run-counts.js';
+import type { StoredResult } from './stored-result.js';
+
+/** What the stored results of a batch share: the transaction's time, at the column's precision. */
+const TRANSACTION_TIME = sql('results.transactionTime', 'SELECT now()::timestamptz(3) AS now');
+
+/** Where a batch is undone to when a case id this process remembered names no case any more. */
+const SAVEPOINT_BATCH = sql('results.savepointBatch', 'SAVEPOINT write_batch');
+const UNDO_BATCH = sql('results.undoBatch', 'ROLLBACK TO SAVEPOINT write_batch');
+
+const COPY_RESULTS = sql(
+  'results.copyResults',
+  `COPY test_result (id, organization_id, test_run_id, test_case_id, status, duration_ms, message, defects, retries, flaky, executed_at)
+     FROM STDIN`,
+);
+
+/**
+ * The change to a run's counts from the rows an upsert of current results returns (`created`,
+ * `status`, `flaky`, `replaced_status`, `replaced_flaky`): a new row adds its status, a
+ * replaced one moves a count from the old status to the new one.
+ */
+const COUNT_CHANGES = [
+  'count(*) FILTER (WHERE created)::int AS total',
+  ...RESULT_STATUSES.map(
+    (status) =>
+      `(count(*) FILTER (WHERE status = '${status}') - count(*) FILTER (WHERE NOT created AND replaced_status = '${status}'))::int AS ${status}`,
+  ),
+  '(count(*) FILTER (WHERE flaky) - count(*) FILTER (WHERE NOT created AND replaced_flaky))::int AS flaky',
+].join(',\n         ');
+
+/**
+ * Makes each case's result its current one (one row per case, in case order) and returns the
+ * change to the run's counts. Prepared once per connection: it runs for every batch, and its
+ * plan does not depend on its parameters.
+ */
+const UPSERT_CURRENT = preparedSql(
+  'results.upsertCurrent',
+  `WITH changed AS (
+         INSERT INTO test_run_case AS c (test_run_id, test_case_id, result_id, status, flaky)
+         SELECT $1, x.test_case_id, x.id, x.status, x.flaky
+           FROM unnest($2::uuid[], $3::uuid[], $4::result_status[], $5::boolean[])
+                WITH ORDINALITY AS x(test_case_id, id, status, flaky, n)
+          ORDER BY x.n
+         ON CONFLICT (test_run_id, test_case_id) DO UPDATE
+            SET result_id = EXCLUDED.result_id, status = EXCLUDED.status, flaky = EXCLUDED.flaky,
+                replaced_status = c.status, replaced_flaky = c.flaky
+         RETURNING c.status, c.flaky, xmax = 0 AS created, c.replaced_status, c.replaced_flaky
+       )
+       SELECT ${COUNT_CHANGES} FROM changed`,
+);
+
+const COPY_CURRENT = sql(
+  'results.copyCurrent',
+  'COPY test_run_case (test_run_id, test_case_id, result_id, status, flaky) FROM STDIN',
+);
+
+/** Adds a change ($2 … in `COUNT_COLUMNS` order) to run $1's counts. */
+const ADD_RUN_COUNTS = preparedSql(
+  'results.addRunCounts',
+  `UPDATE test_run SET ${COUNT_COLUMNS.map((c, i) => `${c} = ${c} + $${i + 2}`).join(', ')}, updated_at = now()
+    WHERE id = $1`,
+);
+
+/** Which of a run's results a page lists. */
+export interface ResultFilter {
+  status?: ResultStatus;
+  testCaseId?: string;
+  /** Every result, not only each case's current one. */
+  includeHistory: boolean;
+}
+
+/**
+ * The SQL of results (`test_result`), each case's current result in a run (`test_run_case`)
+ * and a run's counts, on the current transaction.
+ */
+@Injectable()
+export class ResultsRepository {
+  constructor(private readonly transactions: Transactions) {}
+
+  async transactionTime(): Promise<Date> {
+    const [{ now }]: Array<{ now: Date }> = await this.transactions.manager.query(TRANSACTION_TIME);
+    return now;
+  }
+
+  async savepointBatch(): Promise<void> {
+    await this.transactions.manager.query(SAVEPOINT_BATCH);
+  }
+
+  async undoBatch(): Promise<void> {
+    await this.transactions.manager.query(UNDO_BATCH);
+  }
+
+  /** Loads a round's results with COPY. */
+  copyResults(run: TestRun, results: StoredResult[]): Promise<void> {
+    return copyInto(this.transactions, COPY_RESULTS, resultLines(run, results));
+  }
+
+  /**
+   * Makes `current` (one result per case, in case order) the cases' current results, and
+   * returns the change to the run's counts. The upsert runs atomically under the rows' locks
+   * (concurrent batches into one run share cases), so the change it returns is exact.
+   */
+  async upsertCurrent(run: TestRun, current: StoredResult[]): Promise<Counts> {
+    const [change]: Counts[] = await this.transactions.manager.query(UPSERT_CURRENT, [
+      run.id,
+      arrayLiteral(current.map((r) => r.test_case_id)),
+      arrayLiteral(current.map((r) => r.id)),
+      arrayLiteral(current.map((r) => r.status)),
+      arrayLiteral(current.map((r) => (r.flaky ? 't' : 'f'))),
+    ]);
+    return change;
+  }
+
+  /** Loads `current` with COPY: for a run opened in this transaction, whose cases have none. */
+  copyCurrent(run: TestRun, current: StoredResult[]): Promise<void> {
+    return copyInto(
+      this.transactions,
+      COPY_CURRENT,
+      copyLines(
+        current,
+        (r) => `${run.id}\t${r.test_case_id}\t${r.id}\t${r.status}\t${r.flaky ? 't' : 'f'}\n`,
+      ),
+    );
+  }
+
+  /** Adds `change` to the run's counts: one atomic increment. */
+  async addRunCounts(runId: string, change: Counts): Promise<void> {
+    await this.transactions.manager.query(ADD_RUN_COUNTS, [
+      runId,
+      ...COUNT_COLUMNS.map((c) => change[c]),
+    ]);
+  }
+
+  /** A page of run `runId`'s results, newest first, and how many match. */
+  page(
+    runId: string,
+    filter: ResultFilter,
+    pagination: PaginationQuery,
+  ): Promise<[TestResult[], number]> {
+    const qb = this.transactions.manager
+      .createQueryBuilder(TestResult, 'result')
+      .where('result.testRunId = :runId', { runId });
+    if (!filter.includeHistory) {
+      qb.innerJoin(
+        TestRunCase,
+        'current',
+        'current.resultId = result.id AND current.testRunId = result.testRunId',
+      );
+    }
+    if (filter.status) qb.andWhere('result.status = :status', { status: filter.status });
+    if (filter.testCaseId)
+      qb.andWhere('result.testCaseId = :caseId', { caseId: filter.testCaseId });
+    qb.orderBy('result.createdAt', 'DESC').addOrderBy('result.id', 'DESC');
+    return fetchPage(qb, pagination);
+  }
+}
+
+/** The round's rows of test_result in COPY text format, one string per line. */
+function resultLines(run: TestRun, results: StoredResult[]): Generator<string> {
+  return copyLines(
+    results,
+    (r) =>
+      `${r.id}\t${run.organizationId}\t${run.id}\t${r.test_case_id}\t${r.status}\t${
+        r.duration_ms ?? COPY_NULL
+      }\t${copyText(r.message)}\t${copyTextArray(r.defects)}\t${r.retries}\t${r.flaky ? 't' : 'f'}\t${
+        r.executed_at ? r.executed_at.toISOString() : COPY_NULL
+      }\n`,
+  );
+}
