@@ -1,4 +1,4 @@
-import { startApp, type TestApp } from './support/app.js';
+import { startApp, withKey, type TestApp } from './support/app.js';
 import { createTestCase } from './factories/catalog.js';
 import {
   createBuild,
@@ -82,7 +82,7 @@ describe('results intelligence: a case’s history and a run’s failures', () =
       const run = await runWith(t, w, { 'h.two': 'failed' }, { status: 'in_progress' });
       const again = await t.http
         .post(`/api/v1/testruns/${run}/results`)
-        .set({ 'X-Forwarded-Proto': 'https', Authorization: `Bearer ${w.key}` })
+        .set(withKey(w.key))
         .send({ results: [{ automation_id: 'h.two', status: 'passed' }] });
       expect(again.status).toBe(201);
       const res = await get(t, w.key, `/testcases/${w.cases.get('h.two')}/results`).expect(200);
@@ -218,7 +218,7 @@ describe('results intelligence: a case’s history and a run’s failures', () =
       const r = await runWith(t, w, { 'f.a00': 'failed' }, { status: 'in_progress' });
       await t.http
         .post(`/api/v1/testruns/${r}/results`)
-        .set({ 'X-Forwarded-Proto': 'https', Authorization: `Bearer ${w.key}` })
+        .set(withKey(w.key))
         .send({ results: [{ automation_id: 'f.a00', status: 'passed' }] })
         .expect(201);
       const res = await get(t, w.key, `/testruns/${r}/failures`).expect(200);

@@ -47,7 +47,8 @@ export class ComparisonItem {
   status!: ResultStatus;
 
   @ApiProperty({
-    enum: RESULT_STATUSES,
+    // OpenAPI 3.0: a nullable enum lists null among its values.
+    enum: [...RESULT_STATUSES, null],
     nullable: true,
     description: 'Null when the case is absent from the baseline',
   })
