@@ -8,6 +8,7 @@ import { EventsApiModule } from './events/events-api.module.js';
 import { EventsModule } from './events/events.module.js';
 import { HealthModule } from './health/health.module.js';
 import { HttpPipelineModule } from './http-pipeline.module.js';
+import { InsightsModule } from './insights/insights.module.js';
 import { LoggingModule } from './logging/logging.module.js';
 import { OpenApiModule } from './openapi/openapi.module.js';
 import { OrganizationsModule } from './organizations/organizations.module.js';
@@ -29,6 +30,7 @@ const API_MODULES: Type[] = [
   BuildsModule,
   TestRunsModule,
   ResultsModule,
+  InsightsModule,
   WebhooksModule,
   EventsApiModule,
   OpenApiModule,

@@ -1,0 +1,57 @@
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { IsIn, IsOptional, IsString, Length } from 'class-validator';
+import { CreatedBetweenQuery } from '../../common/pagination/pagination.js';
+import { IsId } from '../../common/validation.js';
+import { RESULT_STATUSES, type ResultStatus } from '../../results/entities/result-status.js';
+import { ResultResponse } from '../../results/dto/result.dto.js';
+
+/** A stored result as the results API shows it, with its failure detail and its run. */
+export class CaseHistoryItem extends ResultResponse {
+  @ApiProperty({
+    type: String,
+    nullable: true,
+    description: 'The JUnit `type` of the failure or error',
+    example: 'java.lang.AssertionError',
+  })
+  failure_type!: string | null;
+
+  @ApiProperty({ type: String, nullable: true, description: 'At most 65,536 characters' })
+  stack_trace!: string | null;
+
+  @ApiProperty({
+    type: String,
+    nullable: true,
+    description: '16 hex characters naming the failure’s cause; null unless failed or blocked',
+    example: '3f9a0c1d2b4e5f60',
+  })
+  signature!: string | null;
+
+  @ApiProperty({ example: 'Nightly' })
+  test_run_name!: string;
+
+  @ApiProperty({ type: String, nullable: true, description: 'Of the run’s build', example: 'main' })
+  branch!: string | null;
+
+  @ApiProperty({ type: String, nullable: true, description: 'Of the run’s build' })
+  commit_sha!: string | null;
+}
+
+export class CaseHistoryQuery extends CreatedBetweenQuery {
+  @ApiPropertyOptional({ enum: RESULT_STATUSES })
+  @IsOptional()
+  @IsIn(RESULT_STATUSES, {
+    message: `status must be one of ${RESULT_STATUSES.join(', ')}`,
+  })
+  status?: ResultStatus;
+
+  @ApiPropertyOptional({ maxLength: 255, description: 'The branch of the run’s build' })
+  @IsOptional()
+  @IsString()
+  @Length(1, 255, { message: 'branch must be 1 to 255 characters' })
+  branch?: string;
+
+  @ApiPropertyOptional({ format: 'uuid' })
+  @IsOptional()
+  @IsId('test_run_id must be a test run id (UUID)')
+  test_run_id?: string;
+}

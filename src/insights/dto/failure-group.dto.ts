@@ -1,0 +1,29 @@
+import { ApiProperty } from '@nestjs/swagger';
+
+/** A run's failing current results that share a signature (the same cause). */
+export class FailureGroupResponse {
+  @ApiProperty({
+    type: String,
+    nullable: true,
+    description: 'Null for failures stored without one',
+    example: '3f9a0c1d2b4e5f60',
+  })
+  signature!: string | null;
+
+  @ApiProperty({ type: String, nullable: true, description: 'Of the group’s first result' })
+  failure_type!: string | null;
+
+  @ApiProperty({ type: String, nullable: true, description: 'Of the group’s first result' })
+  message!: string | null;
+
+  @ApiProperty({ description: 'Failing results in the group', example: 12 })
+  count!: number;
+
+  @ApiProperty({
+    type: [String],
+    format: 'uuid',
+    maxItems: 20,
+    description: 'The group’s first 20 cases, in the order their results were stored',
+  })
+  test_case_ids!: string[];
+}

@@ -1,0 +1,26 @@
+import { ApiProperty } from '@nestjs/swagger';
+
+export const GATE_RULES = ['no_new_failures', 'min_pass_rate', 'no_missing_tests'] as const;
+export type GateRuleName = (typeof GATE_RULES)[number];
+
+export class GateRuleResponse {
+  @ApiProperty({ enum: GATE_RULES })
+  name!: GateRuleName;
+
+  @ApiProperty({ description: 'True also when the rule is skipped or not required' })
+  passed!: boolean;
+
+  @ApiProperty({ example: '2 new failures outside quarantine.' })
+  detail!: string;
+}
+
+export class GateResponse {
+  @ApiProperty({ format: 'uuid' })
+  test_run_id!: string;
+
+  @ApiProperty({ description: 'True when every rule passed' })
+  passed!: boolean;
+
+  @ApiProperty({ type: [GateRuleResponse] })
+  rules!: GateRuleResponse[];
+}

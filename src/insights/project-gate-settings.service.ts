@@ -1,0 +1,41 @@
+import { Injectable } from '@nestjs/common';
+import { ApiError } from '../common/errors/api-error.js';
+import { Transactions } from '../database/transactions.js';
+import {
+  ProjectGateSettingsResponse,
+  UpdateGateSettingsDto,
+} from './dto/project-gate-settings.dto.js';
+import { InsightsRepository } from './insights.repository.js';
+
+/** The quality gate's settings of a project, changed through the internal API. */
+@Injectable()
+export class ProjectGateSettingsService {
+  constructor(
+    private readonly transactions: Transactions,
+    private readonly repository: InsightsRepository,
+  ) {}
+
+  async update(
+    projectId: string,
+    dto: UpdateGateSettingsDto,
+  ): Promise<ProjectGateSettingsResponse> {
+    return this.transactions.run(async () => {
+      const project = await this.repository.updateGateSettings(
+        projectId,
+        dto.gate_min_pass_rate,
+        dto.gate_forbid_missing_tests,
+      );
+      if (!project) throw ApiError.notFound('project');
+      return {
+        id: project.id,
+        name: project.name,
+        key: project.key,
+        description: project.description,
+        gate_min_pass_rate: project.gate_min_pass_rate,
+        gate_forbid_missing_tests: project.gate_forbid_missing_tests,
+        created_at: project.created_at.toISOString(),
+        updated_at: project.updated_at.toISOString(),
+      };
+    });
+  }
+}
