@@ -6,6 +6,7 @@ import { Settings } from './config/settings.js';
 import { DatabaseModule } from './database/database.module.js';
 import { EventsApiModule } from './events/events-api.module.js';
 import { EventsModule } from './events/events.module.js';
+import { FlakinessModule } from './flakiness/flakiness.module.js';
 import { HealthModule } from './health/health.module.js';
 import { HttpPipelineModule } from './http-pipeline.module.js';
 import { InsightsModule } from './insights/insights.module.js';
@@ -31,6 +32,7 @@ const API_MODULES: Type[] = [
   TestRunsModule,
   ResultsModule,
   InsightsModule,
+  FlakinessModule,
   WebhooksModule,
   EventsApiModule,
   OpenApiModule,

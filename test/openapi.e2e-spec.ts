@@ -110,7 +110,7 @@ describe('OpenAPI document', () => {
     ]);
   });
 
-  it('describes the six webhook payloads', () => {
+  it('describes the webhook payloads', () => {
     const hooks = (document as unknown as { 'x-webhooks': Record<string, unknown> })['x-webhooks'];
     expect(Object.keys(hooks)).toEqual([
       'build.created.v1',
@@ -119,6 +119,8 @@ describe('OpenAPI document', () => {
       'testrun.completed.v1',
       'testcase.failed.v1',
       'release.released.v1',
+      'testcase.quarantined.v1',
+      'testcase.unquarantined.v1',
     ]);
   });
 

@@ -10,6 +10,7 @@ export const SCOPES = [
   'results:submit',
   'projects:read',
   'webhooks:manage',
+  'quarantine:manage',
 ] as const;
 
 export type Scope = (typeof SCOPES)[number];

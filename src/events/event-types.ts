@@ -22,6 +22,16 @@ export const EVENT_TYPES = [
     resource: 'release',
     description: 'A release’s status changed to completed.',
   },
+  {
+    type: 'testcase.quarantined.v1',
+    resource: 'quarantine_entry',
+    description: 'A test case was put in quarantine, or its quarantine changed.',
+  },
+  {
+    type: 'testcase.unquarantined.v1',
+    resource: 'quarantine_entry',
+    description: 'A test case was taken out of quarantine.',
+  },
 ] as const;
 
 export type EventType = (typeof EVENT_TYPES)[number]['type'];

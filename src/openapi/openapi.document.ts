@@ -49,6 +49,7 @@ const EVENT_RESOURCE_SCHEMA: Record<string, string> = {
   test_run: 'TestRunResponse',
   result: 'ResultResponse',
   release: 'ReleaseResponse',
+  quarantine_entry: 'QuarantineEntryResponse',
 };
 
 const SIGNATURE_HEADERS = [
@@ -140,13 +141,17 @@ const SUMMARIES: Record<string, string> = {
   'GET /api/v1/webhooks/{id}/deliveries': 'List deliveries of a subscription',
   'POST /api/v1/webhooks/{id}/deliveries/{deliveryId}/redeliver': 'Redeliver an event',
   'GET /api/v1/events': 'List webhook event types',
+  'GET /api/v1/projects/{id}/flaky-tests': 'List a project’s flaky tests',
+  'GET /api/v1/projects/{id}/quarantine': 'List a project’s quarantined test cases',
+  'PUT /api/v1/projects/{id}/quarantine/{testCaseId}': 'Quarantine a test case',
+  'DELETE /api/v1/projects/{id}/quarantine/{testCaseId}': 'Take a test case out of quarantine',
   'GET /api/v1/openapi.json': 'This OpenAPI document',
   'GET /api/v1/openapi': 'Discover the OpenAPI document (redirect)',
 };
 
 function summarize(document: OpenAPIObject): void {
   for (const [path, item] of Object.entries(document.paths)) {
-    for (const method of ['get', 'post', 'patch', 'delete'] as const) {
+    for (const method of ['get', 'post', 'put', 'patch', 'delete'] as const) {
       const operation = item[method];
       const summary = SUMMARIES[`${method.toUpperCase()} ${path}`];
       if (operation && summary) operation.summary = summary;
@@ -208,7 +213,7 @@ const IDEMPOTENCY_KEY: ParameterObject = {
  */
 function describeCrossCuttingHeaders(document: OpenAPIObject): void {
   for (const item of Object.values(document.paths)) {
-    for (const method of ['get', 'post', 'patch', 'delete'] as const) {
+    for (const method of ['get', 'post', 'put', 'patch', 'delete'] as const) {
       const operation = item[method];
       if (!operation) continue;
       if (method === 'post') {

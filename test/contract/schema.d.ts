@@ -179,6 +179,58 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/projects/{id}/flaky-tests": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List a project’s flaky tests */
+        get: operations["FlakinessController_listFlakyTests"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/projects/{id}/quarantine": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List a project’s quarantined test cases */
+        get: operations["FlakinessController_listQuarantine"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/projects/{id}/quarantine/{testCaseId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /** Quarantine a test case */
+        put: operations["FlakinessController_putInQuarantine"];
+        post?: never;
+        /** Take a test case out of quarantine */
+        delete: operations["FlakinessController_takeOutOfQuarantine"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/webhooks": {
         parameters: {
             query?: never;
@@ -801,6 +853,65 @@ export interface components {
             /** @example 4 */
             created_test_cases: number;
         };
+        FlakyTestResponse: {
+            /** Format: uuid */
+            test_case_id: string;
+            /** @example checkout.PaymentTest.paysWithSavedCard */
+            automation_id: string | null;
+            /** @example Pays with a saved card */
+            title: string;
+            /**
+             * @description Passed or failed results in the window
+             * @example 30
+             */
+            executions: number;
+            /**
+             * @description Status changes between consecutive results
+             * @example 6
+             */
+            flips: number;
+            /**
+             * @description flips / (executions − 1), 4 decimals
+             * @example 0.2069
+             */
+            flip_rate: number;
+            /**
+             * @description Passed results that needed retries
+             * @example 2
+             */
+            retried_passes: number;
+            /**
+             * @description Status of the latest result
+             * @enum {string}
+             */
+            last_status: "passed" | "failed";
+            /** @description The case is in quarantine */
+            quarantined: boolean;
+        };
+        QuarantineEntryResponse: {
+            /** Format: uuid */
+            test_case_id: string;
+            /** @example checkout.PaymentTest.paysWithSavedCard */
+            automation_id: string | null;
+            /** @example Times out on the shared runners; tracked in QA-123 */
+            reason: string;
+            /** Format: date-time */
+            expires_at: string | null;
+            /**
+             * Format: date-time
+             * @description When the case went into quarantine
+             */
+            created_at: string;
+        };
+        QuarantineDto: {
+            /** @example Times out on the shared runners; tracked in QA-123 */
+            reason: string;
+            /**
+             * Format: date-time
+             * @description When the quarantine ends by itself (in the future); absent or null: never
+             */
+            expires_at?: string | null;
+        };
         WebhookResponse: {
             /** Format: uuid */
             id: string;
@@ -876,7 +987,7 @@ export interface components {
             /** Format: uuid */
             event_id: string;
             /** @enum {string} */
-            event_type: "build.created.v1" | "testrun.created.v1" | "testrun.submitted.v1" | "testrun.completed.v1" | "testcase.failed.v1" | "release.released.v1";
+            event_type: "build.created.v1" | "testrun.created.v1" | "testrun.submitted.v1" | "testrun.completed.v1" | "testcase.failed.v1" | "release.released.v1" | "testcase.quarantined.v1" | "testcase.unquarantined.v1";
             /** @enum {string} */
             status: "pending" | "succeeded" | "failed";
             /** @description Finished attempts */
@@ -989,6 +1100,36 @@ export interface components {
             /** Format: uuid */
             organization_id: string;
             data: components["schemas"]["ReleaseResponse"];
+        };
+        /** @description A test case was put in quarantine, or its quarantine changed. */
+        WebhookEvent_testcase_quarantined_v1: {
+            /**
+             * Format: uuid
+             * @description Event id, the same on every delivery of it
+             */
+            id: string;
+            /** @enum {string} */
+            type: "testcase.quarantined.v1";
+            /** Format: date-time */
+            created_at: string;
+            /** Format: uuid */
+            organization_id: string;
+            data: components["schemas"]["QuarantineEntryResponse"];
+        };
+        /** @description A test case was taken out of quarantine. */
+        WebhookEvent_testcase_unquarantined_v1: {
+            /**
+             * Format: uuid
+             * @description Event id, the same on every delivery of it
+             */
+            id: string;
+            /** @enum {string} */
+            type: "testcase.unquarantined.v1";
+            /** Format: date-time */
+            created_at: string;
+            /** Format: uuid */
+            organization_id: string;
+            data: components["schemas"]["QuarantineEntryResponse"];
         };
     };
     responses: never;
@@ -2665,6 +2806,416 @@ export interface operations {
             };
         };
     };
+    FlakinessController_listFlakyTests: {
+        parameters: {
+            query?: {
+                limit?: number;
+                offset?: number;
+                /** @description How many of each case’s latest passed or failed results to look at */
+                window?: number;
+                /** @description Cases with fewer results in their window are not listed */
+                min_executions?: number;
+                /** @description Only runs whose build is on this branch */
+                branch?: string;
+            };
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Flaky test cases, highest flip rate first */
+            200: {
+                headers: {
+                    /** @description Monthly call limit */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Calls left in the current billing period */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) of the monthly reset */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["FlakyTestResponse"][];
+                        pagination: components["schemas"]["PaginationMeta"];
+                    };
+                };
+            };
+            /** @description Invalid request (`invalid_request`, `details.field` names the first offending field) */
+            400: {
+                headers: {
+                    /** @description Monthly call limit */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Calls left in the current billing period */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) of the monthly reset */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description Key missing, malformed, unknown or deleted */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description Basic plan (`plan_required`) or missing scope (`insufficient_scope`) */
+            403: {
+                headers: {
+                    /** @description Monthly call limit */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Calls left in the current billing period */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) of the monthly reset */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description No such resource in your organization (`not_found`) */
+            404: {
+                headers: {
+                    /** @description Monthly call limit */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Calls left in the current billing period */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) of the monthly reset */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description Monthly or per-minute limit exceeded */
+            429: {
+                headers: {
+                    /** @description Monthly call limit */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Calls left in the current billing period */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) of the monthly reset */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+        };
+    };
+    FlakinessController_listQuarantine: {
+        parameters: {
+            query?: {
+                limit?: number;
+                offset?: number;
+            };
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Test cases in quarantine, newest first */
+            200: {
+                headers: {
+                    /** @description Monthly call limit */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Calls left in the current billing period */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) of the monthly reset */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["QuarantineEntryResponse"][];
+                        pagination: components["schemas"]["PaginationMeta"];
+                    };
+                };
+            };
+            /** @description Invalid request (`invalid_request`, `details.field` names the first offending field) */
+            400: {
+                headers: {
+                    /** @description Monthly call limit */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Calls left in the current billing period */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) of the monthly reset */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description Key missing, malformed, unknown or deleted */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description Basic plan (`plan_required`) or missing scope (`insufficient_scope`) */
+            403: {
+                headers: {
+                    /** @description Monthly call limit */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Calls left in the current billing period */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) of the monthly reset */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description No such resource in your organization (`not_found`) */
+            404: {
+                headers: {
+                    /** @description Monthly call limit */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Calls left in the current billing period */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) of the monthly reset */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description Monthly or per-minute limit exceeded */
+            429: {
+                headers: {
+                    /** @description Monthly call limit */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Calls left in the current billing period */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) of the monthly reset */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+        };
+    };
+    FlakinessController_putInQuarantine: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+                testCaseId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["QuarantineDto"];
+            };
+        };
+        responses: {
+            /** @description The case’s quarantine entry */
+            200: {
+                headers: {
+                    /** @description Monthly call limit */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Calls left in the current billing period */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) of the monthly reset */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["QuarantineEntryResponse"];
+                };
+            };
+            /** @description Invalid request (`invalid_request`, `details.field` names the first offending field) */
+            400: {
+                headers: {
+                    /** @description Monthly call limit */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Calls left in the current billing period */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) of the monthly reset */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description Key missing, malformed, unknown or deleted */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description Basic plan (`plan_required`) or missing scope (`insufficient_scope`) */
+            403: {
+                headers: {
+                    /** @description Monthly call limit */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Calls left in the current billing period */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) of the monthly reset */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description No such resource in your organization (`not_found`) */
+            404: {
+                headers: {
+                    /** @description Monthly call limit */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Calls left in the current billing period */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) of the monthly reset */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description Unsupported content type (`unsupported_media_type`) */
+            415: {
+                headers: {
+                    /** @description Monthly call limit */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Calls left in the current billing period */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) of the monthly reset */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description Monthly or per-minute limit exceeded */
+            429: {
+                headers: {
+                    /** @description Monthly call limit */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Calls left in the current billing period */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) of the monthly reset */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+        };
+    };
+    FlakinessController_takeOutOfQuarantine: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+                testCaseId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Taken out of quarantine */
+            204: {
+                headers: {
+                    /** @description Monthly call limit */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Calls left in the current billing period */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) of the monthly reset */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Key missing, malformed, unknown or deleted */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description Basic plan (`plan_required`) or missing scope (`insufficient_scope`) */
+            403: {
+                headers: {
+                    /** @description Monthly call limit */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Calls left in the current billing period */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) of the monthly reset */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description No such resource in your organization (`not_found`) */
+            404: {
+                headers: {
+                    /** @description Monthly call limit */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Calls left in the current billing period */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) of the monthly reset */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description Monthly or per-minute limit exceeded */
+            429: {
+                headers: {
+                    /** @description Monthly call limit */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Calls left in the current billing period */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) of the monthly reset */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+        };
+    };
     WebhooksController_list: {
         parameters: {
             query?: {
@@ -2968,7 +3519,7 @@ export interface operations {
                 limit?: number;
                 offset?: number;
                 status?: "pending" | "succeeded" | "failed";
-                event_type?: "build.created.v1" | "testrun.created.v1" | "testrun.submitted.v1" | "testrun.completed.v1" | "testcase.failed.v1" | "release.released.v1";
+                event_type?: "build.created.v1" | "testrun.created.v1" | "testrun.submitted.v1" | "testrun.completed.v1" | "testcase.failed.v1" | "release.released.v1" | "testcase.quarantined.v1" | "testcase.unquarantined.v1";
             };
             header?: never;
             path: {

@@ -1,0 +1,86 @@
+import { Injectable } from '@nestjs/common';
+import { ApiError } from '../common/errors/api-error.js';
+import { type Page, type PaginationQuery, toPage } from '../common/pagination/pagination.js';
+import { parseTimestamp } from '../common/validation.js';
+import { Transactions } from '../database/transactions.js';
+import { EventsService } from '../events/events.service.js';
+import { ProjectsService } from '../projects/projects.service.js';
+import type { QuarantineDto, QuarantineEntryResponse } from './dto/quarantine.dto.js';
+import { QuarantineRepository, type QuarantineRow } from './quarantine.repository.js';
+
+export function toQuarantineEntryResponse(row: QuarantineRow): QuarantineEntryResponse {
+  return {
+    test_case_id: row.test_case_id,
+    automation_id: row.automation_id,
+    reason: row.reason,
+    expires_at: row.expires_at?.toISOString() ?? null,
+    created_at: row.created_at.toISOString(),
+  };
+}
+
+/**
+ * Quarantine (CONTRACT §12): a quarantined case's failures do not fail the quality gate. Each
+ * change records its event in the same transaction, with the entry as the API returns it.
+ */
+@Injectable()
+export class QuarantineService {
+  constructor(
+    private readonly transactions: Transactions,
+    private readonly projects: ProjectsService,
+    private readonly entries: QuarantineRepository,
+    private readonly events: EventsService,
+  ) {}
+
+  /** Creates or changes the case's entry: a PUT without `expires_at` quarantines until taken out. */
+  async quarantine(
+    organizationId: string,
+    projectId: string,
+    testCaseId: string,
+    dto: QuarantineDto,
+  ): Promise<QuarantineEntryResponse> {
+    await this.projects.find(organizationId, projectId);
+    const expiresAt = dto.expires_at == null ? null : parseTimestamp(dto.expires_at);
+    return this.transactions.run(async () => {
+      const row = await this.entries.quarantine(
+        organizationId,
+        projectId,
+        testCaseId,
+        dto.reason,
+        expiresAt,
+      );
+      if (!row) throw ApiError.notFound('test_case');
+      const entry = toQuarantineEntryResponse(row);
+      await this.events.record(organizationId, 'testcase.quarantined.v1', entry);
+      return entry;
+    });
+  }
+
+  async unquarantine(organizationId: string, projectId: string, testCaseId: string): Promise<void> {
+    await this.projects.find(organizationId, projectId);
+    await this.transactions.run(async () => {
+      const row = await this.entries.unquarantine(organizationId, projectId, testCaseId);
+      if (!row) throw ApiError.notFound('quarantine_entry');
+      await this.events.record(
+        organizationId,
+        'testcase.unquarantined.v1',
+        toQuarantineEntryResponse(row),
+      );
+    });
+  }
+
+  /** The project's active entries, newest first. */
+  async list(
+    organizationId: string,
+    projectId: string,
+    query: PaginationQuery,
+  ): Promise<Page<QuarantineEntryResponse>> {
+    await this.projects.find(organizationId, projectId);
+    const { rows, total } = await this.entries.listActive(
+      organizationId,
+      projectId,
+      query.limit,
+      query.offset,
+    );
+    return toPage(rows.map(toQuarantineEntryResponse), total, query);
+  }
+}
