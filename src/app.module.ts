@@ -1,11 +1,11 @@
 import { DynamicModule, Module, type Type } from '@nestjs/common';
-import { AuthModule } from './auth/auth.module.js';
+import { AccessModule } from './auth/access.module.js';
 import { BuildsModule } from './builds/builds.module.js';
 import { ConfigModule } from './config/config.module.js';
 import { Settings } from './config/settings.js';
 import { DatabaseModule } from './database/database.module.js';
-import { EventsApiModule } from './events/events-api.module.js';
-import { EventsModule } from './events/events.module.js';
+import { EventsHttpModule } from './events/events-http.module.js';
+import { OutboxModule } from './events/outbox.module.js';
 import { FlakinessModule } from './flakiness/flakiness.module.js';
 import { HealthModule } from './health/health.module.js';
 import { HttpPipelineModule } from './http-pipeline.module.js';
@@ -18,12 +18,12 @@ import { QueuesModule } from './queues/queues.module.js';
 import { RedisModule } from './redis/redis.module.js';
 import { ResultsModule } from './results/results.module.js';
 import { TestRunsModule } from './testruns/testruns.module.js';
-import { WebhooksModule, WebhookWorkerModule } from './webhooks/webhooks.module.js';
+import { WebhooksHttpModule, WebhookWorkerModule } from './webhooks/webhooks.module.js';
 import { ReleasesModule } from './releases/releases.module.js';
 
 /** Feature modules that serve the HTTP API (`APP_ROLE` api or all). */
 const API_MODULES: Type[] = [
-  AuthModule,
+  AccessModule,
   HttpPipelineModule,
   OrganizationsModule,
   ProjectsModule,
@@ -33,8 +33,8 @@ const API_MODULES: Type[] = [
   ResultsModule,
   InsightsModule,
   FlakinessModule,
-  WebhooksModule,
-  EventsApiModule,
+  WebhooksHttpModule,
+  EventsHttpModule,
   OpenApiModule,
 ];
 /** Modules that consume queues (`APP_ROLE` worker or all). */
@@ -52,7 +52,7 @@ export class AppModule {
         DatabaseModule,
         RedisModule,
         QueuesModule,
-        EventsModule,
+        OutboxModule,
         HealthModule,
         ...(settings.servesHttpApi ? API_MODULES : []),
         ...(settings.runsWorkers ? WORKER_MODULES : []),

@@ -9,7 +9,8 @@ import { MonthlyQuotaService, type QuotaState } from '../limits/monthly-quota.se
 import { setRateLimitHeaders } from '../limits/rate-limit-headers.js';
 import { apiKeyFromAuthorization, hashApiKey } from './api-key-format.js';
 import type { ApiPrincipal } from './api-principal.js';
-import { type AuthenticatedKey, ApiKeysService } from './api-keys.service.js';
+import type { AuthenticatedKey } from './api-keys.repository.js';
+import { ApiKeysService } from './api-keys.service.js';
 import { unauthorized } from './unauthorized.js';
 
 /** A key that authenticated, with what the known-key shortcut already counted for it. */

@@ -3,11 +3,9 @@ import { ApiError } from '../common/errors/api-error.js';
 import { ErrorCode } from '../common/errors/error-codes.js';
 import { Settings } from '../config/settings.js';
 import { lockForTransaction } from '../database/advisory-locks.js';
-import { deleteInBatches } from '../database/batched-delete.js';
 import { Transactions } from '../database/transactions.js';
+import { IdempotencyRepository } from './idempotency.repository.js';
 
-/** How long a key is remembered (CONTRACT §8). */
-export const RETENTION = '24 hours';
 /**
  * A running request holds its claim's lock (`holdClaim`) from the start of its transaction to
  * its end. A claim left without an answer whose lock nobody holds belongs to a request that
@@ -16,8 +14,6 @@ export const RETENTION = '24 hours';
  * includes waiting for a connection): at least 10 s, and 5 s more than the connect timeout.
  */
 const UNHELD_CLAIM_MIN_MS = 10_000;
-/** A claim this old is taken over whatever its lock says (a lock held by a stuck session). */
-const STALE_CLAIM = '5 minutes';
 
 /** The name of the advisory lock of one claim (one key of one owner). */
 const claimLock = (owner: string, key: string) => `idempotency:${owner}:${key}`;
@@ -34,7 +30,9 @@ export class IdempotencyStore {
   private readonly unheldClaimMs: number;
 
   constructor(
+    // Only for the claim's lock, taken in the request's transaction.
     private readonly transactions: Transactions,
+    private readonly records: IdempotencyRepository,
     settings: Settings,
   ) {
     this.unheldClaimMs = Math.max(UNHELD_CLAIM_MIN_MS, settings.databaseConnectTimeoutMs + 5_000);
@@ -47,31 +45,14 @@ export class IdempotencyStore {
    */
   async claim(owner: string, key: string, fingerprint: string): Promise<Claim> {
     // Outside the request's transaction (none is open yet): the claim commits on its own.
-    const manager = this.transactions.outside;
-    const claimed: Array<{ claim_token: string }> = await manager.query(
-      `INSERT INTO idempotency_record (owner, key, fingerprint, response_status, response_body, locked_at, created_at)
-       VALUES ($1, $2, $3, NULL, NULL, now(), now())
-       ON CONFLICT (owner, key) DO UPDATE
-          SET fingerprint = EXCLUDED.fingerprint, response_status = NULL, response_body = NULL,
-              locked_at = now(), created_at = now(), claim_token = EXCLUDED.claim_token
-        WHERE idempotency_record.created_at < now() - interval '${RETENTION}'
-           OR (idempotency_record.response_status IS NULL
-               AND idempotency_record.fingerprint = EXCLUDED.fingerprint
-               AND (idempotency_record.locked_at < now() - interval '${STALE_CLAIM}'
-                    OR (idempotency_record.locked_at < now() - make_interval(secs => $4::double precision / 1000)
-                        AND pg_try_advisory_xact_lock(hashtextextended($5, 0)))))
-       RETURNING claim_token`,
-      [owner, key, fingerprint, this.unheldClaimMs, claimLock(owner, key)],
+    const token = await this.records.claim(
+      { owner, key },
+      fingerprint,
+      this.unheldClaimMs,
+      claimLock(owner, key),
     );
-    if (claimed.length === 1) return { kind: 'claimed', token: claimed[0].claim_token };
-    const [existing]: Array<{
-      fingerprint: string;
-      response_status: number | null;
-      response_body: unknown;
-    }> = await manager.query(
-      'SELECT fingerprint, response_status, response_body FROM idempotency_record WHERE owner = $1 AND key = $2',
-      [owner, key],
-    );
+    if (token !== null) return { kind: 'claimed', token };
+    const existing = await this.records.find({ owner, key });
     // Gone between the two statements (cleanup or a released claim): ask again.
     if (!existing) return this.claim(owner, key, fingerprint);
     if (existing.fingerprint !== fingerprint) return { kind: 'mismatch' };
@@ -87,12 +68,7 @@ export class IdempotencyStore {
    */
   async holdClaim(owner: string, key: string, token: string): Promise<boolean> {
     await lockForTransaction(this.transactions, claimLock(owner, key));
-    const [mine] = await this.transactions.manager.query(
-      `SELECT 1 FROM idempotency_record
-        WHERE owner = $1 AND key = $2 AND claim_token = $3 AND response_status IS NULL`,
-      [owner, key, token],
-    );
-    return mine !== undefined;
+    return this.records.isOpenClaim({ owner, key }, token);
   }
 
   /**
@@ -107,12 +83,7 @@ export class IdempotencyStore {
     status: number,
     body: unknown,
   ): Promise<boolean> {
-    const [, updated]: [unknown[], number] = await this.transactions.manager.query(
-      `UPDATE idempotency_record SET response_status = $4, response_body = $5
-        WHERE owner = $1 AND key = $2 AND claim_token = $3`,
-      [owner, key, token, status, JSON.stringify(body ?? null)],
-    );
-    return updated === 1;
+    return this.records.answer({ owner, key }, token, status, body);
   }
 
   /**
@@ -121,22 +92,12 @@ export class IdempotencyStore {
    */
   async release(owner: string, key: string, token: string): Promise<void> {
     // After the request's transaction rolled back: on its own.
-    await this.transactions.outside.query(
-      `DELETE FROM idempotency_record
-        WHERE owner = $1 AND key = $2 AND claim_token = $3 AND response_status IS NULL`,
-      [owner, key, token],
-    );
+    await this.records.release({ owner, key }, token);
   }
 
   /** Deletes keys older than the retention period; returns how many. */
-  async purgeExpired(): Promise<number> {
-    return deleteInBatches(
-      this.transactions,
-      (limit) =>
-        `DELETE FROM idempotency_record WHERE (owner, key) IN (
-           SELECT owner, key FROM idempotency_record
-            WHERE created_at < now() - interval '${RETENTION}' LIMIT ${limit})`,
-    );
+  purgeExpired(): Promise<number> {
+    return this.records.deleteExpired();
   }
 }
 

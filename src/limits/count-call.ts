@@ -13,8 +13,8 @@ export interface CallToCount {
 
 /**
  * The one statement that counts a call against the monthly quota, alone
- * (`MonthlyQuotaService.consume`) or as a common table expression of a bigger statement
- * (`ApiKeysService.authenticate`, which counts with the key's look-up in one round trip). It
+ * (`QuotaRepository.countCall`) or as a common table expression of a bigger statement
+ * (`ApiKeysRepository.authenticate`, which counts with the key's look-up in one round trip). It
  * counts the call if fewer than `limit` were counted in the period and returns the period's
  * count with it (`calls`); a refused call returns no row and is not counted. The upsert's row
  * lock keeps the count exact across replicas (`MonthlyQuotaService` says why PostgreSQL).

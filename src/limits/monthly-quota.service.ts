@@ -1,10 +1,8 @@
 import { Injectable } from '@nestjs/common';
-import { preparedSql } from '../database/sql.js';
-import { Transactions } from '../database/transactions.js';
 import type { Organization } from '../organizations/entities/organization.entity.js';
 import { effectiveMonthlyCallLimit } from '../organizations/plans.js';
 import { billingPeriodFor } from './billing-period.js';
-import { countCallSql } from './count-call.js';
+import { QuotaRepository } from './quota.repository.js';
 
 export interface QuotaState {
   limit: number;
@@ -15,15 +13,10 @@ export interface QuotaState {
   admitted: boolean;
 }
 
-/** Counts a call of organization $1 in the period starting $2 if fewer than $3 were counted. */
-const COUNT_CALL = preparedSql(
-  'quota.countCall',
-  countCallSql({ organizationId: '$1', periodStart: '$2', limit: '$3' }),
-);
-
 /**
  * The monthly call quota, counted in PostgreSQL with one atomic upsert per request
- * (`countCallSql`, which `ApiKeysService.authenticate` also runs with a known key's look-up).
+ * (`countCallSql`: `QuotaRepository.countCall` runs it alone, `ApiKeysRepository.authenticate`
+ * with a known key's look-up).
  *
  * Why PostgreSQL and not Redis: the count must be exact under concurrency and across
  * replicas and must survive restarts of anything. A conditional `INSERT … ON CONFLICT DO
@@ -34,17 +27,17 @@ const COUNT_CALL = preparedSql(
  */
 @Injectable()
 export class MonthlyQuotaService {
-  constructor(private readonly transactions: Transactions) {}
+  constructor(private readonly usage: QuotaRepository) {}
 
   /** Counts one call if the period still has room; refuses (and counts nothing) otherwise. */
   async consume(org: Organization, now = new Date()): Promise<QuotaState> {
     const limit = effectiveMonthlyCallLimit(org);
     const period = billingPeriodFor(org.subscriptionStartedAt, now);
     // Counted before the request's transaction, and kept whatever that does.
-    const outside = this.transactions.outside;
-    const rows: Array<{ calls: number }> =
-      limit > 0 ? await outside.query(COUNT_CALL, [org.id, period.start, limit]) : [];
-    const calls = rows.length === 1 ? rows[0].calls : null;
+    const calls =
+      limit > 0
+        ? await this.usage.countCall({ organizationId: org.id, start: period.start }, limit)
+        : null;
     return quotaState(limit, calls ?? limit, period.end, calls !== null);
   }
 
@@ -69,15 +62,9 @@ export class MonthlyQuotaService {
   async peekMany(orgs: Organization[], now = new Date()): Promise<QuotaState[]> {
     if (orgs.length === 0) return [];
     const periods = orgs.map((org) => billingPeriodFor(org.subscriptionStartedAt, now));
-    const rows: Array<{ organization_id: string; calls: number }> =
-      await this.transactions.manager.query(
-        `SELECT u.organization_id, u.calls
-         FROM organization_usage u
-         JOIN unnest($1::uuid[], $2::timestamptz[]) AS p(organization_id, period_start)
-           ON u.organization_id = p.organization_id AND u.period_start = p.period_start`,
-        [orgs.map((org) => org.id), periods.map((period) => period.start)],
-      );
-    const calls = new Map(rows.map((row) => [row.organization_id, row.calls]));
+    const calls = await this.usage.callsIn(
+      orgs.map((org, i) => ({ organizationId: org.id, start: periods[i].start })),
+    );
     return orgs.map((org, i) => {
       const limit = effectiveMonthlyCallLimit(org);
       const used = calls.get(org.id) ?? 0;

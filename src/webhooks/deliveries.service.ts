@@ -2,13 +2,14 @@ import { InjectQueue } from '@nestjs/bull';
 import { Inject, Injectable, Logger, type OnApplicationShutdown, Optional } from '@nestjs/common';
 import type { Queue } from 'bull';
 import { Settings } from '../config/settings.js';
-import { Transactions } from '../database/transactions.js';
 import { withTimeout } from '../common/with-timeout.js';
 import { WEBHOOK_DELIVERY_QUEUE } from '../queues/queues.constants.js';
 import { AddressPolicy, HOST_LOOKUP, type HostLookup } from './address-policy.js';
+import { DeliveriesRepository } from './deliveries.repository.js';
 import type { AttemptLogEntry } from './entities/webhook-delivery.entity.js';
 import { MAX_ATTEMPTS, retryDelayMs } from './retry-schedule.js';
 import { signDelivery } from './signing.js';
+import { SubscriptionsRepository } from './subscriptions.repository.js';
 import { WebhookSender } from './webhook-sender.js';
 
 export interface DeliveryJob {
@@ -34,7 +35,8 @@ export class DeliveriesService implements OnApplicationShutdown {
 
   constructor(
     private readonly settings: Settings,
-    private readonly transactions: Transactions,
+    private readonly deliveries: DeliveriesRepository,
+    private readonly subscriptions: SubscriptionsRepository,
     @InjectQueue(WEBHOOK_DELIVERY_QUEUE) private readonly queue: Queue<DeliveryJob>,
     @Optional() @Inject(HOST_LOOKUP) hostLookup?: HostLookup,
   ) {
@@ -89,25 +91,13 @@ export class DeliveriesService implements OnApplicationShutdown {
   /** Sends the next attempt of a delivery if it is due and nobody else is sending it. */
   async attempt(deliveryId: string): Promise<void> {
     // The worker's own statements, each committed at once (the lease before the send).
-    const manager = this.transactions.outside;
     const leaseMs = this.settings.webhookTimeoutMs + LEASE_MARGIN_MS;
-    const [claimed]: [Array<Claimed>, number] = await manager.query(
-      `UPDATE webhook_delivery d
-          SET lease_until = now() + make_interval(secs => $2::double precision / 1000)
-         FROM webhook_subscription s, domain_event e
-        WHERE d.id = $1 AND d.status = 'pending' AND d.next_attempt_at <= now() + interval '1 second'
-          AND (d.lease_until IS NULL OR d.lease_until < now())
-          AND s.id = d.subscription_id AND e.id = d.event_id
-       RETURNING d.attempts, d.event_type, d.subscription_id, s.url, s.secret, s.deleted_at, s.active,
-                 e.id AS event_id, e.organization_id, e.created_at AS event_created_at, e.data`,
-      [deliveryId, leaseMs],
-    );
-    if (claimed.length === 0) return;
-    const delivery = claimed[0];
+    const delivery = await this.deliveries.claimAttempt(deliveryId, leaseMs);
+    if (delivery === null) return;
     const attempt = delivery.attempts + 1;
 
     if (delivery.deleted_at !== null || !delivery.active) {
-      await this.finish(deliveryId, 'failed', null, {
+      await this.deliveries.recordAttempt(deliveryId, 'failed', null, {
         attempt,
         at: new Date().toISOString(),
         response_status: null,
@@ -145,57 +135,22 @@ export class DeliveriesService implements OnApplicationShutdown {
     };
 
     if (outcome.status !== null && isSuccess(outcome.status)) {
-      await this.finish(deliveryId, 'succeeded', null, entry);
+      await this.deliveries.recordAttempt(deliveryId, 'succeeded', null, entry);
     } else if (outcome.status === 410) {
       // Gone: the receiver asks for nothing more. The subscription is switched off (as GitHub
       // and Stripe do), so no later event is sent to it; it shows `active: false`.
-      await this.finish(deliveryId, 'failed', null, entry);
-      await manager.query(
-        'UPDATE webhook_subscription SET active = false, updated_at = now() WHERE id = $1',
-        [delivery.subscription_id],
-      );
+      await this.deliveries.recordAttempt(deliveryId, 'failed', null, entry);
+      await this.subscriptions.deactivate(delivery.subscription_id);
     } else if (attempt >= MAX_ATTEMPTS) {
-      await this.finish(deliveryId, 'failed', null, entry);
+      await this.deliveries.recordAttempt(deliveryId, 'failed', null, entry);
     } else {
       const delay = retryDelayMs(attempt + 1, this.settings.webhookRetryBaseMs);
       // Not re-queued if the delivery was cancelled (subscription deleted) meanwhile.
-      if (await this.finish(deliveryId, 'pending', delay, entry)) {
+      if (await this.deliveries.recordAttempt(deliveryId, 'pending', delay, entry)) {
         await this.enqueue({ deliveryId, attempt: attempt + 1 }, delay);
       }
     }
   }
-
-  private async finish(
-    deliveryId: string,
-    status: 'pending' | 'succeeded' | 'failed',
-    retryInMs: number | null,
-    entry: AttemptLogEntry,
-  ): Promise<boolean> {
-    const [, updated]: [unknown[], number] = await this.transactions.outside.query(
-      `UPDATE webhook_delivery
-          SET status = $2, attempts = attempts + 1, lease_until = NULL, updated_at = now(),
-              attempt_log = attempt_log || $3::jsonb,
-              next_attempt_at = CASE WHEN $4::double precision IS NULL THEN NULL
-                                     ELSE now() + make_interval(secs => $4::double precision / 1000) END
-        WHERE id = $1 AND status = 'pending'`,
-      [deliveryId, status, JSON.stringify([entry]), retryInMs],
-    );
-    return updated === 1;
-  }
-}
-
-interface Claimed {
-  attempts: number;
-  event_type: string;
-  subscription_id: string;
-  url: string;
-  secret: string;
-  deleted_at: Date | null;
-  active: boolean;
-  event_id: string;
-  organization_id: string;
-  event_created_at: Date;
-  data: unknown;
 }
 
 function isSuccess(status: number): boolean {

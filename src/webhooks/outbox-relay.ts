@@ -6,17 +6,14 @@ import {
 } from '@nestjs/common';
 import pg from 'pg';
 import { Settings } from '../config/settings.js';
-import { deleteInBatches } from '../database/batched-delete.js';
 import { Transactions } from '../database/transactions.js';
-import { EVENTS_CHANNEL } from '../events/events.service.js';
+import { EVENTS_CHANNEL, EventsRepository, RELAY_BATCH } from '../events/events.repository.js';
 import { withTimeout } from '../common/with-timeout.js';
+import { DeliveriesRepository } from './deliveries.repository.js';
 import { DeliveriesService } from './deliveries.service.js';
 
-const BATCH = 500;
 const POLL_MS = 1_000;
 const CLEANUP_MS = 60 * 60 * 1000;
-/** A pending delivery this overdue has lost its Bull job (e.g. Redis restarted empty). */
-const OVERDUE = '2 seconds';
 
 /**
  * Moves committed events from the outbox to deliveries (one per matching subscription) and
@@ -37,6 +34,8 @@ export class OutboxRelay implements OnApplicationBootstrap, OnApplicationShutdow
   constructor(
     private readonly settings: Settings,
     private readonly transactions: Transactions,
+    private readonly events: EventsRepository,
+    private readonly deliveryRows: DeliveriesRepository,
     private readonly deliveries: DeliveriesService,
   ) {}
 
@@ -73,7 +72,7 @@ export class OutboxRelay implements OnApplicationBootstrap, OnApplicationShutdow
       try {
         do {
           this.again = false;
-          while (!this.stopped && (await this.relayBatch()) === BATCH);
+          while (!this.stopped && (await this.relayBatch()) === RELAY_BATCH);
         } while (this.again && !this.stopped);
       } catch (error) {
         this.logger.warn(`Relay pass failed: ${String(error)}`);
@@ -85,28 +84,13 @@ export class OutboxRelay implements OnApplicationBootstrap, OnApplicationShutdow
   }
 
   private async relayBatch(): Promise<number> {
-    const { events, deliveries } = await this.transactions.begin(async (manager) => {
-      const claimed: Array<{ id: string; organization_id: string; type: string }> =
-        await manager.query(
-          `SELECT id, organization_id, type FROM domain_event
-          WHERE relayed_at IS NULL ORDER BY created_at LIMIT ${BATCH} FOR UPDATE SKIP LOCKED`,
-        );
+    const { events, deliveries } = await this.transactions.begin(async () => {
+      const claimed = await this.events.claimUnrelayed();
       if (claimed.length === 0) return { events: 0, deliveries: [] as string[] };
-      const inserted: Array<{ id: string }> = await manager.query(
-        `INSERT INTO webhook_delivery (organization_id, subscription_id, event_id, event_type, status, next_attempt_at)
-         SELECT e.organization_id, s.id, e.id, e.type, 'pending', now()
-           FROM domain_event e
-           JOIN webhook_subscription s
-             ON s.organization_id = e.organization_id AND s.active AND s.deleted_at IS NULL
-            AND (e.type = ANY(s.events) OR '*' = ANY(s.events))
-          WHERE e.id = ANY($1::uuid[])
-         RETURNING id`,
-        [claimed.map((e) => e.id)],
-      );
-      await manager.query('UPDATE domain_event SET relayed_at = now() WHERE id = ANY($1::uuid[])', [
-        claimed.map((e) => e.id),
-      ]);
-      return { events: claimed.length, deliveries: inserted.map((d) => d.id) };
+      const ids = claimed.map((e) => e.id);
+      const created = await this.deliveryRows.createForEvents(ids);
+      await this.events.markRelayed(ids);
+      return { events: claimed.length, deliveries: created };
     });
     await Promise.all(
       deliveries.map((deliveryId) => this.deliveries.enqueue({ deliveryId, attempt: 1 })),
@@ -116,12 +100,7 @@ export class OutboxRelay implements OnApplicationBootstrap, OnApplicationShutdow
 
   /** Re-enqueues deliveries whose job went missing, and relays whatever was missed. */
   async sweep(): Promise<number> {
-    const due: Array<{ id: string; attempts: number }> = await this.transactions.manager.query(
-      `SELECT id, attempts FROM webhook_delivery
-        WHERE status = 'pending' AND next_attempt_at < now() - interval '${OVERDUE}'
-          AND (lease_until IS NULL OR lease_until < now())
-        ORDER BY next_attempt_at LIMIT 1000`,
-    );
+    const due = await this.deliveryRows.overdue();
     await Promise.all(
       due.map((d) =>
         this.deliveries.enqueue({ deliveryId: d.id, attempt: d.attempts + 1 }, 0, true),
@@ -134,26 +113,8 @@ export class OutboxRelay implements OnApplicationBootstrap, OnApplicationShutdow
   /** Deletes finished deliveries and relayed events past the retention period. */
   async cleanup(): Promise<void> {
     const days = this.settings.webhookLogRetentionDays;
-    await deleteInBatches(
-      this.transactions,
-      (limit) =>
-        `DELETE FROM webhook_delivery WHERE id IN (
-           SELECT id FROM webhook_delivery
-            WHERE status <> 'pending' AND updated_at < now() - make_interval(days => $1)
-            LIMIT ${limit})`,
-      [days],
-    );
-    await deleteInBatches(
-      this.transactions,
-      (limit) =>
-        `DELETE FROM domain_event WHERE id IN (
-           SELECT e.id FROM domain_event e
-            WHERE e.relayed_at < now() - make_interval(days => $1)
-              AND NOT EXISTS (SELECT 1 FROM webhook_delivery d
-                               WHERE d.event_id = e.id AND d.status = 'pending')
-            LIMIT ${limit})`,
-      [days],
-    );
+    await this.deliveryRows.deleteFinishedBefore(days);
+    await this.events.deleteRelayedBefore(days);
   }
 
   private async listen(): Promise<void> {

@@ -11,6 +11,7 @@ import { ParseIdPipe } from '../common/ids.js';
 import { ShownOnce } from '../idempotency/shown-once.decorator.js';
 import { ApiErrors, ApiPageResponse } from '../common/openapi.decorators.js';
 import { PaginationQuery, type Page } from '../common/pagination/pagination.js';
+import { createWebhookCommand } from './dto/create-webhook.command.js';
 import {
   CreatedWebhookResponse,
   CreateWebhookDto,
@@ -45,7 +46,7 @@ export class WebhooksController {
     @Principal() principal: ApiPrincipal,
     @Body() dto: CreateWebhookDto,
   ): Promise<CreatedWebhookResponse> {
-    return this.webhooks.create(principal.organization, dto);
+    return this.webhooks.create(principal.organization, createWebhookCommand(dto));
   }
 
   @Delete(':id')

@@ -1,25 +1,33 @@
 import { Module } from '@nestjs/common';
+import { DeliveriesRepository } from './deliveries.repository.js';
 import { DeliveriesService } from './deliveries.service.js';
 import { OutboxRelay } from './outbox-relay.js';
+import { SubscriptionsRepository } from './subscriptions.repository.js';
 import { WebhookDeliveryProcessor } from './webhook-delivery.processor.js';
 import { WebhooksController } from './webhooks.controller.js';
 import { WebhooksService } from './webhooks.service.js';
 
-/** Sending deliveries (shared by the API, which enqueues redeliveries, and the worker). */
-@Module({ providers: [DeliveriesService], exports: [DeliveriesService] })
-export class DeliveriesModule {}
-
-/** The webhook subscription API (`APP_ROLE` api or all). */
+/**
+ * Webhooks in both roles: the tables and sending deliveries. The API enqueues redeliveries
+ * with it, the worker sends every attempt.
+ */
 @Module({
-  imports: [DeliveriesModule],
+  providers: [DeliveriesService, DeliveriesRepository, SubscriptionsRepository],
+  exports: [DeliveriesService, DeliveriesRepository, SubscriptionsRepository],
+})
+export class WebhookDeliveriesModule {}
+
+/** The webhook subscription API: `/webhooks` and their deliveries (`APP_ROLE` api or all). */
+@Module({
+  imports: [WebhookDeliveriesModule],
   controllers: [WebhooksController],
   providers: [WebhooksService],
 })
-export class WebhooksModule {}
+export class WebhooksHttpModule {}
 
 /** The outbox relay, the sweeper and the delivery processor (`APP_ROLE` worker or all). */
 @Module({
-  imports: [DeliveriesModule],
+  imports: [WebhookDeliveriesModule],
   providers: [OutboxRelay, WebhookDeliveryProcessor],
   exports: [OutboxRelay],
 })

@@ -51,7 +51,7 @@ export class CreateWebhookDto {
     example: ['build.created.v1', 'testrun.completed.v1'],
     description: 'Event types, or ["*"] for all',
   })
-  // Checked by the service, which names the offending item (`events[2]`).
+  // Checked by `createWebhookCommand`, which names the offending item (`events[2]`).
   @Allow()
   events!: unknown;
 

@@ -1,0 +1,185 @@
+import { Injectable } from '@nestjs/common';
+import { fetchPage, type PaginationQuery } from '../common/pagination/pagination.js';
+import { deleteInBatches } from '../database/batched-delete.js';
+import { sql } from '../database/sql.js';
+import { Transactions } from '../database/transactions.js';
+import {
+  type AttemptLogEntry,
+  type DeliveryStatus,
+  WebhookDelivery,
+} from './entities/webhook-delivery.entity.js';
+
+/** A pending delivery this overdue has lost its Bull job (e.g. Redis restarted empty). */
+const OVERDUE = '2 seconds';
+
+/**
+ * Leases delivery $1 for $2 ms if its next attempt is due and nobody holds it, with what
+ * sending the attempt needs: its subscription and its event.
+ */
+const CLAIM_ATTEMPT = sql(
+  'deliveries.claimAttempt',
+  `UPDATE webhook_delivery d
+          SET lease_until = now() + make_interval(secs => $2::double precision / 1000)
+         FROM webhook_subscription s, domain_event e
+        WHERE d.id = $1 AND d.status = 'pending' AND d.next_attempt_at <= now() + interval '1 second'
+          AND (d.lease_until IS NULL OR d.lease_until < now())
+          AND s.id = d.subscription_id AND e.id = d.event_id
+       RETURNING d.attempts, d.event_type, d.subscription_id, s.url, s.secret, s.deleted_at, s.active,
+                 e.id AS event_id, e.organization_id, e.created_at AS event_created_at, e.data`,
+);
+
+/**
+ * Logs attempt $3 of pending delivery $1, gives up its lease and sets its status $2, with the
+ * next attempt in $4 ms (none when null).
+ */
+const RECORD_ATTEMPT = sql(
+  'deliveries.recordAttempt',
+  `UPDATE webhook_delivery
+          SET status = $2, attempts = attempts + 1, lease_until = NULL, updated_at = now(),
+              attempt_log = attempt_log || $3::jsonb,
+              next_attempt_at = CASE WHEN $4::double precision IS NULL THEN NULL
+                                     ELSE now() + make_interval(secs => $4::double precision / 1000) END
+        WHERE id = $1 AND status = 'pending'`,
+);
+
+/** One pending delivery of each event $1 to each active subscription that wants it. */
+const CREATE_FOR_EVENTS = sql(
+  'deliveries.createForEvents',
+  `INSERT INTO webhook_delivery (organization_id, subscription_id, event_id, event_type, status, next_attempt_at)
+         SELECT e.organization_id, s.id, e.id, e.type, 'pending', now()
+           FROM domain_event e
+           JOIN webhook_subscription s
+             ON s.organization_id = e.organization_id AND s.active AND s.deleted_at IS NULL
+            AND (e.type = ANY(s.events) OR '*' = ANY(s.events))
+          WHERE e.id = ANY($1::uuid[])
+         RETURNING id`,
+);
+
+/** Pending deliveries overdue and not leased: their Bull job was lost. */
+const OVERDUE_DELIVERIES = sql(
+  'deliveries.overdue',
+  `SELECT id, attempts FROM webhook_delivery
+        WHERE status = 'pending' AND next_attempt_at < now() - interval '${OVERDUE}'
+          AND (lease_until IS NULL OR lease_until < now())
+        ORDER BY next_attempt_at LIMIT 1000`,
+);
+
+/** Stops the pending deliveries to subscription $1. */
+const CANCEL_PENDING = sql(
+  'deliveries.cancelPending',
+  `UPDATE webhook_delivery SET status = 'failed', next_attempt_at = NULL, updated_at = now()
+          WHERE subscription_id = $1 AND status = 'pending'`,
+);
+
+/** Finished deliveries older than $1 days, at most $2 (`deleteInBatches`' batch size). */
+const deleteFinished = (limit: string) =>
+  `DELETE FROM webhook_delivery WHERE id IN (
+           SELECT id FROM webhook_delivery
+            WHERE status <> 'pending' AND updated_at < now() - make_interval(days => $1)
+            LIMIT ${limit})`;
+sql('deliveries.deleteFinished', deleteFinished('$2'));
+
+/** A delivery whose attempt this worker holds the lease of, with what sending it needs. */
+export interface ClaimedAttempt {
+  attempts: number;
+  event_type: string;
+  subscription_id: string;
+  url: string;
+  secret: string;
+  deleted_at: Date | null;
+  active: boolean;
+  event_id: string;
+  organization_id: string;
+  event_created_at: Date;
+  data: unknown;
+}
+
+/** The `webhook_delivery` table: each delivery, its lease and its attempt log. */
+@Injectable()
+export class DeliveriesRepository {
+  constructor(private readonly transactions: Transactions) {}
+
+  /** Leases the delivery's due attempt for `leaseMs`; commits at once, before the send. */
+  async claimAttempt(deliveryId: string, leaseMs: number): Promise<ClaimedAttempt | null> {
+    const [claimed]: [ClaimedAttempt[], number] = await this.transactions.outside.query(
+      CLAIM_ATTEMPT,
+      [deliveryId, leaseMs],
+    );
+    return claimed[0] ?? null;
+  }
+
+  /** Logs an attempt of a pending delivery; false when it is pending no more (cancelled). */
+  async recordAttempt(
+    deliveryId: string,
+    status: DeliveryStatus,
+    retryInMs: number | null,
+    entry: AttemptLogEntry,
+  ): Promise<boolean> {
+    const [, updated]: [unknown[], number] = await this.transactions.outside.query(RECORD_ATTEMPT, [
+      deliveryId,
+      status,
+      JSON.stringify([entry]),
+      retryInMs,
+    ]);
+    return updated === 1;
+  }
+
+  /** Creates the deliveries of these events, in the current transaction; returns their ids. */
+  async createForEvents(eventIds: string[]): Promise<string[]> {
+    const inserted: Array<{ id: string }> = await this.transactions.manager.query(
+      CREATE_FOR_EVENTS,
+      [eventIds],
+    );
+    return inserted.map((delivery) => delivery.id);
+  }
+
+  /** Up to 1,000 deliveries whose Bull job went missing, most overdue first. */
+  overdue(): Promise<Array<{ id: string; attempts: number }>> {
+    return this.transactions.manager.query(OVERDUE_DELIVERIES);
+  }
+
+  async cancelPending(subscriptionId: string): Promise<void> {
+    await this.transactions.manager.query(CANCEL_PENDING, [subscriptionId]);
+  }
+
+  /** Deletes deliveries finished more than `days` ago; returns how many. */
+  deleteFinishedBefore(days: number): Promise<number> {
+    return deleteInBatches(this.transactions, deleteFinished, [days]);
+  }
+
+  /** A page of a subscription's deliveries, newest first, and how many match. */
+  page(
+    subscriptionId: string,
+    filter: { status?: DeliveryStatus; eventType?: string },
+    page: PaginationQuery,
+  ): Promise<[WebhookDelivery[], number]> {
+    const qb = this.transactions.manager
+      .createQueryBuilder(WebhookDelivery, 'delivery')
+      .where('delivery.subscriptionId = :id', { id: subscriptionId });
+    if (filter.status) qb.andWhere('delivery.status = :status', { status: filter.status });
+    if (filter.eventType) qb.andWhere('delivery.eventType = :type', { type: filter.eventType });
+    qb.orderBy('delivery.createdAt', 'DESC').addOrderBy('delivery.id', 'DESC');
+    return fetchPage(qb, page);
+  }
+
+  find(subscriptionId: string, id: string): Promise<WebhookDelivery | null> {
+    return this.transactions.manager.findOneBy(WebhookDelivery, { id, subscriptionId });
+  }
+
+  /** A new pending delivery of `original`'s event to the same subscription, due now. */
+  insertRedelivery(organizationId: string, original: WebhookDelivery): Promise<WebhookDelivery> {
+    const manager = this.transactions.manager;
+    return manager.save(
+      manager.create(WebhookDelivery, {
+        organizationId,
+        subscriptionId: original.subscriptionId,
+        eventId: original.eventId,
+        eventType: original.eventType,
+        status: 'pending',
+        attempts: 0,
+        nextAttemptAt: new Date(),
+        attemptLog: [],
+      }),
+    );
+  }
+}

@@ -1,0 +1,56 @@
+import { Injectable } from '@nestjs/common';
+import { fetchPage, type PaginationQuery } from '../common/pagination/pagination.js';
+import { sql } from '../database/sql.js';
+import { Transactions } from '../database/transactions.js';
+import { WebhookSubscription } from './entities/webhook-subscription.entity.js';
+
+/** Switches subscription $1 off (its receiver answered 410 Gone). */
+const DEACTIVATE = sql(
+  'subscriptions.deactivate',
+  'UPDATE webhook_subscription SET active = false, updated_at = now() WHERE id = $1',
+);
+
+/** What a new subscription is made of. */
+export type NewSubscription = Pick<
+  WebhookSubscription,
+  'organizationId' | 'url' | 'events' | 'description' | 'secret'
+>;
+
+/** The `webhook_subscription` table; every look-up names the organization. */
+@Injectable()
+export class SubscriptionsRepository {
+  constructor(private readonly transactions: Transactions) {}
+
+  /** A page of the organization's subscriptions, newest first, and how many there are. */
+  page(organizationId: string, page: PaginationQuery): Promise<[WebhookSubscription[], number]> {
+    const qb = this.transactions.manager
+      .createQueryBuilder(WebhookSubscription, 'webhook')
+      .where('webhook.organizationId = :organizationId', { organizationId })
+      .orderBy('webhook.createdAt', 'DESC')
+      .addOrderBy('webhook.id', 'DESC');
+    return fetchPage(qb, page);
+  }
+
+  find(organizationId: string, id: string): Promise<WebhookSubscription | null> {
+    return this.transactions.manager.findOneBy(WebhookSubscription, { id, organizationId });
+  }
+
+  count(organizationId: string): Promise<number> {
+    return this.transactions.manager.countBy(WebhookSubscription, { organizationId });
+  }
+
+  /** Inserts an active subscription. */
+  insert(subscription: NewSubscription): Promise<WebhookSubscription> {
+    const manager = this.transactions.manager;
+    return manager.save(manager.create(WebhookSubscription, { ...subscription, active: true }));
+  }
+
+  async softDelete(organizationId: string, id: string): Promise<void> {
+    await this.transactions.manager.softDelete(WebhookSubscription, { id, organizationId });
+  }
+
+  /** Switches a subscription off, at once and on its own (the delivery worker's statement). */
+  async deactivate(id: string): Promise<void> {
+    await this.transactions.outside.query(DEACTIVATE, [id]);
+  }
+}
