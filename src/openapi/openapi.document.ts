@@ -52,6 +52,30 @@ const EVENT_RESOURCE_SCHEMA: Record<string, string> = {
   quarantine_entry: 'QuarantineEntryResponse',
 };
 
+/** The run's lifecycle events that also carry its comparison and gate (CONTRACT §12). */
+const VERDICT_EVENTS = new Set<string>(['testrun.submitted.v1', 'testrun.completed.v1']);
+const RUN_VERDICT_SCHEMA = {
+  type: 'object',
+  required: ['comparison', 'gate'],
+  properties: {
+    comparison: {
+      type: 'object',
+      description: 'The run against its default baseline, as of the status change',
+      required: ['baseline_run_id', 'summary'],
+      properties: {
+        baseline_run_id: { type: 'string', format: 'uuid', nullable: true },
+        summary: { $ref: '#/components/schemas/ComparisonSummary' },
+      },
+    },
+    gate: {
+      type: 'object',
+      description: 'Whether the run passes its project’s quality gate',
+      required: ['passed'],
+      properties: { passed: { type: 'boolean' } },
+    },
+  },
+};
+
 const SIGNATURE_HEADERS = [
   ['X-Service-Event', 'The event type'],
   ['X-Service-Delivery', 'The delivery id, the same on every attempt'],
@@ -89,7 +113,14 @@ function describeWebhooks(document: OpenAPIObject): void {
         type: { type: 'string', enum: [type] },
         created_at: { type: 'string', format: 'date-time' },
         organization_id: { type: 'string', format: 'uuid' },
-        data: { $ref: `#/components/schemas/${EVENT_RESOURCE_SCHEMA[resource]}` },
+        data: VERDICT_EVENTS.has(type)
+          ? {
+              allOf: [
+                { $ref: `#/components/schemas/${EVENT_RESOURCE_SCHEMA[resource]}` },
+                RUN_VERDICT_SCHEMA,
+              ],
+            }
+          : { $ref: `#/components/schemas/${EVENT_RESOURCE_SCHEMA[resource]}` },
       },
     };
     webhooks[type] = {

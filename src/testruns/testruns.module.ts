@@ -2,6 +2,7 @@ import { Module } from '@nestjs/common';
 import { BuildLookupModule } from '../builds/build-lookup.module.js';
 import { ProjectLookupModule } from '../projects/project-lookup.module.js';
 import { ReleaseLookupModule } from '../releases/release-lookup.module.js';
+import { InsightsModule } from '../insights/insights.module.js';
 import { ResultWriterModule } from '../results/result-writer.module.js';
 import { TestRunLookupModule } from './test-run-lookup.module.js';
 import { TestRunsInternalController } from './testruns.internal.controller.js';
@@ -16,6 +17,7 @@ import { TestRunsService } from './testruns.service.js';
     ReleaseLookupModule,
     BuildLookupModule,
     ResultWriterModule,
+    InsightsModule,
   ],
   controllers: [TestRunsController, TestRunsInternalController],
   providers: [TestRunsService, TestRunsRepository],

@@ -7,6 +7,7 @@ import { isoOrNull } from '../common/serialization.js';
 import { uuid7 } from '../common/uuid7.js';
 import { Transactions } from '../database/transactions.js';
 import { EventsService } from '../events/events.service.js';
+import { RunVerdicts } from '../insights/run-verdicts.js';
 import { ProjectLookup } from '../projects/project-lookup.js';
 import { ReleaseLookup } from '../releases/release-lookup.js';
 import { ResultWriter } from '../results/result-writer.js';
@@ -73,6 +74,7 @@ export class TestRunsService {
     private readonly builds: BuildLookup,
     private readonly writer: ResultWriter,
     private readonly events: EventsService,
+    private readonly verdicts: RunVerdicts,
   ) {}
 
   async create(
@@ -212,10 +214,13 @@ export class TestRunsService {
     await manager.update(TestRun, run.id, { status, ...stamp });
     const updated = await manager.findOneByOrFail(TestRun, { id: run.id });
     const response = toTestRunResponse(updated);
+    // The event also says how the run compares with its baseline and whether it passes the
+    // quality gate (CONTRACT §12), as of this transaction: a pipeline can act on it alone.
+    const verdict = await this.verdicts.of(run.organizationId, run.id);
     await this.events.record(
       run.organizationId,
       status === 'submitted' ? 'testrun.submitted.v1' : 'testrun.completed.v1',
-      response,
+      { ...response, ...verdict },
     );
     return response;
   }
