@@ -1,7 +1,7 @@
 import { Module } from '@nestjs/common';
 import { BuildLookupModule } from '../builds/build-lookup.module.js';
 import { ProjectLookupModule } from '../projects/project-lookup.module.js';
-import { ReleaseResults } from '../results/release-results.js';
+import { ReleaseResultsModule } from '../results/release-results.module.js';
 import { TestRunLookupModule } from '../testruns/test-run-lookup.module.js';
 import { ReleaseLookupModule } from './release-lookup.module.js';
 import { ReleaseProgress } from './release-progress.js';
@@ -11,10 +11,15 @@ import { ReleasesRepository } from './releases.repository.js';
 import { ReleasesService } from './releases.service.js';
 
 @Module({
-  imports: [ReleaseLookupModule, ProjectLookupModule, BuildLookupModule, TestRunLookupModule],
+  imports: [
+    ReleaseLookupModule,
+    ProjectLookupModule,
+    BuildLookupModule,
+    TestRunLookupModule,
+    ReleaseResultsModule,
+  ],
   controllers: [ReleasesController, ReleasesInternalController],
-  // ReleaseResults belongs to the results module; provided here until that module exports it.
-  providers: [ReleasesService, ReleasesRepository, ReleaseProgress, ReleaseResults],
+  providers: [ReleasesService, ReleasesRepository, ReleaseProgress],
   exports: [ReleasesService, ReleaseLookupModule],
 })
 export class ReleasesModule {}

@@ -1,11 +1,12 @@
 import { Module } from '@nestjs/common';
+import { ProjectLookupModule } from '../projects/project-lookup.module.js';
 import { TestRunsModule } from '../testruns/testruns.module.js';
 import { ResultWriterModule } from './result-writer.module.js';
 import { ResultsController } from './results.controller.js';
 import { ResultsService } from './results.service.js';
 
 @Module({
-  imports: [TestRunsModule, ResultWriterModule],
+  imports: [TestRunsModule, ProjectLookupModule, ResultWriterModule],
   controllers: [ResultsController],
   providers: [ResultsService],
 })

@@ -3,8 +3,8 @@ import { ApiError } from '../common/errors/api-error.js';
 import { ErrorCode } from '../common/errors/error-codes.js';
 import { type Page, toPage } from '../common/pagination/pagination.js';
 import { Transactions } from '../database/transactions.js';
-import { TestCase } from '../projects/entities/test-case.entity.js';
-import { TestRun } from '../testruns/entities/test-run.entity.js';
+import { TestCaseLookup } from '../projects/project-lookup.js';
+import type { TestRun } from '../testruns/entities/test-run.entity.js';
 import { TestRunsService } from '../testruns/testruns.service.js';
 import {
   IngestResponse,
@@ -43,6 +43,7 @@ export class ResultsService {
     private readonly testRuns: TestRunsService,
     private readonly writer: ResultWriter,
     private readonly results: ResultsRepository,
+    private readonly testCases: TestCaseLookup,
   ) {}
 
   /** `POST /testruns/{id}/results`: all or nothing, into one run. */
@@ -86,13 +87,9 @@ export class ResultsService {
     runId: string,
     query: ResultQuery,
   ): Promise<Page<ResultResponse>> {
-    const manager = this.transactions.manager;
     const run = await this.testRuns.find(organizationId, runId);
     if (query.test_case_id) {
-      const known = await manager.existsBy(TestCase, {
-        id: query.test_case_id,
-        projectId: run.projectId,
-      });
+      const known = await this.testCases.inProject(run.projectId, query.test_case_id);
       if (!known)
         throw ApiError.invalidField(
           'test_case_id',
