@@ -1,5 +1,5 @@
 import { RunVerdicts } from '../src/insights/run-verdicts.js';
-import { startApp, type TestApp } from './support/app.js';
+import { startApp, withKey, type TestApp } from './support/app.js';
 import {
   db,
   get,
@@ -201,6 +201,47 @@ describe('results intelligence: the quality gate', () => {
       await expect(t.app.get(RunVerdicts).of(other.orgId, run)).rejects.toMatchObject({
         status: 404,
       });
+    });
+
+    it('is in the payloads of testrun.submitted.v1 and testrun.completed.v1, as of each move', async () => {
+      const w = await workspace(t);
+      const baseline = await runWith(t, w, { 'e.a': 'passed', 'e.b': 'passed' });
+      const run = await runWith(
+        t,
+        w,
+        { 'e.a': 'failed', 'e.b': 'passed' },
+        { status: 'submitted' },
+      );
+      // Fixed between submission and completion: the completed event says so.
+      const fixed = await t.http
+        .post(`/api/v1/testruns/${run}/results`)
+        .set(withKey(w.key))
+        .send({ results: [{ automation_id: 'e.a', status: 'passed' }], complete: true });
+      expect(fixed.status).toBe(201);
+      const events = await db(t).query<Array<{ type: string; data: Record<string, unknown> }>>(
+        `SELECT type, data FROM domain_event
+          WHERE organization_id = $1 AND type IN ('testrun.submitted.v1', 'testrun.completed.v1')
+            AND data->>'id' = $2
+          ORDER BY created_at, id`,
+        [w.orgId, run],
+      );
+      expect(events.map((e) => e.type)).toEqual(['testrun.submitted.v1', 'testrun.completed.v1']);
+      const [submitted, completed] = events.map((e) => e.data);
+      expect(submitted).toMatchObject({
+        id: run,
+        status: 'submitted',
+        comparison: { baseline_run_id: baseline, summary: { new_failures: 1, fixed: 0 } },
+        gate: { passed: false },
+      });
+      expect(completed).toMatchObject({
+        id: run,
+        status: 'completed',
+        comparison: { baseline_run_id: baseline, summary: { new_failures: 0, fixed: 0 } },
+        gate: { passed: true },
+      });
+      // The API's answer to the status change stays the run itself.
+      const read = await get(t, w.key, `/testruns/${run}`).expect(200);
+      expect(read.body).not.toHaveProperty('gate');
     });
   });
 });
