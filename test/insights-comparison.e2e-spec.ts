@@ -77,7 +77,7 @@ describe('results intelligence: GET /testruns/{id}/comparison', () => {
             status: 'blocked',
             baseline_status: 'failed',
             message: null,
-            signature: null,
+            signature: expect.stringMatching(/^[0-9a-f]{16}$/),
           },
         ],
         fixed: [expect.objectContaining({ test_case_id: c('c.c'), baseline_status: 'blocked' })],

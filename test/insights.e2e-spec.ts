@@ -177,6 +177,8 @@ describe('results intelligence: a case’s history and a run’s failures', () =
             ? 'bbbbbbbbbbbbbbbb'
             : null;
         if (signature) await setFailure(t, run, caseId, { signature, failure_type: 'Boom' });
+        // A result stored before signatures were computed has none.
+        else if (automationId === 'f.c0') await setFailure(t, run, caseId, { signature: null });
       }
     });
 

@@ -67,6 +67,9 @@ describe('results', () => {
         flaky: false,
         executed_at: '2026-05-01T12:00:00.000Z',
         created_at: expect.any(String),
+        failure_type: null,
+        stack_trace: null,
+        signature: null,
       });
       expect(res.body.data[1]).toMatchObject({
         test_case_id: known.id,

@@ -504,7 +504,7 @@ COPY test_run_case (test_run_id, test_case_id, result_id, status, flaky) FROM ST
 COPY test_case (id, organization_id, project_id, title, automation_id, section) FROM STDIN;
 
 -- results.copyResults
-COPY test_result (id, organization_id, test_run_id, test_case_id, status, duration_ms, message, defects, retries, flaky, executed_at)
+COPY test_result (id, organization_id, test_run_id, test_case_id, status, duration_ms, message, defects, retries, flaky, executed_at, failure_type, stack_trace, signature)
   FROM STDIN;
 
 -- results.insertNewCases

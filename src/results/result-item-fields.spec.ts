@@ -34,6 +34,8 @@ describe('the field table of result items', () => {
         section: 'S',
         duration_ms: 1,
         message: 'm',
+        failure_type: 'AssertionError',
+        stack_trace: 'at a.B(C.java:1)',
         defects: ['D-1'],
         retries: 1,
         executed_at: '2026-11-01T10:00:00Z',
@@ -59,11 +61,43 @@ describe('the field table of result items', () => {
         message: `results[0].retries must be an integer from 0 to ${retries.maximum}`,
       },
     ]);
+    expect(errorsOf({ failure_type: 'x'.repeat(1001) })).toEqual([
+      {
+        field: 'results[0].failure_type',
+        message: 'results[0].failure_type must be a string of 0 to 1000 characters',
+      },
+    ]);
+    expect(errorsOf({ stack_trace: 42 })).toEqual([
+      { field: 'results[0].stack_trace', message: 'results[0].stack_trace must be a string' },
+    ]);
     expect(errorsOf({ defects: Array(defects.maxItems + 1).fill('D') })).toEqual([
       {
         field: 'results[0].defects',
         message: `results[0].defects must be an array of at most ${defects.maxItems} defect references`,
       },
     ]);
+  });
+
+  it('cuts a stack trace past its length between code points instead of refusing it', () => {
+    const { stack_trace } = RESULT_ITEM_FIELDS;
+    const parse = (trace: string) =>
+      parseResultItems([{ automation_id: 'a', status: 'failed', stack_trace: trace }])[0]
+        .stackTrace;
+    const fits = 's'.repeat(stack_trace.maxLength);
+    expect(parse(fits)).toBe(fits);
+    expect(parse(`${'s'.repeat(stack_trace.maxLength - 1)}\u{1F600}`)).toBe(
+      's'.repeat(stack_trace.maxLength - 1),
+    );
+    expect(parse('s'.repeat(70_000))).toHaveLength(stack_trace.maxLength);
+  });
+
+  it('documents no bound for a field that is cut', () => {
+    const stackTrace = Reflect.getMetadata(
+      'swagger/apiModelProperties',
+      ResultItemDto.prototype,
+      'stack_trace',
+    );
+    expect(stackTrace.maxLength).toBeUndefined();
+    expect(stackTrace.description).toMatch(/cut to its first 65,536 characters/);
   });
 });

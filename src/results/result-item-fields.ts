@@ -15,6 +15,11 @@ export interface ResultItemField {
   /** Bounds of a `text`, or of each string of `texts`. */
   minLength: number;
   maxLength: number;
+  /**
+   * A `text` longer than `maxLength` is cut to it (between code points), not refused: what a
+   * report cannot shorten itself, such as a stack trace. The schema then shows no bound.
+   */
+  cut: boolean;
   /** Bounds of an `integer`. */
   minimum: number;
   maximum: number;
@@ -38,6 +43,7 @@ function field(spec: Partial<ResultItemField> & Pick<ResultItemField, 'type'>): 
     required: spec.required ?? false,
     minLength: spec.minLength ?? 0,
     maxLength: spec.maxLength ?? 0,
+    cut: spec.cut ?? false,
     minimum: spec.minimum ?? 0,
     maximum: spec.maximum ?? 0,
     maxItems: spec.maxItems ?? 0,
@@ -83,6 +89,21 @@ export const RESULT_ITEM_FIELDS = {
     undocumented: ['maximum'],
   }),
   message: field({ type: 'text', maxLength: 65_535 }),
+  failure_type: field({
+    type: 'text',
+    maxLength: 1000,
+    description: 'What kind of failure: the exception class, or JUnit’s `type` attribute',
+    example: 'java.lang.AssertionError',
+  }),
+  stack_trace: field({
+    type: 'text',
+    maxLength: 65_536,
+    cut: true,
+    description:
+      'The failure’s stack trace; a longer one is cut to its first 65,536 characters (between code points)',
+    example:
+      'java.lang.AssertionError: expected:<200> but was:<500>\n\tat checkout.PaymentTest.paysWithSavedCard(PaymentTest.java:42)',
+  }),
   defects: field({
     type: 'texts',
     maxItems: 100,
@@ -114,7 +135,7 @@ function schemaOf(spec: ResultItemField): ApiPropertyOptions {
     case 'text':
       schema.type = String;
       if (spec.minLength > 0 && shown('minLength')) schema.minLength = spec.minLength;
-      schema.maxLength = spec.maxLength;
+      if (!spec.cut) schema.maxLength = spec.maxLength;
       break;
     case 'status':
       schema.enum = spec.enum;

@@ -1,6 +1,7 @@
 import { ApiError, type FieldError } from '../common/errors/api-error.js';
 import { ErrorCode } from '../common/errors/error-codes.js';
 import { isUuid } from '../common/ids.js';
+import { cutText } from '../common/text.js';
 import { parseTimestamp, TIMESTAMP_RULE } from '../common/validation.js';
 import type { ResultStatus } from './entities/result-status.js';
 import { RESULT_ITEM_FIELDS, type ResultItemFieldName } from './result-item-fields.js';
@@ -20,6 +21,9 @@ export interface ResultItem {
   status: ResultStatus;
   durationMs: number | null;
   message: string | null;
+  /** The failure's kind (JUnit's `type`) and its stack trace (CONTRACT §12). */
+  failureType: string | null;
+  stackTrace: string | null;
   defects: string[];
   retries: number;
   executedAt: Date | null;
@@ -35,24 +39,29 @@ interface Bounds {
   name: ResultItemFieldName;
   min: number;
   max: number;
+  /** A longer text is cut to `max`, not refused. */
+  cut: boolean;
   /** What the error says after the field's path. */
   rule: string;
 }
 
 function textBounds(name: ResultItemFieldName): Bounds {
-  const { minLength: min, maxLength: max } = FIELDS[name];
-  return { name, min, max, rule: `must be a string of ${min} to ${max} characters` };
+  const { minLength: min, maxLength: max, cut } = FIELDS[name];
+  const rule = cut ? 'must be a string' : `must be a string of ${min} to ${max} characters`;
+  return { name, min, max, cut, rule };
 }
 
 function integerBounds(name: ResultItemFieldName): Bounds {
   const { minimum: min, maximum: max } = FIELDS[name];
-  return { name, min, max, rule: `must be an integer from ${min} to ${max}` };
+  return { name, min, max, cut: false, rule: `must be an integer from ${min} to ${max}` };
 }
 
 const AUTOMATION_ID = textBounds('automation_id');
 const TITLE = textBounds('title');
 const SECTION = textBounds('section');
 const MESSAGE = textBounds('message');
+const FAILURE_TYPE = textBounds('failure_type');
+const STACK_TRACE = textBounds('stack_trace');
 const DURATION_MS = integerBounds('duration_ms');
 const RETRIES = integerBounds('retries');
 const DEFECTS = FIELDS.defects;
@@ -152,6 +161,8 @@ function parseItem(raw: unknown, path: string, errors: FieldError[]): ResultItem
     status,
     durationMs,
     message: text(raw, MESSAGE, fail),
+    failureType: text(raw, FAILURE_TYPE, fail),
+    stackTrace: text(raw, STACK_TRACE, fail),
     defects,
     retries,
     executedAt,
@@ -173,8 +184,9 @@ function text(
 ): string | null {
   const value = raw[bounds.name];
   if (value === undefined || value === null) return null;
-  if (typeof value !== 'string' || value.length < bounds.min || value.length > bounds.max) {
-    return fail(bounds.name, bounds.rule);
+  if (typeof value !== 'string' || value.length < bounds.min) return fail(bounds.name, bounds.rule);
+  if (value.length > bounds.max) {
+    return bounds.cut ? cutText(value, bounds.max) : fail(bounds.name, bounds.rule);
   }
   // (A NUL character or an unpaired surrogate, which PostgreSQL text cannot hold, is refused
   // for every request by `refuseBadText`.)

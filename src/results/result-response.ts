@@ -31,5 +31,8 @@ export function toResultResponse(result: StoredResult): ResultResponse {
     flaky: result.flaky,
     executed_at: isoOrNull(result.executed_at),
     created_at: createdAtText(result.created_at),
+    failure_type: result.failure_type,
+    stack_trace: result.stack_trace,
+    signature: result.signature,
   };
 }

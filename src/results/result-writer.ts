@@ -5,6 +5,7 @@ import type { TestRun } from '../testruns/entities/test-run.entity.js';
 import { CaseIdCache, type RememberedCases } from './case-id-cache.js';
 import { CaseResolver, type CreatedCase } from './case-resolver.js';
 import { keepCurrentResults } from './current-results.js';
+import { failureSignature } from './failure-signature.js';
 import { giveWay, storeWhilePreparing } from './pipelined.js';
 import { toResultResponse } from './result-response.js';
 import type { ResultItem } from './result-items.js';
@@ -190,6 +191,10 @@ async function prepareRound(
         flaky: item.status === 'passed' && item.retries > 0,
         executed_at: item.executedAt,
         created_at: createdAt,
+        failure_type: item.failureType,
+        stack_trace: item.stackTrace,
+        // Null unless failed or blocked, decided before any hashing: passed results pay nothing.
+        signature: failureSignature(item.status, item.failureType, item.message),
       };
     }
   }

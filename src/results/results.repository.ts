@@ -26,7 +26,7 @@ const UNDO_BATCH = sql('results.undoBatch', 'ROLLBACK TO SAVEPOINT write_batch')
 
 const COPY_RESULTS = sql(
   'results.copyResults',
-  `COPY test_result (id, organization_id, test_run_id, test_case_id, status, duration_ms, message, defects, retries, flaky, executed_at)
+  `COPY test_result (id, organization_id, test_run_id, test_case_id, status, duration_ms, message, defects, retries, flaky, executed_at, failure_type, stack_trace, signature)
      FROM STDIN`,
 );
 
@@ -180,6 +180,6 @@ function resultLines(run: TestRun, results: StoredResult[]): Generator<string> {
         r.duration_ms ?? COPY_NULL
       }\t${copyText(r.message)}\t${copyTextArray(r.defects)}\t${r.retries}\t${r.flaky ? 't' : 'f'}\t${
         r.executed_at ? r.executed_at.toISOString() : COPY_NULL
-      }\n`,
+      }\t${copyText(r.failure_type)}\t${copyText(r.stack_trace)}\t${r.signature ?? COPY_NULL}\n`,
   );
 }

@@ -33,6 +33,9 @@ function entityToStored(result: TestResult): StoredResult {
     flaky: result.flaky,
     executed_at: result.executedAt,
     created_at: result.createdAt,
+    failure_type: result.failureType,
+    stack_trace: result.stackTrace,
+    signature: result.signature,
   };
 }
 

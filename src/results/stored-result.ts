@@ -13,4 +13,8 @@ export interface StoredResult {
   flaky: boolean;
   executed_at: Date | null;
   created_at: Date;
+  failure_type: string | null;
+  stack_trace: string | null;
+  /** Of a failed or blocked result (`failure-signature.ts`); else null. */
+  signature: string | null;
 }

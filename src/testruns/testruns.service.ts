@@ -139,6 +139,8 @@ export class TestRunsService {
         status: 'untested' as const,
         durationMs: null,
         message: null,
+        failureType: null,
+        stackTrace: null,
         defects: [],
         retries: 0,
         executedAt: null,

@@ -5,27 +5,8 @@ import { IsId } from '../../common/validation.js';
 import { RESULT_STATUSES, type ResultStatus } from '../../results/entities/result-status.js';
 import { ResultResponse } from '../../results/dto/result.dto.js';
 
-/** A stored result as the results API shows it, with its failure detail and its run. */
+/** A stored result as the results API shows it (failure detail included), with its run. */
 export class CaseHistoryItem extends ResultResponse {
-  @ApiProperty({
-    type: String,
-    nullable: true,
-    description: 'The JUnit `type` of the failure or error',
-    example: 'java.lang.AssertionError',
-  })
-  failure_type!: string | null;
-
-  @ApiProperty({ type: String, nullable: true, description: 'At most 65,536 characters' })
-  stack_trace!: string | null;
-
-  @ApiProperty({
-    type: String,
-    nullable: true,
-    description: '16 hex characters naming the failure’s cause; null unless failed or blocked',
-    example: '3f9a0c1d2b4e5f60',
-  })
-  signature!: string | null;
-
   @ApiProperty({ example: 'Nightly' })
   test_run_name!: string;
 

@@ -43,6 +43,32 @@ export class ResultResponse {
 
   @ApiProperty({ format: 'date-time' })
   created_at!: string;
+
+  @ApiProperty({
+    type: String,
+    nullable: true,
+    description: 'What kind of failure: JUnit’s `type` of the `<failure>` or `<error>`, or as sent',
+    example: 'java.lang.AssertionError',
+  })
+  failure_type!: string | null;
+
+  @ApiProperty({
+    type: String,
+    nullable: true,
+    description:
+      'The failure’s stack trace: the JUnit element’s text when it has a `message` attribute, or as sent; at most 65,536 characters',
+  })
+  stack_trace!: string | null;
+
+  @ApiProperty({
+    type: String,
+    nullable: true,
+    pattern: '^[0-9a-f]{16}$',
+    description:
+      'Names the failure’s cause: the same error in another run or case has the same signature (a hash of `failure_type` and of the message without what varies between runs). Null unless the status is `failed` or `blocked`',
+    example: '3f9a0c1d2b4e5f60',
+  })
+  signature!: string | null;
 }
 
 /**
@@ -57,6 +83,8 @@ export class ResultItemDto {
   status!: ResultStatus;
   duration_ms?: number;
   message?: string;
+  failure_type?: string;
+  stack_trace?: string;
   defects?: string[];
   retries?: number;
   executed_at?: string;

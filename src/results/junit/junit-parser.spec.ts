@@ -34,6 +34,55 @@ describe('parseJunitReport', () => {
     expect(item.message).toBe('a < b ]] & "c" & é✓');
   });
 
+  it('keeps the failure type, and the text as stack trace when a message attribute is there', () => {
+    const xml = `<testsuite>
+      <testcase name="typed"><failure type="java.lang.AssertionError" message="expected 1">
+        at a.B.typed(B.java:12)
+        at a.B.main(B.java:3)
+      </failure></testcase>
+      <testcase name="untyped"><failure>only text</failure></testcase>
+      <testcase name="errors"><error type=" NullPointerException " message="npe"><![CDATA[at x.Y]]></error></testcase>
+      <testcase name="typeOnly"><error type="Timeout"/></testcase>
+      <testcase name="second"><failure type="First" message="one">t1</failure><error type="Second" message="two">t2</error></testcase>
+      <testcase name="skips"><skipped message="later">not a trace</skipped></testcase>
+    </testsuite>`;
+    const detail = parseJunitReport(xml).map(({ message, failureType, stackTrace }) => ({
+      message,
+      failureType,
+      stackTrace,
+    }));
+    expect(detail).toEqual([
+      {
+        message: 'expected 1',
+        failureType: 'java.lang.AssertionError',
+        stackTrace: 'at a.B.typed(B.java:12)\n        at a.B.main(B.java:3)',
+      },
+      { message: 'only text', failureType: null, stackTrace: null },
+      { message: 'npe', failureType: 'NullPointerException', stackTrace: 'at x.Y' },
+      { message: null, failureType: 'Timeout', stackTrace: null },
+      { message: 'one', failureType: 'First', stackTrace: 't1' },
+      { message: 'later', failureType: null, stackTrace: null },
+    ]);
+  });
+
+  it('cuts a long stack trace and failure type between code points, reading the text in pieces', () => {
+    // 70,000 characters with an emoji across the 65,536th, in two pieces (text, then CDATA).
+    const trace = `${'t'.repeat(30_000)}<![CDATA[&${'t'.repeat(35_534)}\u{1F600}${'u'.repeat(4_463)}]]>`;
+    const type = `${'T'.repeat(999)}\u{1F600}`;
+    const [item] = parseJunitReport(
+      `<testsuite><testcase name="t"><failure type="${type}" message="m">\n    ${trace}</failure></testcase></testsuite>`,
+    );
+    expect(item.stackTrace).toBe(`${'t'.repeat(30_000)}&${'t'.repeat(35_534)}`);
+    expect(item.stackTrace).toHaveLength(65_535);
+    // No lone half of a pair (a lone surrogate is a code point of category Cs).
+    expect(item.stackTrace).not.toMatch(/\p{Cs}/u);
+    expect(item.failureType).toBe('T'.repeat(999));
+    const [whole] = parseJunitReport(
+      `<testsuite><testcase name="t"><failure message="m">${'v'.repeat(65_535)}\u{1F600}</failure></testcase></testsuite>`,
+    );
+    expect(whole.stackTrace).toBe('v'.repeat(65_535));
+  });
+
   it('falls back to the name when classname is missing or empty, and finds nested suites', () => {
     const xml = `<testsuites><testsuite name="outer"><testsuite name="inner">
         <testcase name="lonely"/><testcase classname="" name="empty"/>

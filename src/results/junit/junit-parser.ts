@@ -1,11 +1,20 @@
 import { SaxesParser, type SaxesTagPlain } from 'saxes';
 import { ApiError } from '../../common/errors/api-error.js';
 import { cutText } from '../../common/text.js';
+import { RESULT_ITEM_FIELDS } from '../result-item-fields.js';
 import type { ResultItem } from '../result-items.js';
 
 /** Longest failure message kept per result (reports can carry megabytes of stack traces). */
-const MAX_MESSAGE = 65_535;
+const MAX_MESSAGE = RESULT_ITEM_FIELDS.message.maxLength;
+/** Longest stack trace kept (CONTRACT §12); a longer one is cut, as JSON items' are. */
+const MAX_STACK_TRACE = RESULT_ITEM_FIELDS.stack_trace.maxLength;
+/**
+ * A failure's text is collected up to one character past the longest kept, so that cutting it
+ * (`cutText`) sees whether its last kept character is half of a pair.
+ */
+const MAX_COLLECTED = Math.max(MAX_MESSAGE, MAX_STACK_TRACE) + 1;
 const MAX_ID = 1000;
+const MAX_FAILURE_TYPE = RESULT_ITEM_FIELDS.failure_type.maxLength;
 
 const FAILURE = new Set(['failure', 'error']);
 /** Surefire's re-run records: a passed test with flaky ones is flaky; reruns are retries. */
@@ -19,7 +28,12 @@ interface OpenCase {
   skipped: boolean;
   retries: number;
   message: string | null;
-  /** Text inside the first <failure>/<error> when it has no message attribute. */
+  /** The `type` attribute of the first <failure>/<error>. */
+  failureType: string | null;
+  /**
+   * Text inside the first <failure>/<error>: its message, or its stack trace when it has a
+   * message attribute.
+   */
   collecting: boolean;
   text: string;
 }
@@ -61,6 +75,7 @@ export function parseJunitReport(xml: string): ResultItem[] {
           skipped: false,
           retries: 0,
           message: null,
+          failureType: null,
           collecting: false,
           text: '',
         };
@@ -73,9 +88,10 @@ export function parseJunitReport(xml: string): ResultItem[] {
     if (FAILURE.has(tag.name)) {
       if (!current.failed) {
         current.failed = true;
+        current.failureType = attribute(tag, 'type') || null;
         const message = tag.attributes.message;
         if (message) current.message = message;
-        else current.collecting = true;
+        current.collecting = true;
       }
     } else if (tag.name === 'skipped') {
       current.skipped = true;
@@ -84,8 +100,14 @@ export function parseJunitReport(xml: string): ResultItem[] {
       current.retries++;
     }
   });
+  // Bounded: a report's megabytes of trace keep only what is stored. Leading whitespace (the
+  // indentation before a trace) is not collected, so it does not take the room of the trace.
   const onText = (text: string) => {
-    if (current?.collecting && current.text.length < MAX_MESSAGE) current.text += text;
+    if (!current?.collecting) return;
+    const room = MAX_COLLECTED - current.text.length;
+    if (room <= 0) return;
+    const kept = current.text === '' ? text.trimStart() : text;
+    current.text += kept.length > room ? kept.slice(0, room) : kept;
   };
   parser.on('text', onText);
   parser.on('cdata', onText);
@@ -117,7 +139,10 @@ function toItem(testCase: OpenCase): ResultItem {
   const automationId =
     (testCase.classname ? `${testCase.classname}.${testCase.name}` : testCase.name) || 'unnamed';
   const status = testCase.failed ? 'failed' : testCase.skipped ? 'skipped' : 'passed';
-  const message = testCase.message ?? (testCase.text.trim() || null);
+  // The element's text is its message without a message attribute, else its stack trace.
+  const text = testCase.text.trimEnd() || null;
+  const message = testCase.message ?? text;
+  const stackTrace = testCase.message === null ? null : text;
   return {
     testCaseId: null,
     automationId: cutText(automationId, MAX_ID),
@@ -126,6 +151,8 @@ function toItem(testCase: OpenCase): ResultItem {
     status,
     durationMs: durationOf(testCase.time),
     message: message ? cutText(message, MAX_MESSAGE) : null,
+    failureType: testCase.failureType ? cutText(testCase.failureType, MAX_FAILURE_TYPE) : null,
+    stackTrace: stackTrace ? cutText(stackTrace, MAX_STACK_TRACE) : null,
     defects: [],
     retries: testCase.retries,
     executedAt: null,
