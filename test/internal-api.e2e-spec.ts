@@ -463,6 +463,7 @@ describe('command-line tool', () => {
       env: { ...process.env },
     });
 
+  // Six processes each start, connect and stop: seconds apiece on a busy 2-core machine.
   it('creates an organization and its first key, lists and deletes keys', async () => {
     const { stdout: orgId } = await cli(
       'org:create',
@@ -506,7 +507,7 @@ describe('command-line tool', () => {
 
     await cli('key:delete', keys[0].id);
     expect(JSON.parse((await cli('key:list', '--org', orgId.trim())).stdout)).toEqual([]);
-  });
+  }, 90_000);
 
   it('explains a mistake and exits 1', async () => {
     await expect(cli('org:create', '--name', 'x', '--plan', 'gold')).rejects.toMatchObject({

@@ -27,6 +27,7 @@ describe('generated client contract', () => {
       'builds:create',
       'builds:read',
       'webhooks:manage',
+      'quarantine:manage',
     ]);
     orgId = tenant.org.id;
     client = createClient<paths>({
@@ -122,5 +123,89 @@ describe('generated client contract', () => {
     });
     expect(missing.response.status).toBe(404);
     expect(missing.error).toMatchObject({ error: 'not_found' });
+  });
+
+  it('reads back what the results say: failures, comparison, gate, history, flakiness, quarantine', async () => {
+    const project = await createProject(t, orgId);
+    const runOf = async (statuses: Record<string, 'passed' | 'failed'>) => {
+      const run = await client.POST('/api/v1/testruns', {
+        body: { project_id: project.id, name: 'nightly' },
+      });
+      const id = run.data?.id as string;
+      const submitted = await client.POST('/api/v1/testruns/{id}/results', {
+        params: { path: { id } },
+        body: {
+          results: Object.entries(statuses).map(([automation_id, status]) => ({
+            automation_id,
+            status,
+            ...(status === 'failed'
+              ? {
+                  message: `expected 200 but got ${500 + automation_id.length}`,
+                  failure_type: 'AssertionError',
+                  stack_trace: `at ${automation_id} (spec.ts:${automation_id.length}:3)`,
+                }
+              : {}),
+          })),
+          complete: true,
+        },
+      });
+      expect(submitted.response.status).toBe(201);
+      return { id, results: submitted.data?.data ?? [] };
+    };
+    const baseline = await runOf({ 'c.a': 'passed', 'c.b': 'failed', 'c.flaky': 'passed' });
+    const run = await runOf({ 'c.a': 'failed', 'c.b': 'failed', 'c.flaky': 'failed' });
+    const failed = run.results.find((r) => r.status === 'failed');
+    expect(failed).toMatchObject({ failure_type: 'AssertionError' });
+    expect(failed?.signature).toMatch(/^[0-9a-f]{16}$/);
+
+    const failures = await client.GET('/api/v1/testruns/{id}/failures', {
+      params: { path: { id: run.id } },
+    });
+    expect(failures.data?.data).toHaveLength(1);
+    expect(failures.data?.data[0]).toMatchObject({ count: 3, failure_type: 'AssertionError' });
+
+    const comparison = await client.GET('/api/v1/testruns/{id}/comparison', {
+      params: { path: { id: run.id } },
+    });
+    expect(comparison.data).toMatchObject({
+      baseline_run_id: baseline.id,
+      summary: { new_failures: 2, still_failing: 1, fixed: 0, new_tests: 0, missing_tests: 0 },
+    });
+
+    const caseId = failed?.test_case_id as string;
+    const quarantined = await client.PUT('/api/v1/projects/{id}/quarantine/{testCaseId}', {
+      params: { path: { id: project.id, testCaseId: caseId } },
+      body: { reason: 'known' },
+    });
+    expect(quarantined.response.status).toBe(200);
+    const entries = await client.GET('/api/v1/projects/{id}/quarantine', {
+      params: { path: { id: project.id } },
+    });
+    expect(entries.data?.data.map((e) => e.test_case_id)).toEqual([caseId]);
+
+    const gate = await client.GET('/api/v1/testruns/{id}/gate', {
+      params: { path: { id: run.id } },
+    });
+    expect(gate.data?.rules.map((r) => r.name)).toEqual([
+      'no_new_failures',
+      'min_pass_rate',
+      'no_missing_tests',
+    ]);
+
+    const history = await client.GET('/api/v1/testcases/{id}/results', {
+      params: { path: { id: caseId }, query: { limit: 10 } },
+    });
+    expect(history.data?.data.map((r) => r.test_run_name)).toEqual(['nightly', 'nightly']);
+
+    const flaky = await client.GET('/api/v1/projects/{id}/flaky-tests', {
+      params: { path: { id: project.id }, query: { window: 10, min_executions: 2 } },
+    });
+    expect(flaky.response.status).toBe(200);
+    expect(flaky.data?.pagination).toBeDefined();
+
+    const removed = await client.DELETE('/api/v1/projects/{id}/quarantine/{testCaseId}', {
+      params: { path: { id: project.id, testCaseId: caseId } },
+    });
+    expect(removed.response.status).toBe(204);
   });
 });

@@ -179,6 +179,74 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/testcases/{id}/results": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A test case’s results across runs (its history) */
+        get: operations["CaseHistoryController_list"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/testruns/{id}/failures": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A run’s failures grouped by signature */
+        get: operations["RunInsightsController_listFailures"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/testruns/{id}/comparison": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Compare a run with its baseline */
+        get: operations["RunInsightsController_compare"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/testruns/{id}/gate": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A run’s quality gate verdict */
+        get: operations["RunInsightsController_evaluateGate"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/projects/{id}/flaky-tests": {
         parameters: {
             query?: never;
@@ -764,6 +832,17 @@ export interface components {
             status: "passed" | "failed" | "blocked" | "skipped" | "retest" | "untested";
             duration_ms?: number;
             message?: string;
+            /**
+             * @description What kind of failure: the exception class, or JUnit’s `type` attribute
+             * @example java.lang.AssertionError
+             */
+            failure_type?: string;
+            /**
+             * @description The failure’s stack trace; a longer one is cut to its first 65,536 characters (between code points)
+             * @example java.lang.AssertionError: expected:<200> but was:<500>
+             *     	at checkout.PaymentTest.paysWithSavedCard(PaymentTest.java:42)
+             */
+            stack_trace?: string;
             defects?: string[];
             /**
              * @description Failed attempts before this one
@@ -834,6 +913,18 @@ export interface components {
             executed_at: string | null;
             /** Format: date-time */
             created_at: string;
+            /**
+             * @description What kind of failure: JUnit’s `type` of the `<failure>` or `<error>`, or as sent
+             * @example java.lang.AssertionError
+             */
+            failure_type: string | null;
+            /** @description The failure’s stack trace: the JUnit element’s text when it has a `message` attribute, or as sent; at most 65,536 characters */
+            stack_trace: string | null;
+            /**
+             * @description Names the failure’s cause: the same error in another run or case has the same signature (a hash of `failure_type` and of the message without what varies between runs). Null unless the status is `failed` or `blocked`
+             * @example 3f9a0c1d2b4e5f60
+             */
+            signature: string | null;
         };
         SubmittedResultsResponse: {
             /** @example 1000 */
@@ -852,6 +943,159 @@ export interface components {
             accepted: number;
             /** @example 4 */
             created_test_cases: number;
+        };
+        CaseHistoryItem: {
+            /** Format: uuid */
+            id: string;
+            /** Format: uuid */
+            test_run_id: string;
+            /** Format: uuid */
+            test_case_id: string;
+            /** @enum {string} */
+            status: "passed" | "failed" | "blocked" | "skipped" | "retest" | "untested";
+            /** @example 1250 */
+            duration_ms: number | null;
+            message: string | null;
+            /**
+             * @example [
+             *       "JIRA-123"
+             *     ]
+             */
+            defects: string[];
+            /**
+             * @description Failed attempts before the final status
+             * @example 0
+             */
+            retries: number;
+            /**
+             * @description `passed` after failed attempts
+             * @example false
+             */
+            flaky: boolean;
+            /** Format: date-time */
+            executed_at: string | null;
+            /** Format: date-time */
+            created_at: string;
+            /**
+             * @description What kind of failure: JUnit’s `type` of the `<failure>` or `<error>`, or as sent
+             * @example java.lang.AssertionError
+             */
+            failure_type: string | null;
+            /** @description The failure’s stack trace: the JUnit element’s text when it has a `message` attribute, or as sent; at most 65,536 characters */
+            stack_trace: string | null;
+            /**
+             * @description Names the failure’s cause: the same error in another run or case has the same signature (a hash of `failure_type` and of the message without what varies between runs). Null unless the status is `failed` or `blocked`
+             * @example 3f9a0c1d2b4e5f60
+             */
+            signature: string | null;
+            /** @example Nightly */
+            test_run_name: string;
+            /**
+             * @description Of the run’s build
+             * @example main
+             */
+            branch: string | null;
+            /** @description Of the run’s build */
+            commit_sha: string | null;
+        };
+        FailureGroupResponse: {
+            /**
+             * @description Null for failures stored without one
+             * @example 3f9a0c1d2b4e5f60
+             */
+            signature: string | null;
+            /** @description Of the group’s first result */
+            failure_type: string | null;
+            /** @description Of the group’s first result */
+            message: string | null;
+            /**
+             * @description Failing results in the group
+             * @example 12
+             */
+            count: number;
+            /** @description The group’s first 20 cases, in the order their results were stored */
+            test_case_ids: string[];
+        };
+        ComparisonSummary: {
+            /**
+             * @description Failed or blocked now, not in the baseline
+             * @example 2
+             */
+            new_failures: number;
+            /**
+             * @description Failed or blocked in both
+             * @example 5
+             */
+            still_failing: number;
+            /**
+             * @description Failed or blocked in the baseline, passed now
+             * @example 3
+             */
+            fixed: number;
+            /**
+             * @description Absent from the baseline, not failed now
+             * @example 1
+             */
+            new_tests: number;
+            /**
+             * @description In the baseline, absent now
+             * @example 0
+             */
+            missing_tests: number;
+            /**
+             * @description Current results that are flaky
+             * @example 1
+             */
+            flaky: number;
+        };
+        ComparisonItem: {
+            /** Format: uuid */
+            test_case_id: string;
+            automation_id: string | null;
+            title: string;
+            /**
+             * @description The current result’s status
+             * @enum {string}
+             */
+            status: "passed" | "failed" | "blocked" | "skipped" | "retest" | "untested";
+            /**
+             * @description Null when the case is absent from the baseline
+             * @enum {string|null}
+             */
+            baseline_status: "passed" | "failed" | "blocked" | "skipped" | "retest" | "untested" | null;
+            /** @description Of the current result */
+            message: string | null;
+            /** @description Of the current result */
+            signature: string | null;
+        };
+        ComparisonResponse: {
+            /** Format: uuid */
+            test_run_id: string;
+            /** Format: uuid */
+            baseline_run_id: string | null;
+            /** @description Counts of every case, listed or not */
+            summary: components["schemas"]["ComparisonSummary"];
+            /** @description By automation id */
+            new_failures: components["schemas"]["ComparisonItem"][];
+            /** @description By automation id */
+            still_failing: components["schemas"]["ComparisonItem"][];
+            /** @description By automation id */
+            fixed: components["schemas"]["ComparisonItem"][];
+        };
+        GateRuleResponse: {
+            /** @enum {string} */
+            name: "no_new_failures" | "min_pass_rate" | "no_missing_tests";
+            /** @description True also when the rule is skipped or not required */
+            passed: boolean;
+            /** @example 2 new failures outside quarantine. */
+            detail: string;
+        };
+        GateResponse: {
+            /** Format: uuid */
+            test_run_id: string;
+            /** @description True when every rule passed */
+            passed: boolean;
+            rules: components["schemas"]["GateRuleResponse"][];
         };
         FlakyTestResponse: {
             /** Format: uuid */
@@ -1054,7 +1298,18 @@ export interface components {
             created_at: string;
             /** Format: uuid */
             organization_id: string;
-            data: components["schemas"]["TestRunResponse"];
+            data: components["schemas"]["TestRunResponse"] & {
+                /** @description The run against its default baseline, as of the status change */
+                comparison: {
+                    /** Format: uuid */
+                    baseline_run_id: string | null;
+                    summary: components["schemas"]["ComparisonSummary"];
+                };
+                /** @description Whether the run passes its project’s quality gate */
+                gate: {
+                    passed: boolean;
+                };
+            };
         };
         /** @description A test run was marked completed. */
         WebhookEvent_testrun_completed_v1: {
@@ -1069,7 +1324,18 @@ export interface components {
             created_at: string;
             /** Format: uuid */
             organization_id: string;
-            data: components["schemas"]["TestRunResponse"];
+            data: components["schemas"]["TestRunResponse"] & {
+                /** @description The run against its default baseline, as of the status change */
+                comparison: {
+                    /** Format: uuid */
+                    baseline_run_id: string | null;
+                    summary: components["schemas"]["ComparisonSummary"];
+                };
+                /** @description Whether the run passes its project’s quality gate */
+                gate: {
+                    passed: boolean;
+                };
+            };
         };
         /** @description A test case execution recorded a failed result. */
         WebhookEvent_testcase_failed_v1: {
@@ -2776,6 +3042,400 @@ export interface operations {
             };
             /** @description Idempotency-Key used for another request (`idempotency_key_reused`) */
             422: {
+                headers: {
+                    /** @description Monthly call limit */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Calls left in the current billing period */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) of the monthly reset */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description Monthly or per-minute limit exceeded */
+            429: {
+                headers: {
+                    /** @description Monthly call limit */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Calls left in the current billing period */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) of the monthly reset */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+        };
+    };
+    CaseHistoryController_list: {
+        parameters: {
+            query?: {
+                limit?: number;
+                offset?: number;
+                /** @description Created strictly after */
+                created_after?: string;
+                /** @description Created strictly before */
+                created_before?: string;
+                status?: "passed" | "failed" | "blocked" | "skipped" | "retest" | "untested";
+                /** @description The branch of the run’s build */
+                branch?: string;
+                test_run_id?: string;
+            };
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Every stored result of the case across runs, newest first (executed_at, else created_at) */
+            200: {
+                headers: {
+                    /** @description Monthly call limit */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Calls left in the current billing period */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) of the monthly reset */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["CaseHistoryItem"][];
+                        pagination: components["schemas"]["PaginationMeta"];
+                    };
+                };
+            };
+            /** @description Invalid request (`invalid_request`, `details.field` names the first offending field) */
+            400: {
+                headers: {
+                    /** @description Monthly call limit */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Calls left in the current billing period */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) of the monthly reset */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description Key missing, malformed, unknown or deleted */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description Basic plan (`plan_required`) or missing scope (`insufficient_scope`) */
+            403: {
+                headers: {
+                    /** @description Monthly call limit */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Calls left in the current billing period */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) of the monthly reset */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description No such resource in your organization (`not_found`) */
+            404: {
+                headers: {
+                    /** @description Monthly call limit */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Calls left in the current billing period */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) of the monthly reset */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description Monthly or per-minute limit exceeded */
+            429: {
+                headers: {
+                    /** @description Monthly call limit */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Calls left in the current billing period */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) of the monthly reset */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+        };
+    };
+    RunInsightsController_listFailures: {
+        parameters: {
+            query?: {
+                limit?: number;
+                offset?: number;
+            };
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The run’s failed and blocked current results grouped by signature, largest group first */
+            200: {
+                headers: {
+                    /** @description Monthly call limit */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Calls left in the current billing period */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) of the monthly reset */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["FailureGroupResponse"][];
+                        pagination: components["schemas"]["PaginationMeta"];
+                    };
+                };
+            };
+            /** @description Invalid request (`invalid_request`, `details.field` names the first offending field) */
+            400: {
+                headers: {
+                    /** @description Monthly call limit */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Calls left in the current billing period */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) of the monthly reset */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description Key missing, malformed, unknown or deleted */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description Basic plan (`plan_required`) or missing scope (`insufficient_scope`) */
+            403: {
+                headers: {
+                    /** @description Monthly call limit */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Calls left in the current billing period */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) of the monthly reset */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description No such resource in your organization (`not_found`) */
+            404: {
+                headers: {
+                    /** @description Monthly call limit */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Calls left in the current billing period */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) of the monthly reset */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description Monthly or per-minute limit exceeded */
+            429: {
+                headers: {
+                    /** @description Monthly call limit */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Calls left in the current billing period */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) of the monthly reset */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+        };
+    };
+    RunInsightsController_compare: {
+        parameters: {
+            query?: {
+                /** @description Another run of the same project; by default the previous run like this one */
+                baseline_run_id?: string;
+            };
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    /** @description Monthly call limit */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Calls left in the current billing period */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) of the monthly reset */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ComparisonResponse"];
+                };
+            };
+            /** @description Invalid request (`invalid_request`, `details.field` names the first offending field) */
+            400: {
+                headers: {
+                    /** @description Monthly call limit */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Calls left in the current billing period */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) of the monthly reset */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description Key missing, malformed, unknown or deleted */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description Basic plan (`plan_required`) or missing scope (`insufficient_scope`) */
+            403: {
+                headers: {
+                    /** @description Monthly call limit */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Calls left in the current billing period */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) of the monthly reset */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description No such resource in your organization (`not_found`) */
+            404: {
+                headers: {
+                    /** @description Monthly call limit */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Calls left in the current billing period */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) of the monthly reset */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description Monthly or per-minute limit exceeded */
+            429: {
+                headers: {
+                    /** @description Monthly call limit */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Calls left in the current billing period */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) of the monthly reset */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+        };
+    };
+    RunInsightsController_evaluateGate: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    /** @description Monthly call limit */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Calls left in the current billing period */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) of the monthly reset */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GateResponse"];
+                };
+            };
+            /** @description Key missing, malformed, unknown or deleted */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description Basic plan (`plan_required`) or missing scope (`insufficient_scope`) */
+            403: {
+                headers: {
+                    /** @description Monthly call limit */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Calls left in the current billing period */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) of the monthly reset */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description No such resource in your organization (`not_found`) */
+            404: {
                 headers: {
                     /** @description Monthly call limit */
                     "X-RateLimit-Limit"?: number;

@@ -71,7 +71,8 @@ interface Route {
  * The kinds of resource an id can name. A path parameter `id` takes its kind from the
  * collection before it (`/builds/{id}` → build), any other parameter or field from its own name
  * (`deliveryId`, `test_case_id`, `test_case_ids` → delivery, test case), after normalizing
- * case, underscores and plurals. `baseline_run_id` names a test run (CONTRACT §12).
+ * case, underscores and plurals. `baseline_run_id` names another test run of the same project
+ * (CONTRACT §12): the tenant's second run.
  */
 const KINDS = [
   'organization',
@@ -80,12 +81,13 @@ const KINDS = [
   'release',
   'build',
   'testrun',
+  'baselinerun',
   'result',
   'webhook',
   'delivery',
 ] as const;
 type Kind = (typeof KINDS)[number];
-const ALIASES: Record<string, Kind> = { baselinerun: 'testrun', run: 'testrun' };
+const ALIASES: Record<string, Kind> = { run: 'testrun' };
 
 function kindOf(name: string): Kind | undefined {
   let word = name.toLowerCase().replace(/[^a-z]/g, '');
@@ -570,6 +572,11 @@ describe('tenant isolation: organization B with organization A’s ids', () => {
         test_case_ids: [testCase.id],
       });
     expect(run.status).toBe(201);
+    const baselineRun = await t.http
+      .post('/api/v1/testruns')
+      .set(withKey(key))
+      .send({ project_id: project.id, name: `${marker} baseline run` });
+    expect(baselineRun.status).toBe(201);
     const results = await t.http
       .post(`/api/v1/testruns/${run.body.id}/results`)
       .set(withKey(key))
@@ -616,6 +623,7 @@ describe('tenant isolation: organization B with organization A’s ids', () => {
         release: release.id,
         build: build.body.id,
         testrun: run.body.id,
+        baselinerun: baselineRun.body.id,
         result: results.body.data[0].id,
         webhook: webhook.body.id,
         delivery: delivery.id,
