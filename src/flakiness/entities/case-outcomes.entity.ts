@@ -17,7 +17,8 @@ import { TestCase } from '../../projects/entities/test-case.entity.js';
  * Slot `i` (1-based) of `outcomes` is the case's outcome in the project's run at position
  * `base + i`: `P` passed, `R` passed after retries, `F` failed, `.` anything else (no result,
  * another status, or a run not yet submitted or completed). At most `OUTCOME_SLOTS` slots are
- * kept: the oldest go first, and `base` grows.
+ * kept: the oldest go first, and `base` grows. The table leaves half of each page free
+ * (fillfactor 50, set by its migration) so that rewriting a row stays on its page.
  */
 @Entity('case_outcomes')
 @Index('IDX_case_outcomes_project', ['projectId'])
