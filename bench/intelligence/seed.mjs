@@ -14,10 +14,15 @@
 //     stable cases, a few blocked ones; most failures share 5 signatures, a long tail has its
 //     own. The last run adds a regression (25 cases newly failing with one signature) and 10
 //     fixes. Some cases pass after a retry (flaky), 150 are always skipped.
+// Runs take their positions (1, 2, 3…) as the service numbers them, and the flaky list's
+// summary (`case_outcomes`), which the service keeps as runs are submitted, is filled at the end
+// by the statement `flakiness.backfillCaseOutcomes`.
 import { createHash } from 'node:crypto';
 import { pipeline } from 'node:stream/promises';
 import { Readable } from 'node:stream';
 import copyStreams from 'pg-copy-streams';
+// The statement that fills the flaky list's summary from a project's runs (needs `npm run build`).
+import { BACKFILL as BACKFILL_CASE_OUTCOMES } from '../../dist/flakiness/case-outcomes.sql.js';
 
 export const SEED_VERSION = 1;
 
@@ -360,13 +365,13 @@ export async function seed(client, { organizationId, projectId, releaseId }, opt
     await client.query(
       `INSERT INTO test_run (id, organization_id, project_id, build_id, release_id, name, status, source,
                              total, passed, failed, blocked, skipped, retest, untested, flaky,
-                             submitted_at, completed_at, created_at, updated_at)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, 'api', $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19)`,
+                             submitted_at, completed_at, created_at, updated_at, position)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, 'api', $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20)`,
       [
         run.id, organizationId, projectId, run.buildId, releaseId, run.name, run.status,
         counts.total, counts.passed, counts.failed, counts.blocked, counts.skipped, counts.retest, counts.untested, counts.flaky,
         iso(created + 40 * 60_000), run.status === 'completed' ? iso(created + 41 * 60_000) : null, iso(created),
-        iso(created + 41 * 60_000),
+        iso(created + 41 * 60_000), run.n + 1,
       ],
     );
     await copy(client, 'COPY test_run_case (test_run_id, test_case_id, result_id, status, flaky) FROM STDIN', runCases);
@@ -379,6 +384,11 @@ export async function seed(client, { organizationId, projectId, releaseId }, opt
     rows += results.length;
     if ((run.n + 1) % 10 === 0 || run.n === runs - 1) log(`  run ${run.n + 1}/${runs} loaded (${rows} results)`);
   }
+  await client.query('BEGIN');
+  await client.query('UPDATE project SET runs_created = $2 WHERE id = $1', [projectId, runs]);
+  await client.query(BACKFILL_CASE_OUTCOMES, [projectId]);
+  await client.query('COMMIT');
+  log('  flaky list summary (case_outcomes) filled');
   return { cases: cases + added, runs, results: rows, flakyCases: seedPlan.flakyCases.map((i) => seedPlan.caseIds[i]), stableCases: seedPlan.stable.slice(0, 50).map((i) => seedPlan.caseIds[i]) };
 }
 

@@ -2,6 +2,7 @@ import { ApiKey } from '../auth/entities/api-key.entity.js';
 import { BuildCount } from '../builds/entities/build-count.entity.js';
 import { Build } from '../builds/entities/build.entity.js';
 import { DomainEvent } from '../events/entities/domain-event.entity.js';
+import { CaseOutcomeSlots } from '../flakiness/entities/case-outcomes.entity.js';
 import { QuarantineEntry } from '../flakiness/entities/quarantine-entry.entity.js';
 import { IdempotencyRecord } from '../idempotency/entities/idempotency-record.entity.js';
 import { OrganizationUsage } from '../limits/entities/organization-usage.entity.js';
@@ -30,6 +31,7 @@ export const ENTITIES: Array<new () => object> = [
   TestResult,
   TestRunCase,
   QuarantineEntry,
+  CaseOutcomeSlots,
   DomainEvent,
   WebhookSubscription,
   WebhookDelivery,

@@ -149,50 +149,81 @@ SELECT q.test_case_id, tc.automation_id, q.reason, q.expires_at, q.created_at,
   ORDER BY q.created_at DESC, q.test_case_id DESC
   LIMIT $3 OFFSET $4;
 
+-- flakiness.backfillCaseOutcomes
+WITH slots AS (
+    SELECT c.test_case_id, r.position, CASE WHEN c.status = 'failed' THEN 'F'
+                     WHEN c.status = 'passed' AND c.flaky THEN 'R'
+                     WHEN c.status = 'passed' THEN 'P'
+                     ELSE '.' END AS outcome
+    FROM test_run r
+    JOIN test_run_case c ON c.test_run_id = r.id
+    WHERE r.project_id = $1 AND r.status IN ('submitted', 'completed')
+      AND c.status IN ('passed', 'failed')
+  ),
+  spans AS (
+    SELECT test_case_id, greatest(min(position) - 1, max(position) - 2000) AS base
+    FROM slots
+    GROUP BY test_case_id
+  ),
+  kept AS (
+    SELECT s.test_case_id, spans.base, s.position, s.outcome,
+           s.position - coalesce(lag(s.position) OVER (
+             PARTITION BY s.test_case_id ORDER BY s.position
+           ), spans.base) - 1 AS gap
+    FROM slots s
+    JOIN spans ON spans.test_case_id = s.test_case_id
+    WHERE s.position > spans.base
+  )
+  INSERT INTO case_outcomes AS o (test_case_id, project_id, organization_id, base, outcomes)
+  SELECT k.test_case_id, tc.project_id, tc.organization_id, k.base,
+         string_agg(repeat('.', k.gap) || k.outcome, '' ORDER BY k.position)
+  FROM kept k
+  JOIN test_case tc ON tc.id = k.test_case_id
+  GROUP BY k.test_case_id, tc.project_id, tc.organization_id, k.base
+  ORDER BY k.test_case_id
+  ON CONFLICT (test_case_id) DO UPDATE SET base = EXCLUDED.base, outcomes = EXCLUDED.outcomes;
+
 -- flakiness.countActiveEntries
 SELECT count(*)::int AS total
   FROM quarantine_entry q
   WHERE q.project_id = $2 AND q.organization_id = $1 AND (q.expires_at IS NULL OR q.expires_at > now());
 
 -- flakiness.flakyTests
-WITH runs AS (
-    SELECT r.id, r.created_at, r.failed > 0 OR r.flaky > 0 AS noisy
-    FROM test_run r
-    LEFT JOIN build b ON b.id = r.build_id AND b.organization_id = $1
-    WHERE r.organization_id = $1 AND r.project_id = $2
-      AND r.status IN ('submitted', 'completed')
-      AND ($3::text IS NULL OR b.branch = $3::text)
+WITH branch_spans AS (
+    SELECT array_agg(first ORDER BY first) AS firsts, array_agg(slots ORDER BY first) AS lengths
+    FROM (
+      SELECT min(position) AS first, count(*)::int AS slots
+      FROM (
+        SELECT r.position, r.position - row_number() OVER (ORDER BY r.position) AS span
+        FROM test_run r
+        JOIN build b ON b.id = r.build_id AND b.organization_id = $1
+        WHERE r.organization_id = $1 AND r.project_id = $2
+          AND r.status IN ('submitted', 'completed') AND b.branch = $3::text
+      ) branch_runs
+      GROUP BY span
+    ) spans
   ),
-  candidates AS (
-    SELECT DISTINCT c.test_case_id
-    FROM runs
-    JOIN test_run_case c ON c.test_run_id = runs.id
-    WHERE runs.noisy AND (c.status = 'failed' OR c.flaky)
-  ),
-  recent AS (
-    SELECT c.test_case_id, c.status, c.flaky,
-           row_number() OVER (
-             PARTITION BY c.test_case_id ORDER BY runs.created_at DESC, runs.id DESC
-           ) AS n
-    FROM candidates
-    JOIN test_run_case c ON c.test_case_id = candidates.test_case_id
-    JOIN runs ON runs.id = c.test_run_id
-    WHERE c.status IN ('passed', 'failed')
-  ),
-  windowed AS (
-    SELECT test_case_id, status, flaky, n,
-           status <> lag(status) OVER (PARTITION BY test_case_id ORDER BY n DESC) AS flip
-    FROM recent
-    WHERE n <= $4
+  sequences AS MATERIALIZED (
+    SELECT o.test_case_id,
+           right(replace(CASE WHEN $3::text IS NULL THEN o.outcomes ELSE array_to_string(ARRAY(
+             SELECT substr(o.outcomes, s.first - o.base, s.slots)
+             FROM unnest(branch_spans.firsts, branch_spans.lengths) AS s(first, slots)
+             ORDER BY s.first
+           ), '') END, '.', ''), $4) AS w
+    FROM case_outcomes o
+    CROSS JOIN branch_spans
+    WHERE o.project_id = $2 AND o.organization_id = $1
+      AND (strpos(o.outcomes, 'F') > 0 OR strpos(o.outcomes, 'R') > 0)
   ),
   counted AS (
     SELECT test_case_id,
-           count(*)::int AS executions,
-           count(*) FILTER (WHERE flip)::int AS flips,
-           count(*) FILTER (WHERE flaky AND status = 'passed')::int AS retried_passes,
-           min(status::text) FILTER (WHERE n = 1) AS last_status
-    FROM windowed
-    GROUP BY test_case_id
+           length(w) AS executions,
+           greatest(length(regexp_replace(translate(w, 'R', 'P'), '(.)\1*', '\1', 'g')) - 1, 0)
+             AS flips,
+           length(w) - length(replace(w, 'R', '')) AS retried_passes,
+           CASE right(w, 1) WHEN 'F' THEN 'failed' WHEN '' THEN NULL ELSE 'passed' END
+             AS last_status
+    FROM sequences
   ),
   listed AS (
     SELECT counted.*, round(flips::numeric / (executions - 1), 4) AS flip_rate,
@@ -240,6 +271,44 @@ WITH entry AS (
   )
   SELECT entry.test_case_id, tc.automation_id, entry.reason, entry.expires_at, entry.created_at
   FROM entry JOIN test_case tc ON tc.id = entry.test_case_id;
+
+-- flakiness.recordCaseOutcomes
+INSERT INTO case_outcomes AS o (test_case_id, project_id, organization_id, base, outcomes)
+  SELECT c.test_case_id, $3, $4, $2 - 1, CASE WHEN c.status = 'failed' THEN 'F'
+                     WHEN c.status = 'passed' AND c.flaky THEN 'R'
+                     WHEN c.status = 'passed' THEN 'P'
+                     ELSE '.' END
+  FROM test_run_case c
+  WHERE c.test_run_id = $1 AND c.test_case_id = ANY($5::uuid[])
+    AND (c.status IN ('passed', 'failed') OR EXISTS (
+          SELECT 1 FROM case_outcomes x
+          WHERE x.test_case_id = c.test_case_id
+            AND $2 > x.base AND $2 <= x.base + length(x.outcomes)))
+  ORDER BY c.test_case_id
+  ON CONFLICT (test_case_id) DO UPDATE
+    SET base = greatest(least(o.base, EXCLUDED.base), greatest(o.base + length(o.outcomes), EXCLUDED.base + 1) - 2000),
+        outcomes = right(
+          overlay(repeat('.', o.base - least(o.base, EXCLUDED.base)) || o.outcomes
+                    || repeat('.', greatest(o.base + length(o.outcomes), EXCLUDED.base + 1) - o.base - length(o.outcomes))
+                  placing EXCLUDED.outcomes from EXCLUDED.base + 1 - least(o.base, EXCLUDED.base) for 1),
+          2000);
+
+-- flakiness.recordRunOutcomes
+INSERT INTO case_outcomes AS o (test_case_id, project_id, organization_id, base, outcomes)
+  SELECT c.test_case_id, $3, $4, $2 - 1, CASE WHEN c.status = 'failed' THEN 'F'
+                     WHEN c.status = 'passed' AND c.flaky THEN 'R'
+                     WHEN c.status = 'passed' THEN 'P'
+                     ELSE '.' END
+  FROM test_run_case c
+  WHERE c.test_run_id = $1 AND c.status IN ('passed', 'failed')
+  ORDER BY c.test_case_id
+  ON CONFLICT (test_case_id) DO UPDATE
+    SET base = greatest(least(o.base, EXCLUDED.base), greatest(o.base + length(o.outcomes), EXCLUDED.base + 1) - 2000),
+        outcomes = right(
+          overlay(repeat('.', o.base - least(o.base, EXCLUDED.base)) || o.outcomes
+                    || repeat('.', greatest(o.base + length(o.outcomes), EXCLUDED.base + 1) - o.base - length(o.outcomes))
+                  placing EXCLUDED.outcomes from EXCLUDED.base + 1 - least(o.base, EXCLUDED.base) for 1),
+          2000);
 
 -- flakiness.unquarantine
 WITH entry AS (
@@ -477,6 +546,11 @@ UPDATE project
   RETURNING id, name, key, description, gate_min_pass_rate, gate_forbid_missing_tests,
             created_at, updated_at;
 
+-- projects.numberRun
+UPDATE project SET runs_created = runs_created + 1
+  WHERE id = $1 AND organization_id = $2
+  RETURNING runs_created;
+
 -- quota.callsInPeriods
 SELECT u.organization_id, u.calls
   FROM organization_usage u
@@ -593,10 +667,10 @@ run.releaseId = :releaseId;
 run.status = :status;
 
 -- testRuns.lockExclusive
-SELECT "id" AS "id", "organization_id" AS "organizationId", "project_id" AS "projectId", "build_id" AS "buildId", "release_id" AS "releaseId", "name" AS "name", "status" AS "status", "source" AS "source", "total" AS "total", "passed" AS "passed", "failed" AS "failed", "blocked" AS "blocked", "skipped" AS "skipped", "retest" AS "retest", "untested" AS "untested", "flaky" AS "flaky", "submitted_at" AS "submittedAt", "completed_at" AS "completedAt", "created_at" AS "createdAt", "updated_at" AS "updatedAt" FROM test_run WHERE id = $1 AND organization_id = $2 FOR UPDATE;
+SELECT "id" AS "id", "organization_id" AS "organizationId", "project_id" AS "projectId", "build_id" AS "buildId", "release_id" AS "releaseId", "name" AS "name", "position" AS "position", "status" AS "status", "source" AS "source", "total" AS "total", "passed" AS "passed", "failed" AS "failed", "blocked" AS "blocked", "skipped" AS "skipped", "retest" AS "retest", "untested" AS "untested", "flaky" AS "flaky", "submitted_at" AS "submittedAt", "completed_at" AS "completedAt", "created_at" AS "createdAt", "updated_at" AS "updatedAt" FROM test_run WHERE id = $1 AND organization_id = $2 FOR UPDATE;
 
 -- testRuns.lockShared
-SELECT "id" AS "id", "organization_id" AS "organizationId", "project_id" AS "projectId", "build_id" AS "buildId", "release_id" AS "releaseId", "name" AS "name", "status" AS "status", "source" AS "source", "total" AS "total", "passed" AS "passed", "failed" AS "failed", "blocked" AS "blocked", "skipped" AS "skipped", "retest" AS "retest", "untested" AS "untested", "flaky" AS "flaky", "submitted_at" AS "submittedAt", "completed_at" AS "completedAt", "created_at" AS "createdAt", "updated_at" AS "updatedAt" FROM test_run WHERE id = $1 AND organization_id = $2 FOR KEY SHARE;
+SELECT "id" AS "id", "organization_id" AS "organizationId", "project_id" AS "projectId", "build_id" AS "buildId", "release_id" AS "releaseId", "name" AS "name", "position" AS "position", "status" AS "status", "source" AS "source", "total" AS "total", "passed" AS "passed", "failed" AS "failed", "blocked" AS "blocked", "skipped" AS "skipped", "retest" AS "retest", "untested" AS "untested", "flaky" AS "flaky", "submitted_at" AS "submittedAt", "completed_at" AS "completedAt", "created_at" AS "createdAt", "updated_at" AS "updatedAt" FROM test_run WHERE id = $1 AND organization_id = $2 FOR KEY SHARE;
 
 -- testRuns.statusCountsInRelease
 SELECT status, count(*)::int AS n FROM test_run WHERE release_id = $1 GROUP BY status;

@@ -4,57 +4,59 @@ import { Transactions } from '../database/transactions.js';
 import type { FlakyTestResponse } from './dto/flaky-test.dto.js';
 
 /**
- * A project's flaky tests (CONTRACT §12), in one statement, in four steps:
- * 1. `runs`: the project's submitted or completed runs (on `$3`, the build's branch, if given);
- * 2. `candidates`: the cases with a failed or retried-pass current result in one of them. Every
- *    other case has only passes in its window: no flip, no retried pass, never listed. So only
- *    a few hundred of a project's cases have their windows computed, whatever its size;
- * 3. `windowed`: each candidate's last `$4` passed or failed results, newest first (`n` = 1),
- *    each marked when it differs from the one before it (oldest first);
- * 4. `listed`: the counts per case, kept when `$5` executions or more and flaky enough.
- * The page (`$6`, `$7`) is aggregated to JSON beside the total, so that one row answers even
- * past the end.
+ * A project's flaky tests (CONTRACT §12), in one statement over `case_outcomes`, the summary
+ * the writers of runs and results keep (one character per run for each case), in four steps:
+ * 1. `sequences`: each candidate's last `$4` passed or failed outcomes, oldest first. The
+ *    candidates are the cases with a failed (`F`) or retried-pass (`R`) outcome: every other
+ *    case has only passes in its window, no flip and no retried pass, and is never listed. The
+ *    outcomes are the case's slots without the `.`s or, on `$3` (a build's branch), the slots of
+ *    the project's considered runs on it, cut as spans of consecutive positions
+ *    (`branch_spans`: a few per branch, however many runs);
+ * 2. `counted`: each window's counts; flips are the changes between `F` and a pass (`R` too),
+ *    counted as the stretches of equal outcomes less one;
+ * 3. `listed`: the cases with `$5` executions or more, flaky enough;
+ * 4. the page (`$6`, `$7`), aggregated to JSON beside the total, so that one row answers even
+ *    past the end.
+ * The summary remembers a case's last 2,000 runs (`OUTCOME_SLOTS`): a case executed fewer than
+ * `$4` times in them has its window cut there.
  */
 const FLAKY_TESTS = sql(
   'flakiness.flakyTests',
-  `WITH runs AS (
-     SELECT r.id, r.created_at, r.failed > 0 OR r.flaky > 0 AS noisy
-     FROM test_run r
-     LEFT JOIN build b ON b.id = r.build_id AND b.organization_id = $1
-     WHERE r.organization_id = $1 AND r.project_id = $2
-       AND r.status IN ('submitted', 'completed')
-       AND ($3::text IS NULL OR b.branch = $3::text)
+  `WITH branch_spans AS (
+     SELECT array_agg(first ORDER BY first) AS firsts, array_agg(slots ORDER BY first) AS lengths
+     FROM (
+       SELECT min(position) AS first, count(*)::int AS slots
+       FROM (
+         SELECT r.position, r.position - row_number() OVER (ORDER BY r.position) AS span
+         FROM test_run r
+         JOIN build b ON b.id = r.build_id AND b.organization_id = $1
+         WHERE r.organization_id = $1 AND r.project_id = $2
+           AND r.status IN ('submitted', 'completed') AND b.branch = $3::text
+       ) branch_runs
+       GROUP BY span
+     ) spans
    ),
-   candidates AS (
-     SELECT DISTINCT c.test_case_id
-     FROM runs
-     JOIN test_run_case c ON c.test_run_id = runs.id
-     WHERE runs.noisy AND (c.status = 'failed' OR c.flaky)
-   ),
-   recent AS (
-     SELECT c.test_case_id, c.status, c.flaky,
-            row_number() OVER (
-              PARTITION BY c.test_case_id ORDER BY runs.created_at DESC, runs.id DESC
-            ) AS n
-     FROM candidates
-     JOIN test_run_case c ON c.test_case_id = candidates.test_case_id
-     JOIN runs ON runs.id = c.test_run_id
-     WHERE c.status IN ('passed', 'failed')
-   ),
-   windowed AS (
-     SELECT test_case_id, status, flaky, n,
-            status <> lag(status) OVER (PARTITION BY test_case_id ORDER BY n DESC) AS flip
-     FROM recent
-     WHERE n <= $4
+   sequences AS MATERIALIZED (
+     SELECT o.test_case_id,
+            right(replace(CASE WHEN $3::text IS NULL THEN o.outcomes ELSE array_to_string(ARRAY(
+              SELECT substr(o.outcomes, s.first - o.base, s.slots)
+              FROM unnest(branch_spans.firsts, branch_spans.lengths) AS s(first, slots)
+              ORDER BY s.first
+            ), '') END, '.', ''), $4) AS w
+     FROM case_outcomes o
+     CROSS JOIN branch_spans
+     WHERE o.project_id = $2 AND o.organization_id = $1
+       AND (strpos(o.outcomes, 'F') > 0 OR strpos(o.outcomes, 'R') > 0)
    ),
    counted AS (
      SELECT test_case_id,
-            count(*)::int AS executions,
-            count(*) FILTER (WHERE flip)::int AS flips,
-            count(*) FILTER (WHERE flaky AND status = 'passed')::int AS retried_passes,
-            min(status::text) FILTER (WHERE n = 1) AS last_status
-     FROM windowed
-     GROUP BY test_case_id
+            length(w) AS executions,
+            greatest(length(regexp_replace(translate(w, 'R', 'P'), '(.)\\1*', '\\1', 'g')) - 1, 0)
+              AS flips,
+            length(w) - length(replace(w, 'R', '')) AS retried_passes,
+            CASE right(w, 1) WHEN 'F' THEN 'failed' WHEN '' THEN NULL ELSE 'passed' END
+              AS last_status
+     FROM sequences
    ),
    listed AS (
      SELECT counted.*, round(flips::numeric / (executions - 1), 4) AS flip_rate,

@@ -18,6 +18,17 @@ export class ProjectLookup {
     await requireReference(this.transactions, Project, organizationId, id, field);
   }
 
+  /**
+   * Checks `id`, given in `field`, names a project of the organization (400 otherwise) and
+   * counts a new run of it: returns the run's position among the project's runs.
+   */
+  async numberRun(organizationId: string, id: string, field: string): Promise<number> {
+    const position = await this.projects.numberRun(organizationId, id);
+    if (position === null)
+      throw ApiError.invalidField(field, `${field} does not name a resource of this organization`);
+    return position;
+  }
+
   /** The organization of a project named in an internal route's path (404 if none). */
   async organizationOf(id: string): Promise<string> {
     const project = await this.projects.findAnywhere(id);

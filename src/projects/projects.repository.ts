@@ -14,6 +14,18 @@ const CASE_FILTERS = {
   titleContains: sql('testCases.list.whereTitleContains', `tc.title ILIKE :q ESCAPE '\\'`),
 };
 
+/**
+ * Counts a new run of the project and returns its number (its `position`); no row when the
+ * project is not the organization's. The row stays locked until the caller's transaction ends,
+ * so runs of one project are numbered in the order their transactions create them.
+ */
+const NUMBER_RUN = sql(
+  'projects.numberRun',
+  `UPDATE project SET runs_created = runs_created + 1
+   WHERE id = $1 AND organization_id = $2
+   RETURNING runs_created`,
+);
+
 /** Escapes LIKE wildcards so `q` matches literally. */
 function likePattern(text: string): string {
   return `%${text.replace(/[\\%_]/g, (char) => `\\${char}`)}%`;
@@ -43,6 +55,15 @@ export class ProjectsRepository {
   /** For the internal API, whose routes name a project without its organization. */
   findAnywhere(id: string): Promise<Project | null> {
     return this.transactions.manager.findOneBy(Project, { id });
+  }
+
+  /** The number of the project's new run (see `NUMBER_RUN`); null if not the organization's. */
+  async numberRun(organizationId: string, id: string): Promise<number | null> {
+    const [rows]: [Array<{ runs_created: number }>, number] = await this.transactions.manager.query(
+      NUMBER_RUN,
+      [id, organizationId],
+    );
+    return rows[0]?.runs_created ?? null;
   }
 
   keyTaken(organizationId: string, key: string): Promise<boolean> {

@@ -1,4 +1,5 @@
 import { Module } from '@nestjs/common';
+import { CaseOutcomesModule } from '../flakiness/case-outcomes.module.js';
 import { CaseIdCache } from './case-id-cache.js';
 import { CaseResolver } from './case-resolver.js';
 import { ResultCasesRepository } from './result-cases.repository.js';
@@ -6,6 +7,7 @@ import { ResultWriter } from './result-writer.js';
 import { ResultsRepository } from './results.repository.js';
 
 @Module({
+  imports: [CaseOutcomesModule],
   providers: [
     ResultWriter,
     CaseResolver,

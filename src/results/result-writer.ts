@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { uuid7 } from '../common/uuid7.js';
 import { EventsService } from '../events/events.service.js';
+import { CaseOutcomes } from '../flakiness/case-outcomes.js';
 import type { TestRun } from '../testruns/entities/test-run.entity.js';
 import { CaseIdCache, type RememberedCases } from './case-id-cache.js';
 import { CaseResolver, type CreatedCase } from './case-resolver.js';
@@ -66,6 +67,7 @@ export class ResultWriter {
     private readonly events: EventsService,
     private readonly caseIds: CaseIdCache,
     private readonly cases: CaseResolver,
+    private readonly outcomes: CaseOutcomes,
   ) {}
 
   /**
@@ -143,6 +145,8 @@ export class ResultWriter {
     // The current results first: each stored result references its case's row in
     // test_run_case, which this transaction then already holds.
     const change = await keepCurrentResults(this.results, run, results, newRun);
+    // A submitted run's results already count in the flaky list's summary.
+    if (run.status === 'submitted') await this.outcomes.resultsWritten(run, results);
     await this.results.copyResults(run, results);
     await this.events.recordMany(
       run.organizationId,

@@ -20,6 +20,7 @@ export const TEST_RUN_COLUMNS = [
   'buildId',
   'releaseId',
   'name',
+  'position',
   'status',
   'source',
   'total',

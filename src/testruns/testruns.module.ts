@@ -1,5 +1,6 @@
 import { Module } from '@nestjs/common';
 import { BuildLookupModule } from '../builds/build-lookup.module.js';
+import { CaseOutcomesModule } from '../flakiness/case-outcomes.module.js';
 import { ProjectLookupModule } from '../projects/project-lookup.module.js';
 import { ReleaseLookupModule } from '../releases/release-lookup.module.js';
 import { InsightsModule } from '../insights/insights.module.js';
@@ -18,6 +19,7 @@ import { TestRunsService } from './testruns.service.js';
     BuildLookupModule,
     ResultWriterModule,
     InsightsModule,
+    CaseOutcomesModule,
   ],
   controllers: [TestRunsController, TestRunsInternalController],
   providers: [TestRunsService, TestRunsRepository],

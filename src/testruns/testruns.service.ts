@@ -7,6 +7,7 @@ import { isoOrNull } from '../common/serialization.js';
 import { uuid7 } from '../common/uuid7.js';
 import { Transactions } from '../database/transactions.js';
 import { EventsService } from '../events/events.service.js';
+import { CaseOutcomes } from '../flakiness/case-outcomes.js';
 import { RunVerdicts } from '../insights/run-verdicts.js';
 import { ProjectLookup } from '../projects/project-lookup.js';
 import { ReleaseLookup } from '../releases/release-lookup.js';
@@ -75,6 +76,7 @@ export class TestRunsService {
     private readonly writer: ResultWriter,
     private readonly events: EventsService,
     private readonly verdicts: RunVerdicts,
+    private readonly outcomes: CaseOutcomes,
   ) {}
 
   async create(
@@ -106,7 +108,7 @@ export class TestRunsService {
    */
   async open(organizationId: string, source: Source, fields: NewRun): Promise<TestRun> {
     const manager = this.transactions.manager;
-    await this.projects.require(organizationId, fields.projectId, 'project_id');
+    const position = await this.projects.numberRun(organizationId, fields.projectId, 'project_id');
     if (fields.buildId) await this.builds.require(organizationId, fields.buildId, 'build_id');
     if (fields.releaseId) {
       const release = await this.releases.require(organizationId, fields.releaseId, 'release_id');
@@ -122,6 +124,7 @@ export class TestRunsService {
       organizationId,
       projectId: fields.projectId,
       name: fields.name,
+      position,
       buildId: fields.buildId ?? null,
       releaseId: fields.releaseId ?? null,
       status: 'in_progress',
@@ -214,6 +217,8 @@ export class TestRunsService {
     // Only these columns: the counts belong to the result batches.
     const manager = this.transactions.manager;
     await manager.update(TestRun, run.id, { status, ...stamp });
+    // Its results count in the flaky list from the first of these moves on.
+    if (run.status === 'in_progress') await this.outcomes.runConsidered(run);
     const updated = await manager.findOneByOrFail(TestRun, { id: run.id });
     const response = toTestRunResponse(updated);
     // The event also says how the run compares with its baseline and whether it passes the

@@ -11,6 +11,7 @@ import { ResultsReferenceTheirRunCase1795311301458 } from './1795311301458-Resul
 import { ReferencesCheckedPerStatement1795317045732 } from './1795317045732-ReferencesCheckedPerStatement.js';
 import { IdempotencyClaimsCarryATokenAndNoSecrets1795469263941 } from './1795469263941-IdempotencyClaimsCarryATokenAndNoSecrets.js';
 import { ResultsIntelligence1795474562658 } from './1795474562658-ResultsIntelligence.js';
+import { KeepCaseOutcomes1795476498795 } from './1795476498795-KeepCaseOutcomes.js';
 
 /** Every migration in the order it runs; the app and the migration CLI share this list. */
 export const MIGRATIONS: Array<new () => MigrationInterface> = [
@@ -31,4 +32,6 @@ export const MIGRATIONS: Array<new () => MigrationInterface> = [
   IdempotencyClaimsCarryATokenAndNoSecrets1795469263941,
   // Failure detail on results, the quality gate's settings and quarantine (CONTRACT §12).
   ResultsIntelligence1795474562658,
+  // Run positions and each case's outcome per run, kept for the flaky list (CONTRACT §12).
+  KeepCaseOutcomes1795476498795,
 ];

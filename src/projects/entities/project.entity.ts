@@ -46,6 +46,13 @@ export class Project {
   @Column({ type: 'boolean', default: false })
   gateForbidMissingTests!: boolean;
 
+  /**
+   * How many runs the project has had: a new run takes the next number as its `position`,
+   * counted in the run's own transaction (the row stays locked until it commits).
+   */
+  @Column({ type: 'integer', default: 0 })
+  runsCreated!: number;
+
   @CreateDateColumn({ type: 'timestamptz', precision: 3 })
   createdAt!: Date;
 

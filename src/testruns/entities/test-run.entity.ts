@@ -21,6 +21,7 @@ export type TestRunStatus = (typeof TEST_RUN_STATUSES)[number];
 @Index('IDX_test_run_project_created', ['projectId', 'createdAt'])
 @Index('IDX_test_run_build', ['buildId'])
 @Index('IDX_test_run_release', ['releaseId'])
+@Index('UQ_test_run_project_position', ['projectId', 'position'], { unique: true })
 export class TestRun {
   @PrimaryGeneratedColumn('uuid')
   id!: string;
@@ -51,6 +52,13 @@ export class TestRun {
 
   @Column({ type: 'varchar', length: 255 })
   name!: string;
+
+  /**
+   * The run's place among its project's runs in creation order (1, 2, 3…, from
+   * `project.runs_created`): the slot the run's outcomes take in `case_outcomes`.
+   */
+  @Column({ type: 'integer' })
+  position!: number;
 
   @Column({
     type: 'enum',

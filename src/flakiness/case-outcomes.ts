@@ -1,0 +1,27 @@
+import { Injectable } from '@nestjs/common';
+import type { StoredResult } from '../results/stored-result.js';
+import type { TestRun } from '../testruns/entities/test-run.entity.js';
+import { CaseOutcomesRepository } from './case-outcomes.repository.js';
+
+/**
+ * Keeps `case_outcomes`, the flaky list's summary of each case's outcome per run, in the
+ * transaction of the change that alters it: a run submitted or completed, or results written
+ * into a run already submitted. Results into a run in progress change nothing here.
+ */
+@Injectable()
+export class CaseOutcomes {
+  constructor(private readonly outcomes: CaseOutcomesRepository) {}
+
+  /** `run` has just left `in_progress`: its cases' outcomes count from now on. */
+  runConsidered(run: TestRun): Promise<void> {
+    return this.outcomes.recordRun(run);
+  }
+
+  /** `results` (in case order) were just written into `run`, which is submitted. */
+  resultsWritten(run: TestRun, results: StoredResult[]): Promise<void> {
+    return this.outcomes.recordCases(
+      run,
+      results.map((result) => result.test_case_id),
+    );
+  }
+}

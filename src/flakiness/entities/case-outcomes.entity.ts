@@ -1,0 +1,44 @@
+import {
+  Column,
+  Entity,
+  Index,
+  JoinColumn,
+  ManyToOne,
+  PrimaryColumn,
+  type Relation,
+} from 'typeorm';
+import { TestCase } from '../../projects/entities/test-case.entity.js';
+
+/**
+ * A test case's outcome in each of its project's runs, one character per run, kept by the
+ * writers of results in their own transactions (`case-outcomes.sql.ts`) so that the flaky list
+ * reads one short row per case instead of sorting every result of the project.
+ *
+ * Slot `i` (1-based) of `outcomes` is the case's outcome in the project's run at position
+ * `base + i`: `P` passed, `R` passed after retries, `F` failed, `.` anything else (no result,
+ * another status, or a run not yet submitted or completed). At most `OUTCOME_SLOTS` slots are
+ * kept: the oldest go first, and `base` grows. The table leaves half of each page free
+ * (fillfactor 50, set by its migration) so that rewriting a row stays on its page.
+ */
+@Entity('case_outcomes')
+@Index('IDX_case_outcomes_project', ['projectId'])
+export class CaseOutcomeSlots {
+  @PrimaryColumn({ type: 'uuid' })
+  testCaseId!: string;
+
+  @ManyToOne(() => TestCase, { onDelete: 'CASCADE' })
+  @JoinColumn({ name: 'test_case_id' })
+  testCase?: Relation<TestCase>;
+
+  @Column({ type: 'uuid' })
+  projectId!: string;
+
+  @Column({ type: 'uuid' })
+  organizationId!: string;
+
+  @Column({ type: 'integer', default: 0 })
+  base!: number;
+
+  @Column({ type: 'text' })
+  outcomes!: string;
+}
