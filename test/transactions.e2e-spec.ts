@@ -55,3 +55,57 @@ describe('Transactions.afterCommit', () => {
     expect(ran).toBe(true);
   });
 });
+
+describe('Transactions.beforeCommit', () => {
+  let t: TestApp;
+  let transactions: Transactions;
+  let db: DataSource;
+  const table = `before_commit_${process.pid}`;
+  beforeAll(async () => {
+    t = await startApp();
+    transactions = t.app.get(Transactions);
+    db = t.app.get(DataSource);
+    await db.query(`CREATE TABLE ${table} (n int)`);
+  });
+  afterAll(async () => {
+    await db.query(`DROP TABLE IF EXISTS ${table}`);
+    await t.close();
+  });
+  const rows = async () =>
+    (await db.query(`SELECT n FROM ${table} ORDER BY n`)).map((r: { n: number }) => r.n);
+
+  it('runs last inside the transaction, after the work and what it queued', async () => {
+    const order: string[] = [];
+    await transactions.begin(async (manager) => {
+      await transactions.run(async () => {
+        transactions.beforeCommit(async () => {
+          order.push('first');
+          await manager.query(`INSERT INTO ${table} VALUES (2)`);
+          // Queued while finishing: still runs, still inside.
+          transactions.beforeCommit(async () => void order.push('queued by the first'));
+        });
+      });
+      await manager.query(`INSERT INTO ${table} VALUES (1)`);
+      order.push('work');
+    });
+    expect(order).toEqual(['work', 'first', 'queued by the first']);
+    expect(await rows()).toEqual([1, 2]);
+  });
+
+  it('rolls the whole transaction back when it fails', async () => {
+    await db.query(`DELETE FROM ${table}`);
+    await expect(
+      transactions.begin(async (manager) => {
+        await manager.query(`INSERT INTO ${table} VALUES (3)`);
+        transactions.beforeCommit(async () => {
+          throw new Error('counter unavailable');
+        });
+      }),
+    ).rejects.toThrow('counter unavailable');
+    expect(await rows()).toEqual([]);
+  });
+
+  it('needs a transaction', () => {
+    expect(() => transactions.beforeCommit(async () => undefined)).toThrow(/transaction/);
+  });
+});

@@ -5,6 +5,8 @@ import { DataSource, type EntityManager } from 'typeorm';
 
 interface Current {
   manager: EntityManager;
+  /** Run last inside the transaction, once its work is done. */
+  finishing: Array<() => Promise<void>>;
   /** Run once the transaction has committed. */
   committed: Array<() => void>;
 }
@@ -31,8 +33,13 @@ export class Transactions {
   /** A new transaction that everything called from `work` joins. */
   async begin<T>(work: (manager: EntityManager) => Promise<T>): Promise<T> {
     const committed: Array<() => void> = [];
+    const finishing: Array<() => Promise<void>> = [];
     const result = await this.dataSource.transaction((manager) =>
-      this.current.run({ manager, committed }, () => work(manager)),
+      this.current.run({ manager, finishing, committed }, async () => {
+        const value = await work(manager);
+        for (let next = finishing.shift(); next; next = finishing.shift()) await next();
+        return value;
+      }),
     );
     for (const callback of committed) {
       try {
@@ -43,6 +50,17 @@ export class Transactions {
       }
     }
     return result;
+  }
+
+  /**
+   * Runs `work` at the end of the current transaction, after everything else it does and
+   * before it commits: for a statement whose row lock should be held as briefly as possible
+   * (a counter other requests also take). Only inside a transaction.
+   */
+  beforeCommit(work: () => Promise<void>): void {
+    const current = this.current.getStore();
+    if (!current) throw new Error('beforeCommit needs a transaction');
+    current.finishing.push(work);
   }
 
   /**

@@ -108,7 +108,7 @@ export class TestRunsService {
    */
   async open(organizationId: string, source: Source, fields: NewRun): Promise<TestRun> {
     const manager = this.transactions.manager;
-    const position = await this.projects.numberRun(organizationId, fields.projectId, 'project_id');
+    await this.projects.require(organizationId, fields.projectId, 'project_id');
     if (fields.buildId) await this.builds.require(organizationId, fields.buildId, 'build_id');
     if (fields.releaseId) {
       const release = await this.releases.require(organizationId, fields.releaseId, 'release_id');
@@ -124,7 +124,7 @@ export class TestRunsService {
       organizationId,
       projectId: fields.projectId,
       name: fields.name,
-      position,
+      position: null,
       buildId: fields.buildId ?? null,
       releaseId: fields.releaseId ?? null,
       status: 'in_progress',
@@ -133,6 +133,10 @@ export class TestRunsService {
     // An insert, not a save: with its id chosen here, a save would first look the run up to
     // decide between insert and update. The defaults (counts, times) come back into `run`.
     await manager.insert(TestRun, run);
+    // Its number among the project's runs is taken last, so that the project's row (the
+    // counter) is locked only while the transaction commits, not while a report is stored:
+    // runs of one project are created side by side.
+    this.transactions.beforeCommit(() => this.number(run));
     if (fields.testCaseIds?.length) {
       const items = fields.testCaseIds.map((testCaseId) => ({
         testCaseId,
@@ -196,6 +200,13 @@ export class TestRunsService {
     });
   }
 
+  /** Gives a run created in this transaction its position among its project's runs, once. */
+  private async number(run: TestRun): Promise<void> {
+    if (run.position !== null) return;
+    run.position = await this.projects.numberRun(run.organizationId, run.projectId, 'project_id');
+    await this.transactions.manager.update(TestRun, run.id, { position: run.position });
+  }
+
   /** The run, row-locked for the rest of the transaction (`TestRunLookup.lock`). */
   lock(organizationId: string, id: string, mode: RunLockMode = 'exclusive'): Promise<TestRun> {
     return this.lookup.lock(organizationId, id, mode);
@@ -217,8 +228,11 @@ export class TestRunsService {
     // Only these columns: the counts belong to the result batches.
     const manager = this.transactions.manager;
     await manager.update(TestRun, run.id, { status, ...stamp });
-    // Its results count in the flaky list from the first of these moves on.
-    if (run.status === 'in_progress') await this.outcomes.runConsidered(run);
+    // Its results count in the flaky list from the first of these moves on, at its number.
+    if (run.status === 'in_progress') {
+      await this.number(run);
+      await this.outcomes.runConsidered(run);
+    }
     const updated = await manager.findOneByOrFail(TestRun, { id: run.id });
     const response = toTestRunResponse(updated);
     // The event also says how the run compares with its baseline and whether it passes the

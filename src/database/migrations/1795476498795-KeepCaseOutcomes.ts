@@ -32,7 +32,6 @@ export class KeepCaseOutcomes1795476498795 implements MigrationInterface {
              FROM test_run) n
        WHERE n.id = r.id`,
     );
-    await queryRunner.query(`ALTER TABLE "test_run" ALTER COLUMN "position" SET NOT NULL`);
     await queryRunner.query(
       `UPDATE project p SET runs_created = n.runs
        FROM (SELECT project_id, count(*)::int AS runs FROM test_run GROUP BY project_id) n

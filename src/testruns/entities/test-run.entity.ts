@@ -55,10 +55,11 @@ export class TestRun {
 
   /**
    * The run's place among its project's runs in creation order (1, 2, 3…, from
-   * `project.runs_created`): the slot the run's outcomes take in `case_outcomes`.
+   * `project.runs_created`): the slot the run's outcomes take in `case_outcomes`. Taken at the
+   * end of the transaction that creates the run, so null only inside it.
    */
-  @Column({ type: 'integer' })
-  position!: number;
+  @Column({ type: 'integer', nullable: true })
+  position!: number | null;
 
   @Column({
     type: 'enum',
