@@ -3,7 +3,7 @@ import {
   type CreatedBetweenQuery,
   fetchPage,
   PaginationQuery,
-  whereCreatedBetween,
+  whereFiltersNewestFirst,
 } from '../common/pagination/pagination.js';
 import { sql } from '../database/sql.js';
 import { Transactions } from '../database/transactions.js';
@@ -75,15 +75,7 @@ export class BuildsRepository {
     const qb = this.transactions.manager
       .createQueryBuilder(Build, 'build')
       .where('build.organizationId = :organizationId', { organizationId });
-    let filtered = Boolean(query.created_after || query.created_before);
-    for (const [column, condition] of Object.entries(LIST_FILTERS)) {
-      const value = filters[column as keyof BuildFilters];
-      if (value === undefined) continue;
-      qb.andWhere(condition, { [column]: value });
-      filtered = true;
-    }
-    whereCreatedBetween(qb, 'build', query);
-    qb.orderBy('build.createdAt', 'DESC').addOrderBy('build.id', 'DESC');
+    const filtered = whereFiltersNewestFirst(qb, 'build', LIST_FILTERS, filters, query);
     return fetchPage(qb, query, filtered ? undefined : COUNT_ALL);
   }
 

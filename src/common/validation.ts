@@ -1,10 +1,27 @@
 import { applyDecorators } from '@nestjs/common';
+import { ApiPropertyOptional } from '@nestjs/swagger';
 import { Transform } from 'class-transformer';
-import { IsDate, IsUUID, registerDecorator, type ValidationOptions } from 'class-validator';
+import {
+  IsDate,
+  IsOptional,
+  IsString,
+  IsUUID,
+  Length,
+  registerDecorator,
+  type ValidationOptions,
+} from 'class-validator';
 
 /** Trims surrounding whitespace of a string field (other types pass through to fail validation). */
 export const Trim = () =>
   Transform(({ value }) => (typeof value === 'string' ? value.trim() : value));
+
+/**
+ * A resource's name: trimmed, then 1 to 255 characters. Applied in the order the stacked
+ * decorators were (the last first), so the error messages keep their order.
+ */
+export function IsName() {
+  return applyDecorators(Length(1, 255), IsString(), Trim());
+}
 
 /** Hex commit hash of 7–64 characters, either case (stored lowercase). */
 export function IsCommitSha(options?: ValidationOptions) {
@@ -108,6 +125,11 @@ export function IsId(message: string, options: { each?: boolean } = {}) {
     Transform(({ value }) => (Array.isArray(value) ? value.map(lower) : lower(value))),
     IsUUID('all', { message, each: options.each }),
   );
+}
+
+/** An optional id, e.g. a list's filter, documented as a uuid. */
+export function IsOptionalId(message: string) {
+  return applyDecorators(ApiPropertyOptional({ format: 'uuid' }), IsOptional(), IsId(message));
 }
 
 /** A calendar date (`YYYY-MM-DD`) that exists, within the years 1900 to 9999. */

@@ -527,12 +527,10 @@ WITH failing AS (
     SELECT * FROM groups ORDER BY size DESC, signature NULLS LAST LIMIT $3 OFFSET $4
   ) page ON true;
 
--- insights.run
-SELECT run.id, run.project_id, run.name, run.status, run.total, run.passed, run.untested,
-         project.gate_min_pass_rate, project.gate_forbid_missing_tests
-  FROM test_run run
-  JOIN project ON project.id = run.project_id
-  WHERE run.id = $1 AND run.organization_id = $2;
+-- insights.gateSettings
+SELECT gate_min_pass_rate, gate_forbid_missing_tests
+  FROM project
+  WHERE id = $1 AND organization_id = $2;
 
 -- insights.testCaseExists
 SELECT 1 FROM test_case WHERE id = $1 AND organization_id = $2;

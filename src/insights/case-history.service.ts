@@ -1,26 +1,15 @@
 import { Injectable } from '@nestjs/common';
 import { ApiError } from '../common/errors/api-error.js';
 import { type Page, toPage } from '../common/pagination/pagination.js';
-import { isoOrNull } from '../common/serialization.js';
+import { toResultResponse } from '../results/result-response.js';
+import type { StoredResult } from '../results/stored-result.js';
+import { TestRunLookup } from '../testruns/test-run-lookup.js';
 import { CaseHistoryItem, CaseHistoryQuery } from './dto/case-history.dto.js';
 import { type HistoryRow, InsightsRepository } from './insights.repository.js';
 
 export function toCaseHistoryItem(row: HistoryRow): CaseHistoryItem {
   return {
-    id: row.id as string,
-    test_run_id: row.test_run_id,
-    test_case_id: row.test_case_id,
-    status: row.status,
-    duration_ms: row.duration_ms,
-    message: row.message,
-    defects: row.defects,
-    retries: row.retries,
-    flaky: row.flaky,
-    executed_at: isoOrNull(row.executed_at),
-    created_at: row.created_at.toISOString(),
-    failure_type: row.failure_type,
-    stack_trace: row.stack_trace,
-    signature: row.signature,
+    ...toResultResponse(row as StoredResult),
     test_run_name: row.test_run_name,
     branch: row.branch,
     commit_sha: row.commit_sha,
@@ -30,7 +19,10 @@ export function toCaseHistoryItem(row: HistoryRow): CaseHistoryItem {
 /** A test case's results across every run (CONTRACT §12). */
 @Injectable()
 export class CaseHistoryService {
-  constructor(private readonly repository: InsightsRepository) {}
+  constructor(
+    private readonly repository: InsightsRepository,
+    private readonly runs: TestRunLookup,
+  ) {}
 
   async list(
     organizationId: string,
@@ -39,7 +31,7 @@ export class CaseHistoryService {
   ): Promise<Page<CaseHistoryItem>> {
     if (!(await this.repository.testCaseExists(organizationId, testCaseId)))
       throw ApiError.notFound('test_case');
-    if (query.test_run_id && !(await this.repository.run(organizationId, query.test_run_id)))
+    if (query.test_run_id && !(await this.runs.findOrNull(organizationId, query.test_run_id)))
       throw ApiError.invalidField(
         'test_run_id',
         'test_run_id does not name a test run of this organization',

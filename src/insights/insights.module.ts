@@ -1,4 +1,6 @@
 import { Module } from '@nestjs/common';
+import { TestRunLookupModule } from '../testruns/test-run-lookup.module.js';
+import { Baselines } from './baselines.js';
 import { CaseHistoryController } from './case-history.controller.js';
 import { CaseHistoryService } from './case-history.service.js';
 import { InsightsRepository } from './insights.repository.js';
@@ -8,7 +10,6 @@ import { QualityGateService } from './quality-gate.service.js';
 import { RunComparisonService } from './run-comparison.service.js';
 import { RunFailuresService } from './run-failures.service.js';
 import { RunInsightsController } from './run-insights.controller.js';
-import { RunLookup } from './run-lookup.js';
 import { RunVerdicts } from './run-verdicts.js';
 
 /**
@@ -17,6 +18,7 @@ import { RunVerdicts } from './run-verdicts.js';
  * `RunVerdicts` is exported for the run's lifecycle events.
  */
 @Module({
+  imports: [TestRunLookupModule],
   controllers: [
     CaseHistoryController,
     RunInsightsController,
@@ -24,7 +26,7 @@ import { RunVerdicts } from './run-verdicts.js';
   ],
   providers: [
     InsightsRepository,
-    RunLookup,
+    Baselines,
     CaseHistoryService,
     RunFailuresService,
     RunComparisonService,

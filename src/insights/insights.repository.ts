@@ -1,24 +1,18 @@
 import { Injectable } from '@nestjs/common';
 import { Transactions } from '../database/transactions.js';
 import type { ResultStatus } from '../results/entities/result-status.js';
+import type { StoredResult } from '../results/stored-result.js';
 import { COMPARISON, COMPARISON_SUMMARY } from './comparison.sql.js';
 import {
   CASE_HISTORY,
   DEFAULT_BASELINE,
   FAILURE_GROUPS,
-  RUN,
+  GATE_SETTINGS,
   TEST_CASE_EXISTS,
   UPDATE_GATE_SETTINGS,
 } from './insights.sql.js';
 
-export interface RunFacts {
-  id: string;
-  project_id: string;
-  name: string;
-  status: string;
-  total: number;
-  passed: number;
-  untested: number;
+export interface GateSettings {
   gate_min_pass_rate: number | null;
   gate_forbid_missing_tests: boolean;
 }
@@ -45,22 +39,10 @@ export interface ComparisonRow extends ComparisonCounts {
   signature: string | null;
 }
 
-export interface HistoryRow {
+/** A stored result with its run; one row with only `total` when the page is empty. */
+export interface HistoryRow extends Omit<StoredResult, 'id'> {
   total: number;
   id: string | null;
-  test_run_id: string;
-  test_case_id: string;
-  status: ResultStatus;
-  duration_ms: number | null;
-  message: string | null;
-  defects: string[];
-  retries: number;
-  flaky: boolean;
-  executed_at: Date | null;
-  created_at: Date;
-  failure_type: string | null;
-  stack_trace: string | null;
-  signature: string | null;
   test_run_name: string;
   branch: string | null;
   commit_sha: string | null;
@@ -88,13 +70,11 @@ export interface PageWindow {
   offset: number;
 }
 
-export interface GateSettingsRow {
+export interface GateSettingsRow extends GateSettings {
   id: string;
   name: string;
   key: string;
   description: string | null;
-  gate_min_pass_rate: number | null;
-  gate_forbid_missing_tests: boolean;
   created_at: Date;
   updated_at: Date;
 }
@@ -108,9 +88,9 @@ export class InsightsRepository {
     return this.transactions.manager.query(text, parameters);
   }
 
-  async run(organizationId: string, runId: string): Promise<RunFacts | null> {
-    const [run] = await this.query<RunFacts>(RUN, [runId, organizationId]);
-    return run ?? null;
+  async gateSettingsOf(organizationId: string, projectId: string): Promise<GateSettings> {
+    const [settings] = await this.query<GateSettings>(GATE_SETTINGS, [projectId, organizationId]);
+    return settings;
   }
 
   async defaultBaseline(organizationId: string, runId: string): Promise<string | null> {

@@ -1,14 +1,12 @@
 import { sql } from '../database/sql.js';
 
-/** A run of the organization, with what the comparison and the gate need of it and its project. */
-export const RUN = sql(
-  'insights.run',
+/** A project's quality gate settings (CONTRACT §12). */
+export const GATE_SETTINGS = sql(
+  'insights.gateSettings',
   `
-  SELECT run.id, run.project_id, run.name, run.status, run.total, run.passed, run.untested,
-         project.gate_min_pass_rate, project.gate_forbid_missing_tests
-  FROM test_run run
-  JOIN project ON project.id = run.project_id
-  WHERE run.id = $1 AND run.organization_id = $2`,
+  SELECT gate_min_pass_rate, gate_forbid_missing_tests
+  FROM project
+  WHERE id = $1 AND organization_id = $2`,
 );
 
 /**

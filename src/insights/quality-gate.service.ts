@@ -1,9 +1,10 @@
 import { Injectable } from '@nestjs/common';
+import { TestRunLookup } from '../testruns/test-run-lookup.js';
+import { Baselines } from './baselines.js';
 import type { ComparisonSummary } from './dto/comparison.dto.js';
 import type { GateResponse } from './dto/gate.dto.js';
 import { gateRules } from './gate-rules.js';
 import { InsightsRepository } from './insights.repository.js';
-import { RunLookup } from './run-lookup.js';
 
 /** A run's gate and what it was judged against: for the gate route and the run's events. */
 export interface RunJudgement {
@@ -17,7 +18,8 @@ export interface RunJudgement {
 export class QualityGateService {
   constructor(
     private readonly repository: InsightsRepository,
-    private readonly runs: RunLookup,
+    private readonly runs: TestRunLookup,
+    private readonly baselines: Baselines,
   ) {}
 
   async gate(organizationId: string, runId: string): Promise<GateResponse> {
@@ -26,19 +28,20 @@ export class QualityGateService {
 
   async judge(organizationId: string, runId: string): Promise<RunJudgement> {
     const run = await this.runs.find(organizationId, runId);
-    const baselineRunId = await this.runs.baseline(organizationId, run);
+    const baselineRunId = await this.baselines.of(organizationId, run);
     const { unquarantined_new_failures, ...summary } = await this.repository.comparisonSummary(
       organizationId,
       run.id,
       baselineRunId,
     );
+    const settings = await this.repository.gateSettingsOf(organizationId, run.projectId);
     const rules = gateRules({
       unquarantinedNewFailures: unquarantined_new_failures,
       missingTests: summary.missing_tests,
       passed: run.passed,
       executed: run.total - run.untested,
-      minPassRate: run.gate_min_pass_rate,
-      forbidMissingTests: run.gate_forbid_missing_tests,
+      minPassRate: settings.gate_min_pass_rate,
+      forbidMissingTests: settings.gate_forbid_missing_tests,
     });
     return {
       baselineRunId,

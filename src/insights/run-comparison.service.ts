@@ -1,7 +1,8 @@
 import { Injectable } from '@nestjs/common';
+import { TestRunLookup } from '../testruns/test-run-lookup.js';
+import { Baselines } from './baselines.js';
 import { ComparisonItem, ComparisonQuery, ComparisonResponse } from './dto/comparison.dto.js';
 import { type ComparisonRow, InsightsRepository } from './insights.repository.js';
-import { RunLookup } from './run-lookup.js';
 
 function toComparisonItem(row: ComparisonRow): ComparisonItem {
   return {
@@ -20,7 +21,8 @@ function toComparisonItem(row: ComparisonRow): ComparisonItem {
 export class RunComparisonService {
   constructor(
     private readonly repository: InsightsRepository,
-    private readonly runs: RunLookup,
+    private readonly runs: TestRunLookup,
+    private readonly baselines: Baselines,
   ) {}
 
   async compare(
@@ -29,7 +31,7 @@ export class RunComparisonService {
     query: ComparisonQuery,
   ): Promise<ComparisonResponse> {
     const run = await this.runs.find(organizationId, runId);
-    const baselineRunId = await this.runs.baseline(organizationId, run, query.baseline_run_id);
+    const baselineRunId = await this.baselines.of(organizationId, run, query.baseline_run_id);
     const rows = await this.repository.comparison(organizationId, run.id, baselineRunId);
     const [first] = rows;
     const response: ComparisonResponse = {

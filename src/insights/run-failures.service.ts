@@ -1,15 +1,15 @@
 import { Injectable } from '@nestjs/common';
 import { type Page, PaginationQuery, toPage } from '../common/pagination/pagination.js';
+import { TestRunLookup } from '../testruns/test-run-lookup.js';
 import { FailureGroupResponse } from './dto/failure-group.dto.js';
 import { InsightsRepository } from './insights.repository.js';
-import { RunLookup } from './run-lookup.js';
 
 /** A run's failing current results grouped by signature (CONTRACT §12). */
 @Injectable()
 export class RunFailuresService {
   constructor(
     private readonly repository: InsightsRepository,
-    private readonly runs: RunLookup,
+    private readonly runs: TestRunLookup,
   ) {}
 
   async list(

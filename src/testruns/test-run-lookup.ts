@@ -17,6 +17,11 @@ export class TestRunLookup {
     return run;
   }
 
+  /** The run if it is the organization's, else null: for a run named in a query, a 400. */
+  findOrNull(organizationId: string, id: string): Promise<TestRun | null> {
+    return this.runs.find(organizationId, id);
+  }
+
   /**
    * The run, row-locked for the rest of the transaction (404 unless it is the organization's).
    * `exclusive` (FOR UPDATE) for status changes; result batches take `shared` (FOR KEY SHARE),

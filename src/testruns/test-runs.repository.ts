@@ -2,11 +2,12 @@ import { Injectable } from '@nestjs/common';
 import {
   fetchPage,
   type PaginationQuery,
-  whereCreatedBetween,
+  whereFiltersNewestFirst,
   type CreatedBetweenQuery,
 } from '../common/pagination/pagination.js';
 import { preparedSql, sql } from '../database/sql.js';
 import { Transactions } from '../database/transactions.js';
+import { RESULT_STATUSES } from '../results/entities/result-status.js';
 import { TestRun, type TestRunStatus } from './entities/test-run.entity.js';
 
 /**
@@ -24,12 +25,7 @@ export const TEST_RUN_COLUMNS = [
   'status',
   'source',
   'total',
-  'passed',
-  'failed',
-  'blocked',
-  'skipped',
-  'retest',
-  'untested',
+  ...RESULT_STATUSES,
   'flaky',
   'submittedAt',
   'completedAt',
@@ -93,12 +89,7 @@ export class TestRunsRepository {
     const qb = this.transactions.manager
       .createQueryBuilder(TestRun, 'run')
       .where('run.organizationId = :organizationId', { organizationId });
-    for (const [column, condition] of Object.entries(LIST_FILTERS)) {
-      const value = filters[column as keyof TestRunFilters];
-      if (value !== undefined) qb.andWhere(condition, { [column]: value });
-    }
-    whereCreatedBetween(qb, 'run', query);
-    qb.orderBy('run.createdAt', 'DESC').addOrderBy('run.id', 'DESC');
+    whereFiltersNewestFirst(qb, 'run', LIST_FILTERS, filters, query);
     return fetchPage(qb, query);
   }
 

@@ -2,7 +2,7 @@ import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Transform } from 'class-transformer';
 import { IsIn, IsOptional, IsString, Length, MaxLength } from 'class-validator';
 import { CreatedBetweenQuery } from '../../common/pagination/pagination.js';
-import { IsCommitSha, IsHttpUrl, Trim, IsId } from '../../common/validation.js';
+import { IsCommitSha, IsHttpUrl, IsId, IsOptionalId, IsName } from '../../common/validation.js';
 import {
   BUILD_STATUSES,
   type BuildStatus,
@@ -115,18 +115,14 @@ class BuildFields {
 
 export class CreateBuildDto extends BuildFields {
   @ApiProperty({ minLength: 1, maxLength: 255, example: 'web-shop main #1042' })
-  @Trim()
-  @IsString()
-  @Length(1, 255)
+  @IsName()
   name!: string;
 }
 
 export class UpdateBuildDto extends BuildFields {
   @ApiPropertyOptional({ minLength: 1, maxLength: 255 })
   @IsOptional()
-  @Trim()
-  @IsString()
-  @Length(1, 255)
+  @IsName()
   name?: string;
 }
 
@@ -160,14 +156,10 @@ export class BuildQuery extends CreatedBetweenQuery {
   @MaxLength(255)
   build_number?: string;
 
-  @ApiPropertyOptional({ format: 'uuid' })
-  @IsOptional()
-  @IsId('release_id must be a release id (UUID)')
+  @IsOptionalId('release_id must be a release id (UUID)')
   release_id?: string;
 
-  @ApiPropertyOptional({ format: 'uuid' })
-  @IsOptional()
-  @IsId('project_id must be a project id (UUID)')
+  @IsOptionalId('project_id must be a project id (UUID)')
   project_id?: string;
 
   @ApiPropertyOptional({ enum: SOURCES })

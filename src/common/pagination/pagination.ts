@@ -62,6 +62,30 @@ export function whereCreatedBetween<T extends ObjectLiteral>(
     qb.andWhere(`${alias}.createdAt < :createdBefore`, { createdBefore: query.created_before });
 }
 
+/**
+ * Narrows a list of `alias` to the filters given, newest first: each of `conditions` (in its
+ * order) whose value is set, its value named after its key, then the query's time range.
+ * Returns whether anything narrowed the list.
+ */
+export function whereFiltersNewestFirst<T extends ObjectLiteral, K extends string>(
+  qb: SelectQueryBuilder<T>,
+  alias: string,
+  conditions: Record<K, string>,
+  values: Partial<Record<K, string>>,
+  query: CreatedBetweenQuery,
+): boolean {
+  let filtered = Boolean(query.created_after || query.created_before);
+  for (const [key, condition] of Object.entries(conditions) as Array<[K, string]>) {
+    const value = values[key];
+    if (value === undefined) continue;
+    qb.andWhere(condition, { [key]: value });
+    filtered = true;
+  }
+  whereCreatedBetween(qb, alias, query);
+  qb.orderBy(`${alias}.createdAt`, 'DESC').addOrderBy(`${alias}.id`, 'DESC');
+  return filtered;
+}
+
 export class PaginationMeta {
   @ApiProperty({ description: 'Number of all matching items', example: 42 })
   total!: number;

@@ -1,7 +1,7 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { IsIn, IsOptional, IsString, Length } from 'class-validator';
 import { CreatedBetweenQuery } from '../../common/pagination/pagination.js';
-import { IsId } from '../../common/validation.js';
+import { IsOptionalId } from '../../common/validation.js';
 import { RESULT_STATUSES, type ResultStatus } from '../../results/entities/result-status.js';
 import { ResultResponse } from '../../results/dto/result.dto.js';
 
@@ -31,8 +31,6 @@ export class CaseHistoryQuery extends CreatedBetweenQuery {
   @Length(1, 255, { message: 'branch must be 1 to 255 characters' })
   branch?: string;
 
-  @ApiPropertyOptional({ format: 'uuid' })
-  @IsOptional()
-  @IsId('test_run_id must be a test run id (UUID)')
+  @IsOptionalId('test_run_id must be a test run id (UUID)')
   test_run_id?: string;
 }

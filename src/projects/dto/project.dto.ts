@@ -1,6 +1,6 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { IsOptional, IsString, Length, Matches, MaxLength } from 'class-validator';
-import { Trim } from '../../common/validation.js';
+import { IsOptional, IsString, Matches, MaxLength } from 'class-validator';
+import { IsName } from '../../common/validation.js';
 
 export class ProjectResponse {
   @ApiProperty({ format: 'uuid' })
@@ -24,9 +24,7 @@ export class ProjectResponse {
 
 export class CreateProjectDto {
   @ApiProperty({ minLength: 1, maxLength: 255, example: 'Web shop' })
-  @Trim()
-  @IsString()
-  @Length(1, 255)
+  @IsName()
   name!: string;
 
   @ApiProperty({ description: 'Letters, digits, _ or -; 1–32 characters', example: 'WEB' })

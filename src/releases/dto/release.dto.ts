@@ -1,7 +1,6 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { IsIn, IsOptional, IsString, Length } from 'class-validator';
-import { IsCalendarDate } from '../../common/validation.js';
-import { Trim } from '../../common/validation.js';
+import { IsCalendarDate, IsName } from '../../common/validation.js';
 import { RELEASE_STATUSES, type ReleaseStatus } from '../entities/release.entity.js';
 
 export class ReleaseResponse {
@@ -40,9 +39,7 @@ export class ReleaseResponse {
 
 export class CreateReleaseDto {
   @ApiProperty({ minLength: 1, maxLength: 255 })
-  @Trim()
-  @IsString()
-  @Length(1, 255)
+  @IsName()
   name!: string;
 
   @ApiPropertyOptional({ minLength: 1, maxLength: 255 })
@@ -68,9 +65,7 @@ export class UpdateReleaseDto {
 
   @ApiPropertyOptional({ minLength: 1, maxLength: 255 })
   @IsOptional()
-  @Trim()
-  @IsString()
-  @Length(1, 255)
+  @IsName()
   name?: string;
 
   @ApiPropertyOptional({ minLength: 1, maxLength: 255 })

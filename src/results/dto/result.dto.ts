@@ -1,4 +1,4 @@
-import { IsId } from '../../common/validation.js';
+import { IsId, IsOptionalId } from '../../common/validation.js';
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Transform } from 'class-transformer';
 import { IsBoolean, IsIn, IsOptional, IsString, Length } from 'class-validator';
@@ -154,9 +154,7 @@ export class IngestQuery {
   @IsId('project_id must be a project id (UUID)')
   project_id?: string;
 
-  @ApiPropertyOptional({ format: 'uuid' })
-  @IsOptional()
-  @IsId('test_run_id must be a test run id (UUID)')
+  @IsOptionalId('test_run_id must be a test run id (UUID)')
   test_run_id?: string;
 
   @ApiPropertyOptional({ maxLength: 255 })
@@ -165,14 +163,10 @@ export class IngestQuery {
   @Length(1, 255)
   run_name?: string;
 
-  @ApiPropertyOptional({ format: 'uuid' })
-  @IsOptional()
-  @IsId('build_id must be a build id (UUID)')
+  @IsOptionalId('build_id must be a build id (UUID)')
   build_id?: string;
 
-  @ApiPropertyOptional({ format: 'uuid' })
-  @IsOptional()
-  @IsId('release_id must be a release id (UUID)')
+  @IsOptionalId('release_id must be a release id (UUID)')
   release_id?: string;
 
   @ApiPropertyOptional({ type: Boolean, default: false })
@@ -188,9 +182,7 @@ export class ResultQuery extends PaginationQuery {
   @IsIn(RESULT_STATUSES)
   status?: ResultStatus;
 
-  @ApiPropertyOptional({ format: 'uuid' })
-  @IsOptional()
-  @IsId('test_case_id must be a test case id (UUID)')
+  @IsOptionalId('test_case_id must be a test case id (UUID)')
   test_case_id?: string;
 
   @ApiPropertyOptional({

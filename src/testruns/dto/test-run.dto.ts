@@ -1,16 +1,8 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import {
-  ArrayMaxSize,
-  ArrayUnique,
-  IsArray,
-  IsIn,
-  IsOptional,
-  IsString,
-  Length,
-} from 'class-validator';
+import { ArrayMaxSize, ArrayUnique, IsArray, IsIn, IsOptional } from 'class-validator';
 import { SOURCES, type Source } from '../../builds/entities/build.entity.js';
 import { CreatedBetweenQuery } from '../../common/pagination/pagination.js';
-import { Trim, IsId } from '../../common/validation.js';
+import { IsId, IsName, IsOptionalId } from '../../common/validation.js';
 import { TEST_RUN_STATUSES, type TestRunStatus } from '../entities/test-run.entity.js';
 
 export const MAX_PREPOPULATED_CASES = 5000;
@@ -75,14 +67,10 @@ export class TestRunResponse {
 /** The run's fields the UI also sets (its project comes from the path). */
 export class TestRunFields {
   @ApiProperty({ minLength: 1, maxLength: 255, example: 'Nightly regression #311' })
-  @Trim()
-  @IsString()
-  @Length(1, 255)
+  @IsName()
   name!: string;
 
-  @ApiPropertyOptional({ format: 'uuid' })
-  @IsOptional()
-  @IsId('build_id must be a build id (UUID)')
+  @IsOptionalId('build_id must be a build id (UUID)')
   build_id?: string;
 
   @ApiPropertyOptional({ format: 'uuid', description: 'A release of the same project' })
@@ -126,18 +114,12 @@ export class TestRunQuery extends CreatedBetweenQuery {
   @IsIn(TEST_RUN_STATUSES)
   status?: TestRunStatus;
 
-  @ApiPropertyOptional({ format: 'uuid' })
-  @IsOptional()
-  @IsId('project_id must be a project id (UUID)')
+  @IsOptionalId('project_id must be a project id (UUID)')
   project_id?: string;
 
-  @ApiPropertyOptional({ format: 'uuid' })
-  @IsOptional()
-  @IsId('build_id must be a build id (UUID)')
+  @IsOptionalId('build_id must be a build id (UUID)')
   build_id?: string;
 
-  @ApiPropertyOptional({ format: 'uuid' })
-  @IsOptional()
-  @IsId('release_id must be a release id (UUID)')
+  @IsOptionalId('release_id must be a release id (UUID)')
   release_id?: string;
 }
