@@ -1,7 +1,17 @@
 import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
-  { ignores: ['dist/**', 'node_modules/**', 'coverage/**', '*.js', 'test/contract/schema.d.ts'] },
+  {
+    ignores: [
+      'dist/**',
+      'node_modules/**',
+      'coverage/**',
+      '*.js',
+      'test/contract/schema.d.ts',
+      'packages/*/dist/**',
+      'packages/*/src/schema.d.ts',
+    ],
+  },
   ...tseslint.configs.recommended,
   {
     rules: {

@@ -4,8 +4,9 @@
 export default {
   testEnvironment: 'node',
   rootDir: '.',
-  roots: ['<rootDir>/src', '<rootDir>/test'],
+  roots: ['<rootDir>/src', '<rootDir>/test', '<rootDir>/packages'],
   testMatch: ['**/*.spec.ts', '**/*.e2e-spec.ts'],
+  modulePathIgnorePatterns: ['<rootDir>/packages/.*/dist/'],
   extensionsToTreatAsEsm: ['.ts'],
   moduleNameMapper: { '^(\\.{1,2}/.*)\\.js$': '$1' },
   transform: { '^.+\\.ts$': ['ts-jest', { useESM: true, tsconfig: 'tsconfig.json' }] },

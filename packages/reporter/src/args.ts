@@ -1,0 +1,173 @@
+import { parseArgs, type ParseArgsConfig } from 'node:util';
+import { ReporterError } from './errors.js';
+
+const RUN_OPTIONS = {
+  project: { type: 'string' },
+  'run-name': { type: 'string' },
+  'run-id': { type: 'string' },
+  'build-id': { type: 'string' },
+  'build-name': { type: 'string' },
+  'build-number': { type: 'string' },
+  commit: { type: 'string' },
+  branch: { type: 'string' },
+  repo: { type: 'string' },
+  'release-id': { type: 'string' },
+  'pipeline-id': { type: 'string' },
+  gate: { type: 'boolean' },
+  json: { type: 'boolean' },
+  summary: { type: 'string' },
+  help: { type: 'boolean', short: 'h' },
+} as const satisfies ParseArgsConfig['options'];
+
+const SUBMIT_OPTIONS = {
+  ...RUN_OPTIONS,
+  complete: { type: 'boolean' },
+  'dry-run': { type: 'boolean' },
+} as const satisfies ParseArgsConfig['options'];
+
+export interface RunOptions {
+  project?: string;
+  runName?: string;
+  runId?: string;
+  buildId?: string;
+  buildName?: string;
+  buildNumber?: string;
+  commit?: string;
+  branch?: string;
+  repo?: string;
+  releaseId?: string;
+  pipelineId?: string;
+  gate: boolean;
+  json: boolean;
+  summary?: string;
+}
+
+export type Command =
+  | { name: 'help'; text: string }
+  | ({ name: 'submit'; patterns: string[]; complete: boolean; dryRun: boolean } & RunOptions)
+  | ({ name: 'complete' } & RunOptions);
+
+const COMMON_HELP = `Run (one of):
+  --project <id|key>      the project, by id or key (needed with --run-name)
+  --run-name <name>       the run: every job of one CI pipeline that names it joins the same run
+  --run-id <id>           an existing run instead
+
+Build (optional; in CI one is registered from the pipeline's metadata):
+  --build-id <id>         an existing build
+  --build-name <name>     register a build with this name (with the flags below or CI metadata)
+  --build-number <n>  --commit <sha>  --branch <name>  --repo <url>
+  --release-id <id>       the release of the run (and of a registered build)
+  --pipeline-id <id>      what joins the shards of one pipeline (default: from CI variables)
+
+Output:
+  --gate                  read the run's quality gate, print new failures, fixed tests, flaky
+                          tests and failure groups; exit 1 when the gate fails
+  --json                  one JSON object on stdout instead of text
+  --summary <file>        write a Markdown summary (also to $GITHUB_STEP_SUMMARY when set)
+  -h, --help
+
+Environment: TM_URL (the service, e.g. https://tm.example.com/api/v1), TM_API_KEY (never
+printed), TM_EXTRA_HEADERS (a JSON object of headers a proxy needs; optional).
+Exit codes: 0 done, 1 the gate failed, 2 an error (usage, configuration, a report, the service).`;
+
+export const HELP = {
+  main: `tm-report: sends a CI job's test reports to the test management service.
+
+Usage:
+  tm-report submit <files or globs...> --project <id|key> --run-name <name> [options]
+  tm-report complete --project <id|key> --run-name <name> [options]
+
+Run "tm-report <command> --help" for a command's options.`,
+  submit: `Usage: tm-report submit <files or globs...> (--project <id|key> --run-name <name> | --run-id <id>) [options]
+
+Sends JUnit XML reports (*.xml) and JSON result files (*.json: an array of result items, or
+{"results": [...]}) to a test run. Globs: *, ?, ** and {a,b}, e.g. 'reports/**/*.xml' (quote
+them). Parallel jobs (shards) of one pipeline with the same --run-name land in one run; a
+retried or repeated upload of the same file is stored once.
+
+  --complete              complete the run after the upload
+  --dry-run               check the reports (well-formed, file and line of an error); send nothing
+
+${COMMON_HELP}`,
+  complete: `Usage: tm-report complete (--project <id|key> --run-name <name> | --run-id <id>) [options]
+
+Completes the run once all shards have submitted (a run completed already is fine).
+Give it the same run and build options as the submit jobs.
+
+${COMMON_HELP}`,
+};
+
+function runOptionsOf(
+  values: Record<string, string | boolean | undefined>,
+  requireRun = true,
+): RunOptions {
+  const text = (name: string) => {
+    const value = values[name];
+    return typeof value === 'string' && value.trim() !== '' ? value.trim() : undefined;
+  };
+  const options: RunOptions = {
+    project: text('project'),
+    runName: text('run-name'),
+    runId: text('run-id'),
+    buildId: text('build-id'),
+    buildName: text('build-name'),
+    buildNumber: text('build-number'),
+    commit: text('commit'),
+    branch: text('branch'),
+    repo: text('repo'),
+    releaseId: text('release-id'),
+    pipelineId: text('pipeline-id'),
+    gate: values.gate === true,
+    json: values.json === true,
+    summary: text('summary'),
+  };
+  if (!requireRun) return options;
+  if (!options.runId && !options.runName) {
+    throw new ReporterError('Name the run: --run-name <name> (with --project) or --run-id <id>.');
+  }
+  if (options.runId && options.runName) {
+    throw new ReporterError('Give either --run-name or --run-id, not both.');
+  }
+  if (options.runName && !options.project) {
+    throw new ReporterError('--run-name needs --project <id or key>.');
+  }
+  if (options.buildId && options.buildName) {
+    throw new ReporterError('Give either --build-id or --build-name, not both.');
+  }
+  return options;
+}
+
+/** The command a command line asks for; a usage error is a ReporterError (exit 2). */
+export function parseCommand(argv: string[]): Command {
+  const [name, ...rest] = argv;
+  if (name === undefined || name === '--help' || name === '-h' || name === 'help') {
+    return { name: 'help', text: HELP.main };
+  }
+  if (name !== 'submit' && name !== 'complete') {
+    throw new ReporterError(`Unknown command "${name}".\n\n${HELP.main}`);
+  }
+  let parsed;
+  try {
+    parsed = parseArgs({
+      args: rest,
+      options: name === 'submit' ? SUBMIT_OPTIONS : RUN_OPTIONS,
+      allowPositionals: name === 'submit',
+      strict: true,
+    });
+  } catch (error) {
+    throw new ReporterError(`${(error as Error).message}\n\n${HELP[name]}`);
+  }
+  const values = parsed.values as Record<string, string | boolean | undefined>;
+  if (values.help) return { name: 'help', text: HELP[name] };
+  if (name === 'complete') return { name, ...runOptionsOf(values) };
+  if (parsed.positionals.length === 0) {
+    throw new ReporterError('Name the reports to send: tm-report submit <files or globs...>.');
+  }
+  return {
+    name,
+    patterns: parsed.positionals,
+    complete: values.complete === true,
+    dryRun: values['dry-run'] === true,
+    ...runOptionsOf(values, values['dry-run'] !== true),
+  };
+}

@@ -1,0 +1,131 @@
+/** Where a report is not what it should be: the 1-based line and what is wrong there. */
+export class ReportSyntaxError extends Error {
+  constructor(
+    readonly line: number,
+    message: string,
+  ) {
+    super(message);
+    this.name = 'ReportSyntaxError';
+  }
+}
+
+export function lineAt(text: string, index: number): number {
+  let line = 1;
+  for (let i = text.indexOf('\n'); i !== -1 && i < index; i = text.indexOf('\n', i + 1)) line++;
+  return line;
+}
+
+const NAME = /[A-Za-z_:][-\w.:]*/y;
+const JUNIT_ROOTS = new Set(['testsuites', 'testsuite']);
+
+/**
+ * A light well-formedness check of a JUnit report (no XML library): tags nest and close, attribute
+ * values are quoted, there is one root and it is `<testsuites>` or `<testsuite>`. Entities and
+ * encodings are left to the service. Returns the number of `<testcase>` elements.
+ */
+export function checkJunitXml(xml: string): { testcases: number } {
+  function fail(index: number, message: string): never {
+    throw new ReportSyntaxError(lineAt(xml, index), message);
+  }
+  const stack: { name: string; at: number }[] = [];
+  let root: string | undefined;
+  let testcases = 0;
+  let i = xml.charCodeAt(0) === 0xfeff ? 1 : 0;
+  const until = (from: number, end: string, what: string) => {
+    const at = xml.indexOf(end, from);
+    if (at === -1) fail(from, `unterminated ${what}`);
+    return at + end.length;
+  };
+  while (i < xml.length) {
+    const lt = xml.indexOf('<', i);
+    const text = xml.slice(i, lt === -1 ? xml.length : lt);
+    if (stack.length === 0 && text.trim() !== '') {
+      fail(
+        i + text.search(/\S/),
+        root ? 'text after the root element' : 'text before the root element',
+      );
+    }
+    if (lt === -1) break;
+    if (xml.startsWith('<?', lt)) i = until(lt, '?>', 'processing instruction');
+    else if (xml.startsWith('<!--', lt)) i = until(lt, '-->', 'comment');
+    else if (xml.startsWith('<![CDATA[', lt)) {
+      if (stack.length === 0) fail(lt, 'CDATA outside the root element');
+      i = until(lt, ']]>', 'CDATA section');
+    } else if (xml.startsWith('<!', lt)) {
+      const bracket = xml.indexOf('[', lt);
+      const close = xml.indexOf('>', lt);
+      i =
+        bracket !== -1 && bracket < close
+          ? until(bracket, ']>', 'DOCTYPE')
+          : until(lt, '>', 'DOCTYPE');
+    } else if (xml.startsWith('</', lt)) {
+      NAME.lastIndex = lt + 2;
+      const name = NAME.exec(xml)?.[0];
+      if (!name) fail(lt, 'malformed closing tag');
+      const end = /\s*>/y;
+      end.lastIndex = lt + 2 + name.length;
+      if (!end.exec(xml)) fail(lt, `malformed closing tag </${name}`);
+      const open = stack.pop();
+      if (!open) fail(lt, `closing tag </${name}> without an opening tag`);
+      if (open.name !== name) {
+        fail(
+          lt,
+          `closing tag </${name}> does not match <${open.name}> opened on line ${lineAt(xml, open.at)}`,
+        );
+      }
+      i = end.lastIndex;
+    } else {
+      NAME.lastIndex = lt + 1;
+      const name = NAME.exec(xml)?.[0];
+      if (!name) fail(lt, "'<' that starts no tag (write &lt; in text)");
+      let j = lt + 1 + name.length;
+      let selfClosing = false;
+      for (;;) {
+        while (/\s/.test(xml[j] ?? '')) j++;
+        if (j >= xml.length) fail(lt, `unterminated tag <${name}`);
+        if (xml.startsWith('/>', j)) {
+          selfClosing = true;
+          j += 2;
+          break;
+        }
+        if (xml[j] === '>') {
+          j++;
+          break;
+        }
+        NAME.lastIndex = j;
+        const attribute = NAME.exec(xml)?.[0];
+        if (!attribute) fail(j, `malformed attribute in <${name}>`);
+        j += attribute.length;
+        while (/\s/.test(xml[j] ?? '')) j++;
+        if (xml[j] !== '=') fail(j, `attribute ${attribute} of <${name}> has no value`);
+        j++;
+        while (/\s/.test(xml[j] ?? '')) j++;
+        const quote = xml[j];
+        if (quote !== '"' && quote !== "'")
+          fail(j, `attribute ${attribute} of <${name}> is not quoted`);
+        const close = xml.indexOf(quote, j + 1);
+        if (close === -1) fail(j, `unterminated value of attribute ${attribute}`);
+        if (xml.slice(j + 1, close).includes('<'))
+          fail(j, `'<' in the value of attribute ${attribute}`);
+        j = close + 1;
+      }
+      if (stack.length === 0) {
+        if (root) fail(lt, `a second root element <${name}>`);
+        root = name;
+        if (!JUNIT_ROOTS.has(name)) {
+          fail(
+            lt,
+            `the root element is <${name}>; a JUnit report's is <testsuites> or <testsuite>`,
+          );
+        }
+      }
+      if (name === 'testcase') testcases++;
+      if (!selfClosing) stack.push({ name, at: lt });
+      i = j;
+    }
+  }
+  const open = stack.pop();
+  if (open) fail(open.at, `<${open.name}> is never closed`);
+  if (!root) fail(0, 'no root element: the file is empty or not XML');
+  return { testcases };
+}

@@ -1,0 +1,124 @@
+import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { expandPatterns, globToRegExp } from './glob.js';
+import { checkJunitXml } from './junit-check.js';
+import { jsonErrorOffset, parseJsonResults } from './json-report.js';
+import { batchesOf, readReport } from './reports.js';
+
+describe('JUnit check', () => {
+  it('accepts a report and counts its test cases', () => {
+    const xml = `<?xml version="1.0" encoding="UTF-8"?>
+<!-- generated -->
+<testsuites name="all">
+  <testsuite name="a" tests="2">
+    <testcase classname="a.B" name="one" time="0.1"/>
+    <testcase classname='a.B' name="two"><failure message="x &lt; y" type="Assert"><![CDATA[at <x>]]></failure></testcase>
+  </testsuite>
+</testsuites>
+`;
+    expect(checkJunitXml(xml)).toEqual({ testcases: 2 });
+  });
+
+  it.each([
+    [
+      '<testsuite>\n<testcase name="a">\n</testsuite>',
+      3,
+      'does not match <testcase> opened on line 2',
+    ],
+    ['<results>\n</results>', 1, 'root element is <results>'],
+    ['<testsuite>\n  <testcase name=a/>\n</testsuite>', 2, 'not quoted'],
+    ['<testsuite>\n<testcase name="a"/>\n', 1, '<testsuite> is never closed'],
+    ['', 1, 'no root element'],
+    ['{"results": []}', 1, 'text before the root element'],
+    ['<testsuite/>\n<testsuite/>', 2, 'a second root element'],
+  ])('refuses %j at line %i', (xml, line, message) => {
+    expect(() => checkJunitXml(xml)).toThrow(message);
+    try {
+      checkJunitXml(xml);
+    } catch (error) {
+      expect((error as { line: number }).line).toBe(line);
+    }
+  });
+});
+
+describe('JSON result files', () => {
+  it('reads an array of items or {"results": [...]}', () => {
+    const item = { automation_id: 'a', status: 'passed' };
+    expect(parseJsonResults(JSON.stringify([item]))).toEqual([item]);
+    expect(parseJsonResults(JSON.stringify({ results: [item, item] }))).toHaveLength(2);
+  });
+
+  it('finds where the JSON breaks', () => {
+    const text = '{\n  "results": [\n    {"status": "passed",}\n  ]\n}';
+    expect(text.slice(jsonErrorOffset(text))).toMatch(/^}/);
+    expect(() => parseJsonResults(text)).toThrow('not valid JSON');
+  });
+
+  it('names the item and its line', () => {
+    const text =
+      '[\n  {"automation_id": "a", "status": "passed"},\n  {"automation_id": "b", "status": "green"}\n]';
+    try {
+      parseJsonResults(text);
+      throw new Error('accepted');
+    } catch (error) {
+      expect((error as Error).message).toContain('results[1].status');
+      expect((error as { line: number }).line).toBe(3);
+    }
+  });
+
+  it('splits items into calls of at most 5,000', () => {
+    const items = Array.from({ length: 12_001 }, (_, i) => ({
+      automation_id: `t${i}`,
+      status: 'passed' as const,
+    }));
+    expect(batchesOf(items).map((b) => b.length)).toEqual([5000, 5000, 2001]);
+    expect(batchesOf(items, 5000, 1000).every((b) => b.length <= 30)).toBe(true);
+  });
+});
+
+describe('files and globs', () => {
+  const dir = mkdtempSync(path.join(tmpdir(), 'tm-report-'));
+  for (const file of [
+    'a/x.xml',
+    'a/b/y.xml',
+    'a/b/z.json',
+    'c.xml',
+    'node_modules/n.xml',
+    '.hidden/h.xml',
+  ]) {
+    mkdirSync(path.dirname(path.join(dir, file)), { recursive: true });
+    writeFileSync(path.join(dir, file), '<testsuite/>');
+  }
+
+  it('matches *, ** and {a,b}', () => {
+    expect(globToRegExp('a/**/*.xml').test('a/x.xml')).toBe(true);
+    expect(globToRegExp('a/**/*.xml').test('a/b/c/x.xml')).toBe(true);
+    expect(globToRegExp('*.xml').test('a/x.xml')).toBe(false);
+    expect(globToRegExp('**/*.{xml,json}').test('a/b/z.json')).toBe(true);
+  });
+
+  it('expands globs under the working directory, each file once', () => {
+    expect(expandPatterns(['**/*.xml', 'a/b/y.xml'], dir)).toEqual([
+      'a/b/y.xml',
+      'a/x.xml',
+      'c.xml',
+    ]);
+    expect(expandPatterns(['a/*/*.{xml,json}'], dir)).toEqual(['a/b/y.xml', 'a/b/z.json']);
+    expect(expandPatterns([`${dir}/a/*.xml`], '/')).toEqual([`${dir}/a/x.xml`]);
+  });
+
+  it('says which pattern found nothing', () => {
+    expect(() => expandPatterns(['reports/**/*.xml'], dir)).toThrow(
+      'reports/**/*.xml: no files match.',
+    );
+    expect(() => expandPatterns(['missing.xml'], dir)).toThrow('missing.xml: no such file.');
+  });
+
+  it('reports an invalid file with its name and line', () => {
+    writeFileSync(path.join(dir, 'bad.xml'), '<testsuite>\n<testcase name="a">\n</testsuite>\n');
+    expect(() => readReport('bad.xml', dir)).toThrow(
+      /^bad\.xml:3: invalid JUnit XML report: closing tag/,
+    );
+  });
+});

@@ -1,0 +1,17 @@
+/** SPEC.md's retry guidance (section Limits): base 1 s × 2^attempt + 0–500 ms jitter, ≤ 60 s, 5 attempts. */
+export const RETRY = { baseMs: 1000, maxWaitMs: 60_000, jitterMs: 500, maxAttempts: 5 } as const;
+
+/** The wait before retry number `retry` (0 for the first retry) when the service named none. */
+export function backoffMs(retry: number, random: () => number = Math.random): number {
+  const jitter = Math.floor(random() * (RETRY.jitterMs + 1));
+  return Math.min(RETRY.baseMs * 2 ** retry + jitter, RETRY.maxWaitMs);
+}
+
+/** `Retry-After` (seconds, or an HTTP date) in milliseconds, at most the maximum wait. */
+export function retryAfterMs(header: string | null, now = Date.now()): number | undefined {
+  if (header === null || header.trim() === '') return undefined;
+  const seconds = Number(header);
+  const ms = Number.isFinite(seconds) ? seconds * 1000 : Date.parse(header) - now;
+  if (!Number.isFinite(ms) || ms < 0) return undefined;
+  return Math.min(ms, RETRY.maxWaitMs);
+}

@@ -1,0 +1,416 @@
+import { execFile, execFileSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { main, type Io } from '../../packages/reporter/src/main.js';
+import { createProject, type ProjectFixture } from '../factories/catalog.js';
+import { createTenant } from '../factories/organizations.js';
+import { RUN_SCOPES } from '../factories/runs.js';
+import { startApp, withKey, type TestApp } from '../support/app.js';
+import { FaultProxy, type Fault } from './fault-proxy.js';
+
+const HTTPS_HEADERS = JSON.stringify({ 'X-Forwarded-Proto': 'https' });
+const SHA = '9fceb02d0ae598e95dc970b74767f19372d61af8';
+
+function junit(suite: string, cases: number, failing: number[] = []): string {
+  const lines = Array.from({ length: cases }, (_, i) =>
+    failing.includes(i)
+      ? `    <testcase classname="${suite}" name="case${i}" time="0.01"><failure type="AssertionError" message="expected 200 but got ${500 + i}">at ${suite}.case${i}(Spec.java:${i})</failure></testcase>`
+      : `    <testcase classname="${suite}" name="case${i}" time="0.01"/>`,
+  );
+  return `<?xml version="1.0" encoding="UTF-8"?>\n<testsuites>\n  <testsuite name="${suite}" tests="${cases}">\n${lines.join('\n')}\n  </testsuite>\n</testsuites>\n`;
+}
+
+function write(dir: string, file: string, content: string): string {
+  mkdirSync(path.dirname(path.join(dir, file)), { recursive: true });
+  writeFileSync(path.join(dir, file), content);
+  return file;
+}
+
+describe('pipeline reporter (tm-report) against the service', () => {
+  let t: TestApp;
+  let port: number;
+  let key: string;
+  let orgId: string;
+  let dir: string;
+  let baseEnv: Record<string, string>;
+
+  beforeAll(async () => {
+    t = await startApp();
+    await t.app.listen(0, '127.0.0.1');
+    port = (t.app.getHttpServer().address() as AddressInfo).port;
+    const tenant = await createTenant(t, [...RUN_SCOPES, 'builds:create', 'builds:read']);
+    key = tenant.key;
+    orgId = tenant.org.id;
+    dir = mkdtempSync(path.join(tmpdir(), 'tm-report-e2e-'));
+    baseEnv = {
+      TM_URL: `http://127.0.0.1:${port}/api/v1`,
+      TM_API_KEY: key,
+      TM_EXTRA_HEADERS: HTTPS_HEADERS,
+    };
+  });
+  afterAll(() => t.close());
+
+  /** Runs the CLI in-process; retries wait as the service says, so faults cost real seconds. */
+  async function report(
+    argv: string[],
+    env: Record<string, string | undefined> = {},
+    retry?: Io['retry'],
+  ) {
+    let out = '';
+    let err = '';
+    const code = await main(argv, {
+      env: { ...baseEnv, ...env },
+      cwd: dir,
+      out: (text) => void (out += text),
+      err: (text) => void (err += text),
+      retry,
+    });
+    return { code, out, err };
+  }
+
+  let calls = 0;
+  const countingFetch = {
+    fetch: (request: Request) => {
+      calls++;
+      return fetch(request);
+    },
+  };
+  beforeEach(() => {
+    calls = 0;
+  });
+
+  const get = (url: string, apiKey = key) => t.http.get(url).set(withKey(apiKey));
+  const historyTotal = async (runId: string) =>
+    (await get(`/api/v1/testruns/${runId}/results?include_history=true&limit=1`)).body.pagination
+      .total;
+
+  describe('8 shard processes of one pipeline', () => {
+    beforeAll(() => {
+      execFileSync(
+        process.execPath,
+        ['node_modules/typescript/bin/tsc', '-p', 'packages/reporter'],
+        {
+          stdio: 'pipe',
+          timeout: 120_000,
+        },
+      );
+    }, 130_000);
+
+    function cli(
+      args: string[],
+      env: Record<string, string>,
+    ): Promise<{ code: number; out: string; err: string }> {
+      return new Promise((resolve) => {
+        execFile(
+          process.execPath,
+          [path.resolve('packages/reporter/dist/cli.js'), ...args],
+          { cwd: dir, env: { PATH: process.env.PATH ?? '', ...baseEnv, ...env }, timeout: 120_000 },
+          (error, out, err) => resolve({ code: error ? Number(error.code ?? 1) : 0, out, err }),
+        );
+      });
+    }
+
+    it('land in one run, every result stored once, counts exact; complete completes it once', async () => {
+      const project = await createProject(t, orgId);
+      const github = {
+        GITHUB_ACTIONS: 'true',
+        GITHUB_RUN_ID: `${Date.now()}`,
+        GITHUB_RUN_NUMBER: '311',
+        GITHUB_SHA: SHA,
+        GITHUB_REF_NAME: 'main',
+        GITHUB_SERVER_URL: 'https://github.com',
+        GITHUB_REPOSITORY: 'acme/web-shop',
+      };
+      // Each shard: two JUnit reports of 25 cases (one failing); shard 0 also a JSON file, and
+      // shard 7 sends shard 0's first report again (the same content is stored once).
+      for (let shard = 0; shard < 8; shard++) {
+        write(dir, `shards/${shard}/reports/a.xml`, junit(`shard${shard}.A`, 25, [3]));
+        write(dir, `shards/${shard}/reports/nested/b.xml`, junit(`shard${shard}.B`, 25));
+      }
+      write(
+        dir,
+        'shards/0/reports/api.json',
+        JSON.stringify({
+          results: Array.from({ length: 30 }, (_, i) => ({
+            automation_id: `api.case${i}`,
+            status: 'passed',
+            duration_ms: i,
+          })),
+        }),
+      );
+      write(
+        dir,
+        'shards/7/reports/copy-of-0.xml',
+        readFileSync(path.join(dir, 'shards/0/reports/a.xml'), 'utf8'),
+      );
+
+      const shards = await Promise.all(
+        Array.from({ length: 8 }, (_, shard) =>
+          cli(
+            [
+              'submit',
+              `shards/${shard}/reports/**/*.{xml,json}`,
+              '--project',
+              project.key,
+              '--run-name',
+              'e2e shards',
+              '--json',
+            ],
+            github,
+          ),
+        ),
+      );
+      for (const shard of shards)
+        expect({ code: shard.code, err: shard.err }).toEqual({ code: 0, err: expect.any(String) });
+      const runIds = new Set(shards.map((s) => JSON.parse(s.out).run.id));
+      expect(runIds.size).toBe(1);
+      const [runId] = runIds;
+      for (const s of shards) expect(s.out + s.err).not.toContain(key);
+      // Shard 7's copy of shard 0's report was answered with the first upload's replay.
+      const replays = shards.flatMap((s) => JSON.parse(s.out).uploaded as { replayed: number }[]);
+      expect(replays.reduce((sum, u) => sum + u.replayed, 0)).toBe(1);
+
+      const run = (await get(`/api/v1/testruns/${runId}`).expect(200)).body;
+      expect(run.counts).toMatchObject({ total: 8 * 50 + 30, failed: 8, passed: 8 * 49 + 30 });
+      expect(await historyTotal(runId as string)).toBe(8 * 50 + 30);
+      const runs = await get(`/api/v1/testruns?project_id=${project.id}`).expect(200);
+      expect(runs.body.pagination.total).toBe(1);
+      const builds = await get(`/api/v1/builds?project_id=${project.id}`).expect(200);
+      expect(builds.body.data).toEqual([
+        expect.objectContaining({
+          commit_sha: SHA,
+          branch: 'main',
+          build_number: '311',
+          id: run.build_id,
+        }),
+      ]);
+
+      const completions = await Promise.all([
+        cli(['complete', '--project', project.key, '--run-name', 'e2e shards'], github),
+        cli(['complete', '--project', project.key, '--run-name', 'e2e shards'], github),
+      ]);
+      expect(completions.map((c) => c.code)).toEqual([0, 0]);
+      expect((await get(`/api/v1/testruns/${runId}`)).body.status).toBe('completed');
+      expect((await get(`/api/v1/testruns?project_id=${project.id}`)).body.pagination.total).toBe(
+        1,
+      );
+    }, 120_000);
+  });
+
+  describe('through a faulty network', () => {
+    let proxy: FaultProxy;
+    afterEach(() => proxy?.close());
+
+    it('retries dropped connections, 503s with Retry-After, per-minute 429s and slow answers without duplicating a result', async () => {
+      const project = await createProject(t, orgId);
+      const counts: Record<string, number> = {};
+      const faults: Record<string, Fault[]> = {
+        'POST /api/v1/testruns': ['503-after'],
+        'POST /api/v1/results/ingest': ['drop-after', '429', 'drop', '503-after'],
+        'POST /api/v1/testruns/:id/results': ['503-after', { delayMs: 500 }],
+        'GET /api/v1/projects': [{ delayMs: 300 }],
+      };
+      proxy = await new FaultProxy(port, (method, p) => {
+        const route = `${method} ${p.replace(/[0-9a-f-]{36}/g, ':id')}`;
+        const n = (counts[route] = (counts[route] ?? 0) + 1);
+        return faults[route]?.[n - 1] ?? 'forward';
+      }).start();
+      write(dir, 'faulty/one.xml', junit('faulty.One', 40, [1, 2]));
+      write(dir, 'faulty/two.xml', junit('faulty.Two', 40));
+      write(
+        dir,
+        'faulty/three.json',
+        JSON.stringify(
+          Array.from({ length: 20 }, (_, i) => ({
+            automation_id: `faulty.json${i}`,
+            status: 'skipped',
+          })),
+        ),
+      );
+
+      const waits: number[] = [];
+      const result = await report(
+        [
+          'submit',
+          'faulty/*',
+          '--project',
+          project.key,
+          '--run-name',
+          'faulty',
+          '--pipeline-id',
+          `p-${Date.now()}`,
+          '--json',
+        ],
+        { TM_URL: `http://127.0.0.1:${proxy.port}/api/v1` },
+        { onRetry: (_what, _reason, waitMs) => void waits.push(waitMs) },
+      );
+      expect(result.err).not.toContain(key);
+      expect(result.code).toBe(0);
+      const runId = JSON.parse(result.out).run.id;
+      const run = (await get(`/api/v1/testruns/${runId}`).expect(200)).body;
+      expect(run.counts).toMatchObject({ total: 100, passed: 78, failed: 2, skipped: 20 });
+      expect(await historyTotal(runId)).toBe(100);
+      expect((await get(`/api/v1/testruns?project_id=${project.id}`)).body.pagination.total).toBe(
+        1,
+      );
+      // Every planned fault was met and retried: 503 and 429 after their Retry-After of 1 s.
+      expect(proxy.seen.filter((s) => s.fault !== 'forward')).toHaveLength(8);
+      expect(waits.filter((w) => w === 1000).length).toBeGreaterThanOrEqual(4);
+      expect(result.err).toMatch(/503; retry 1 in 1\.0 s/);
+    }, 60_000);
+  });
+
+  it('fails at once, naming the reset date, when the monthly quota is used up', async () => {
+    const tenant = await createTenant(t, RUN_SCOPES, { monthly_call_limit: 1 });
+    const project = await createProject(t, tenant.org.id);
+    await get('/api/v1/organizations', tenant.key).expect(200);
+    write(dir, 'quota/one.xml', junit('quota.One', 2));
+    const result = await report(
+      ['submit', 'quota/one.xml', '--project', project.id, '--run-name', 'quota'],
+      { TM_API_KEY: tenant.key },
+      countingFetch,
+    );
+    expect(result.code).toBe(2);
+    expect(result.err).toMatch(
+      /monthly API quota of 1 calls is used up .* resets at \d{4}-\d\d-\d\dT[\d:.]+Z\. Not retrying/,
+    );
+    expect(calls).toBe(1);
+  });
+
+  it('names the missing scope of a 403', async () => {
+    const tenant = await createTenant(t, ['testruns:create', 'testruns:read', 'projects:read']);
+    const project = await createProject(t, tenant.org.id);
+    write(dir, 'scope/one.xml', junit('scope.One', 2));
+    const result = await report(
+      [
+        'submit',
+        'scope/one.xml',
+        '--project',
+        project.key,
+        '--run-name',
+        'scope',
+        '--pipeline-id',
+        'scope',
+      ],
+      { TM_API_KEY: tenant.key },
+    );
+    expect(result.code).toBe(2);
+    expect(result.err).toContain('lacks the scope results:submit');
+  });
+
+  it('refuses an invalid report with its file and line, sending nothing', async () => {
+    write(dir, 'invalid/good.xml', junit('invalid.Good', 2));
+    write(dir, 'invalid/bad.xml', '<testsuite name="x">\n  <testcase name="a">\n</testsuite>\n');
+    const result = await report(
+      ['submit', 'invalid/*.xml', '--project', 'P1', '--run-name', 'invalid'],
+      {},
+      countingFetch,
+    );
+    expect(result.code).toBe(2);
+    expect(result.err).toContain(
+      'invalid/bad.xml:3: invalid JUnit XML report: closing tag </testsuite> does not match <testcase> opened on line 2',
+    );
+    expect(calls).toBe(0);
+    const dry = await report(['submit', '--dry-run', 'invalid/good.xml']);
+    expect(dry).toMatchObject({
+      code: 0,
+      out: '1 reports, 2 results: valid (dry run, nothing sent)\n',
+    });
+  });
+
+  it('says clearly that the key or the address is missing, never printing the key', async () => {
+    write(dir, 'config/one.xml', junit('config.One', 1));
+    const args = ['submit', 'config/one.xml', '--project', 'P1', '--run-name', 'config'];
+    const noKey = await report(args, { TM_API_KEY: undefined });
+    expect(noKey).toMatchObject({ code: 2 });
+    expect(noKey.err).toContain('TM_API_KEY is not set');
+    const noUrl = await report(args, { TM_URL: undefined });
+    expect(noUrl.err).toContain('TM_URL is not set');
+    const badKey = await report(args, { TM_API_KEY: 'svc_live_not-a-key-0000' });
+    expect(badKey.err).toContain('TM_API_KEY does not look like an API key');
+    expect(badKey.err).not.toContain('svc_live_not-a-key-0000');
+    const help = await report(['submit', '--help']);
+    expect(help.out).toContain('Usage: tm-report submit');
+  });
+
+  describe('--gate', () => {
+    let project: ProjectFixture;
+    beforeAll(async () => {
+      project = await createProject(t, orgId);
+    });
+
+    it('exits 1 when the gate fails, printing new failures and writing the Markdown summary', async () => {
+      write(
+        dir,
+        'gate/red.json',
+        JSON.stringify([
+          { automation_id: 'gate.login', status: 'passed' },
+          {
+            automation_id: 'gate.checkout',
+            status: 'failed',
+            message: 'expected 200 but got 500',
+            failure_type: 'AssertionError',
+          },
+        ]),
+      );
+      const stepSummary = path.join(dir, 'gate/step-summary.md');
+      const result = await report(
+        [
+          'submit',
+          'gate/red.json',
+          '--project',
+          project.id,
+          '--run-name',
+          'nightly',
+          '--pipeline-id',
+          'gate-1',
+          '--complete',
+          '--gate',
+          '--summary',
+          'gate/summary.md',
+        ],
+        { GITHUB_STEP_SUMMARY: stepSummary },
+      );
+      expect(result.code).toBe(1);
+      expect(result.out).toContain('Gate: FAILED');
+      expect(result.out).toMatch(
+        /New failures \(1\):\n {2}- gate\.checkout: expected 200 but got 500/,
+      );
+      expect(result.out).toMatch(
+        /Failure groups \(1\):\n {2}- 1 × AssertionError: expected 200 but got 500/,
+      );
+      const summary = readFileSync(path.join(dir, 'gate/summary.md'), 'utf8');
+      expect(summary).toContain('**Quality gate: ❌ failed**');
+      expect(summary).toContain('`gate.checkout` — expected 200 but got 500');
+      expect(readFileSync(stepSummary, 'utf8')).toBe(summary);
+    });
+
+    it('exits 0 when it passes, listing what the run fixed', async () => {
+      write(
+        dir,
+        'gate/green.json',
+        JSON.stringify([
+          { automation_id: 'gate.login', status: 'passed' },
+          { automation_id: 'gate.checkout', status: 'passed' },
+        ]),
+      );
+      const result = await report([
+        'submit',
+        'gate/green.json',
+        '--project',
+        project.key,
+        '--run-name',
+        'nightly',
+        '--pipeline-id',
+        'gate-2',
+        '--complete',
+        '--gate',
+      ]);
+      expect(result.code).toBe(0);
+      expect(result.out).toContain('Gate: PASSED');
+      expect(result.out).toMatch(/Fixed \(1\):\n {2}- gate\.checkout/);
+    });
+  });
+});
