@@ -57,6 +57,7 @@ describe('pipeline reporter (tm-report) against the service', () => {
     argv: string[],
     env: Record<string, string | undefined> = {},
     retry?: Io['retry'],
+    progressBar = false,
   ) {
     let out = '';
     let err = '';
@@ -66,6 +67,7 @@ describe('pipeline reporter (tm-report) against the service', () => {
       out: (text) => void (out += text),
       err: (text) => void (err += text),
       retry,
+      progressBar,
     });
     return { code, out, err };
   }
@@ -387,7 +389,7 @@ describe('pipeline reporter (tm-report) against the service', () => {
       expect(readFileSync(stepSummary, 'utf8')).toBe(summary);
     });
 
-    it('exits 0 when it passes, listing what the run fixed', async () => {
+    it('exits 0 when it passes, listing what the run fixed (with a progress bar on a terminal)', async () => {
       write(
         dir,
         'gate/green.json',
@@ -396,19 +398,25 @@ describe('pipeline reporter (tm-report) against the service', () => {
           { automation_id: 'gate.checkout', status: 'passed' },
         ]),
       );
-      const result = await report([
-        'submit',
-        'gate/green.json',
-        '--project',
-        project.key,
-        '--run-name',
-        'nightly',
-        '--pipeline-id',
-        'gate-2',
-        '--complete',
-        '--gate',
-      ]);
+      const result = await report(
+        [
+          'submit',
+          'gate/green.json',
+          '--project',
+          project.key,
+          '--run-name',
+          'nightly',
+          '--pipeline-id',
+          'gate-2',
+          '--complete',
+          '--gate',
+        ],
+        {},
+        undefined,
+        true,
+      );
       expect(result.code).toBe(0);
+      expect(result.err).toContain('\r[####################] 1/1 reports, 2 results\n');
       expect(result.out).toContain('Gate: PASSED');
       expect(result.out).toMatch(/Fixed \(1\):\n {2}- gate\.checkout/);
     });

@@ -8,6 +8,7 @@ import { ReporterError } from './errors.js';
 import { readGate, gateText, summaryMarkdown, type GateReport } from './gate.js';
 import { expandPatterns } from './glob.js';
 import type { RetryOptions } from './http.js';
+import { progressLine } from './progress.js';
 import { readReport, type Report } from './reports.js';
 import { completeRun, resolveRun, type TestRun } from './run.js';
 import { mapConcurrently, uploadReport, type Uploaded } from './upload.js';
@@ -18,6 +19,8 @@ export interface Io {
   cwd: string;
   out(text: string): void;
   err(text: string): void;
+  /** A progress bar redrawn in place (a terminal), instead of a line per report (CI logs). */
+  progressBar?: boolean;
   retry?: RetryOptions;
 }
 
@@ -96,14 +99,22 @@ async function submit(command: Extract<Command, { name: 'submit' }>, io: Io): Pr
   const run = await resolveRun(client, command, ci, log);
   log(`run "${run.name}" (${run.id})`);
   let done = 0;
+  let results = 0;
+  const bar = () => io.err(`\r${progressLine(done, reports.length, results)}`);
+  if (io.progressBar) bar();
   const uploaded = await mapConcurrently(reports, UPLOAD_CONCURRENCY, async (report) => {
     const result = await uploadReport(client, run.id, report);
     done++;
-    log(
-      `[${done}/${reports.length}] ${report.file}: ${result.accepted} results${result.replayed ? ' (sent before: stored once)' : ''}`,
-    );
+    results += result.accepted;
+    if (io.progressBar) bar();
+    else {
+      log(
+        `[${done}/${reports.length}] ${report.file}: ${result.accepted} results${result.replayed ? ' (sent before: stored once)' : ''}`,
+      );
+    }
     return result;
   });
+  if (io.progressBar) io.err('\n');
   let completed: boolean | undefined;
   if (command.complete) {
     const { already } = await completeRun(client, run.id);
