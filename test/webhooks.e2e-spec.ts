@@ -356,7 +356,32 @@ describe('webhooks', () => {
         'testcase.quarantined.v1',
         'testcase.unquarantined.v1',
       ]);
-      expect(res.body.pagination).toEqual({ total: 8, limit: 8, offset: 0, has_more: false });
+      expect(res.body.pagination).toEqual({ total: 8, limit: 25, offset: 0, has_more: false });
+    });
+
+    it('pages the event types as every collection (CONTRACT §5)', async () => {
+      const { key } = await createTenant(t, ['builds:read']);
+      const page = await t.http
+        .get('/api/v1/events?limit=3&offset=6')
+        .set(withKey(key))
+        .expect(200);
+      expect(page.body.data.map((e: { type: string }) => e.type)).toEqual([
+        'testcase.quarantined.v1',
+        'testcase.unquarantined.v1',
+      ]);
+      expect(page.body.pagination).toEqual({ total: 8, limit: 3, offset: 6, has_more: false });
+      const first = await t.http.get('/api/v1/events?limit=2').set(withKey(key)).expect(200);
+      expect(first.body.pagination).toEqual({ total: 8, limit: 2, offset: 0, has_more: true });
+      for (const [param, value] of [
+        ['limit', '0'],
+        ['limit', '101'],
+        ['offset', '-1'],
+        ['limit', 'x'],
+      ]) {
+        const bad = await t.http.get(`/api/v1/events?${param}=${value}`).set(withKey(key));
+        expect(bad.status).toBe(400);
+        expect(bad.body.details.field).toBe(param);
+      }
     });
 
     it('pages deliveries newest first with limit, offset, total and has_more', async () => {

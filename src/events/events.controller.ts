@@ -1,8 +1,8 @@
-import { Controller, Get } from '@nestjs/common';
+import { Controller, Get, Query } from '@nestjs/common';
 import { ApiProperty, ApiTags } from '@nestjs/swagger';
 import { AnyApiKey } from '../auth/access.decorators.js';
-import { ApiPageResponse } from '../common/openapi.decorators.js';
-import type { Page } from '../common/pagination/pagination.js';
+import { ApiErrors, ApiPageResponse } from '../common/openapi.decorators.js';
+import { type Page, PaginationQuery, toPage } from '../common/pagination/pagination.js';
 import { EVENT_TYPES } from './event-types.js';
 
 export class EventTypeResponse {
@@ -22,15 +22,12 @@ export class EventsController {
   @Get()
   @AnyApiKey()
   @ApiPageResponse(EventTypeResponse, 'The webhook event types')
-  list(): Page<EventTypeResponse> {
-    const data = EVENT_TYPES.map(({ type, description, resource }) => ({
-      type,
-      description,
-      resource,
-    }));
-    return {
-      data,
-      pagination: { total: data.length, limit: data.length, offset: 0, has_more: false },
-    };
+  @ApiErrors(400)
+  list(@Query() query: PaginationQuery): Page<EventTypeResponse> {
+    // The catalogue is a constant list, in its documented order; paged like every collection.
+    const data = EVENT_TYPES.slice(query.offset, query.offset + query.limit).map(
+      ({ type, description, resource }) => ({ type, description, resource }),
+    );
+    return toPage(data, EVENT_TYPES.length, query);
   }
 }

@@ -4396,7 +4396,10 @@ export interface operations {
     };
     EventsController_list: {
         parameters: {
-            query?: never;
+            query?: {
+                limit?: number;
+                offset?: number;
+            };
             header?: never;
             path?: never;
             cookie?: never;
@@ -4419,6 +4422,21 @@ export interface operations {
                         data: components["schemas"]["EventTypeResponse"][];
                         pagination: components["schemas"]["PaginationMeta"];
                     };
+                };
+            };
+            /** @description Invalid request (`invalid_request`, `details.field` names the first offending field) */
+            400: {
+                headers: {
+                    /** @description Monthly call limit */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Calls left in the current billing period */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) of the monthly reset */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
                 };
             };
             /** @description Key missing, malformed, unknown or deleted */
