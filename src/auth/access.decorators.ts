@@ -4,7 +4,7 @@ import {
   type ExecutionContext,
   SetMetadata,
 } from '@nestjs/common';
-import { ApiBearerAuth, ApiExtension, ApiResponse } from '@nestjs/swagger';
+import { ApiBearerAuth, ApiResponse, ApiSecurity } from '@nestjs/swagger';
 import type { Request } from 'express';
 import { ErrorEnvelopeDto } from '../common/errors/error-envelope.dto.js';
 import type { Scope } from './scopes.js';
@@ -36,12 +36,15 @@ const authErrors = [
   }),
 ];
 
-/** An API-key route that needs one of `scopes` (any one suffices). */
+/**
+ * An API-key route that needs one of `scopes` (any one suffices). The document says so with
+ * one security requirement per scope (OpenAPI 3.1 lets a bearer requirement list them): the
+ * alternatives of a `security` array are ORed.
+ */
 export function RequireScopes(...scopes: [Scope, ...Scope[]]) {
   return applyDecorators(
     SetMetadata(ACCESS_METADATA, { kind: 'api-key', scopes } satisfies AccessRule),
-    ApiBearerAuth(BEARER_SCHEME),
-    ApiExtension('x-required-scopes', scopes),
+    ...scopes.map((scope) => ApiSecurity(BEARER_SCHEME, [scope])),
     ...authErrors,
   );
 }

@@ -41,6 +41,49 @@ export function buildOpenApiDocument(app: INestApplication): OpenAPIObject {
   summarize(document);
   describeWebhooks(document);
   dropUnusedSchemas(document);
+  return toOpenApi31(document);
+}
+
+/**
+ * @nestjs/swagger describes schemas the OpenAPI 3.0 way; the document is published as 3.1
+ * (JSON Schema 2020-12): `nullable: true` becomes a `null` member of `type` (and of `enum`).
+ */
+function toOpenApi31(document: OpenAPIObject): OpenAPIObject {
+  document.openapi = '3.1.0';
+  // The service is not open source (package.json: UNLICENSED): an SPDX `LicenseRef-` names a
+  // license outside SPDX's list.
+  document.info.license = {
+    name: 'Proprietary',
+    identifier: 'LicenseRef-Proprietary',
+  } as NonNullable<OpenAPIObject['info']['license']>;
+  const convert = (node: unknown): unknown => {
+    if (Array.isArray(node)) return node.map(convert);
+    if (node === null || typeof node !== 'object') return node;
+    const copy: Record<string, unknown> = {};
+    for (const [key, value] of Object.entries(node)) {
+      // `example` and `enum` hold values, not schemas.
+      copy[key] =
+        key === 'example' || key === 'enum' || key === 'examples' ? value : convert(value);
+    }
+    if (copy.nullable === undefined) return copy;
+    const nullable = copy.nullable === true;
+    delete copy.nullable;
+    if (!nullable) return copy;
+    if (typeof copy.type === 'string') {
+      copy.type = [copy.type, 'null'];
+      if (Array.isArray(copy.enum) && !copy.enum.includes(null)) copy.enum = [...copy.enum, null];
+      return copy;
+    }
+    // A nullable reference or composition: either the schema or null.
+    return { anyOf: [copy, { type: 'null' }] };
+  };
+  document.paths = convert(document.paths) as OpenAPIObject['paths'];
+  document.webhooks = convert(document.webhooks) as OpenAPIObject['webhooks'];
+  if (document.components?.schemas) {
+    document.components.schemas = convert(document.components.schemas) as NonNullable<
+      OpenAPIObject['components']
+    >['schemas'];
+  }
   return document;
 }
 
@@ -92,8 +135,8 @@ const SIGNATURE_HEADERS = [
 ] as const;
 
 /**
- * The webhook payloads: one envelope schema per event type, and `x-webhooks` (OpenAPI 3.0's
- * extension for what 3.1 calls `webhooks`) describing the POST each subscriber receives.
+ * The webhook payloads: one envelope schema per event type, and `webhooks` describing the
+ * POST each subscriber receives.
  */
 function describeWebhooks(document: OpenAPIObject): void {
   const schemas = (document.components ??= {}).schemas ?? (document.components.schemas = {});
@@ -146,7 +189,7 @@ function describeWebhooks(document: OpenAPIObject): void {
       },
     };
   }
-  (document as OpenAPIObject & { 'x-webhooks'?: unknown })['x-webhooks'] = webhooks;
+  document.webhooks = webhooks as OpenAPIObject['webhooks'];
 }
 
 /** One line per operation, as listed in API references and generated clients. */
@@ -215,7 +258,7 @@ function dropUnusedSchemas(document: OpenAPIObject): void {
     }
   };
   visit(document.paths);
-  visit((document as OpenAPIObject & { 'x-webhooks'?: unknown })['x-webhooks']);
+  visit(document.webhooks);
   for (const name of Object.keys(schemas)) if (!used.has(name)) delete schemas[name];
 }
 

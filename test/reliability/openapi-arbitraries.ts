@@ -10,7 +10,8 @@ import fc from 'fast-check';
 
 export type Schema = {
   $ref?: string;
-  type?: string;
+  /** OpenAPI 3.1: a nullable field's type is `[T, "null"]`; `resolve` gives T alone. */
+  type?: string | string[];
   format?: string;
   enum?: unknown[];
   oneOf?: Schema[];
@@ -44,6 +45,20 @@ export interface Operation {
 export interface OpenApiDocument {
   paths: Record<string, Record<string, Operation>>;
   components: { schemas: Record<string, Schema> };
+}
+
+/**
+ * A nullable schema (OpenAPI 3.1: `type: [T, "null"]`, `null` in its enum) as its non-null
+ * part: valid values are generated from T, as they were from 3.0's `nullable` schemas.
+ */
+export function withoutNull(schema: Schema): Schema {
+  if (!Array.isArray(schema.type)) return schema;
+  const types = schema.type.filter((type) => type !== 'null');
+  return {
+    ...schema,
+    type: types.length === 1 ? types[0] : types,
+    ...(schema.enum ? { enum: schema.enum.filter((value) => value !== null) } : {}),
+  };
 }
 
 /** Real ids the generated requests use part of the time, by resource kind. */
@@ -305,7 +320,7 @@ export class SchemaArbitraries {
       current = this.document.components.schemas[name];
       if (!current) throw new Error(`unresolvable $ref ${schema.$ref}`);
     }
-    return current;
+    return withoutNull(current);
   }
 
   /** A uuid for a field or parameter: mostly a real id of the kind its name says. */

@@ -30,7 +30,8 @@ const UUID_PATTERN = /[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{1
 type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 type Schema = {
   $ref?: string;
-  type?: string;
+  /** OpenAPI 3.1: a nullable field's type is `[T, "null"]`; `resolve` gives T alone. */
+  type?: string | string[];
   format?: string;
   enum?: unknown[];
   example?: unknown;
@@ -120,7 +121,15 @@ function resolve(schema: Schema | undefined): Schema {
       const options = (current.oneOf ?? current.anyOf) as Schema[];
       current = options.find((o) => resolve(o).type === 'object' || o.$ref) ?? options[0];
     } else if (current.allOf) current = current.allOf[0];
-    else return current;
+    else if (Array.isArray(current.type)) {
+      const types = current.type.filter((type) => type !== 'null');
+      current = {
+        ...current,
+        type: types.length === 1 ? types[0] : types,
+        ...(current.enum ? { enum: current.enum.filter((value) => value !== null) } : {}),
+      };
+      if (Array.isArray(current.type)) return current;
+    } else return current;
   }
 }
 

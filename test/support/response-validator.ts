@@ -8,7 +8,7 @@ import {
 } from '@nestjs/common';
 import { HTTP_CODE_METADATA } from '@nestjs/common/constants.js';
 import { APP_INTERCEPTOR, Reflector } from '@nestjs/core';
-import { Ajv, type ValidateFunction } from 'ajv';
+import { Ajv2020, type ValidateFunction } from 'ajv/dist/2020.js';
 import addFormatsModule from 'ajv-formats';
 import type { Request } from 'express';
 import { map, type Observable } from 'rxjs';
@@ -37,8 +37,9 @@ const document: Document = JSON.parse(readFileSync('openapi.json', 'utf8'));
 const addFormats =
   (addFormatsModule as unknown as { default?: typeof addFormatsModule }).default ??
   addFormatsModule;
-export const ajv = new Ajv({ strict: false, allErrors: true });
-(addFormats as unknown as (a: Ajv) => void)(ajv);
+// OpenAPI 3.1's schemas are JSON Schema 2020-12 (nullable fields are `type: [T, "null"]`).
+export const ajv = new Ajv2020({ strict: false, allErrors: true });
+(addFormats as unknown as (a: Ajv2020) => void)(ajv);
 for (const [name, schema] of Object.entries(document.components.schemas)) {
   ajv.addSchema(closed(schema) as Schema, `#/components/schemas/${name}`);
 }

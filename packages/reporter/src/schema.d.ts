@@ -420,7 +420,144 @@ export interface paths {
         trace?: never;
     };
 }
-export type webhooks = Record<string, never>;
+export interface webhooks {
+    "build.created.v1": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** A build was created, from the user interface or the API. */
+        post: operations["webhook_build_created_v1"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "testrun.created.v1": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** A test run was created. */
+        post: operations["webhook_testrun_created_v1"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "testrun.submitted.v1": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** A test run was submitted. */
+        post: operations["webhook_testrun_submitted_v1"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "testrun.completed.v1": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** A test run was marked completed. */
+        post: operations["webhook_testrun_completed_v1"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "testcase.failed.v1": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** A test case execution recorded a failed result. */
+        post: operations["webhook_testcase_failed_v1"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "release.released.v1": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** A release’s status changed to completed. */
+        post: operations["webhook_release_released_v1"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "testcase.quarantined.v1": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** A test case was put in quarantine, or its quarantine changed. */
+        post: operations["webhook_testcase_quarantined_v1"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "testcase.unquarantined.v1": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** A test case was taken out of quarantine. */
+        post: operations["webhook_testcase_unquarantined_v1"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+}
 export interface components {
     schemas: {
         PaginationMeta: {
@@ -4564,6 +4701,286 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelopeDto"];
                 };
+            };
+        };
+    };
+    webhook_build_created_v1: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event type */
+                "X-Service-Event": string;
+                /** @description The delivery id, the same on every attempt */
+                "X-Service-Delivery": string;
+                /** @description `t=<unix seconds>,v1=<hex HMAC-SHA256 of "<t>.<body>" keyed with the secret>` */
+                "X-Service-Signature": string;
+                /** @description Standard Webhooks: the event id */
+                "webhook-id": string;
+                /** @description Standard Webhooks: unix seconds */
+                "webhook-timestamp": string;
+                /** @description Standard Webhooks: `v1,<base64 HMAC-SHA256>` keyed with the secret’s decoded bytes */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["WebhookEvent_build_created_v1"];
+            };
+        };
+        responses: {
+            /** @description Any 2xx within the time limit is success; 410 stops retries */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    webhook_testrun_created_v1: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event type */
+                "X-Service-Event": string;
+                /** @description The delivery id, the same on every attempt */
+                "X-Service-Delivery": string;
+                /** @description `t=<unix seconds>,v1=<hex HMAC-SHA256 of "<t>.<body>" keyed with the secret>` */
+                "X-Service-Signature": string;
+                /** @description Standard Webhooks: the event id */
+                "webhook-id": string;
+                /** @description Standard Webhooks: unix seconds */
+                "webhook-timestamp": string;
+                /** @description Standard Webhooks: `v1,<base64 HMAC-SHA256>` keyed with the secret’s decoded bytes */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["WebhookEvent_testrun_created_v1"];
+            };
+        };
+        responses: {
+            /** @description Any 2xx within the time limit is success; 410 stops retries */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    webhook_testrun_submitted_v1: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event type */
+                "X-Service-Event": string;
+                /** @description The delivery id, the same on every attempt */
+                "X-Service-Delivery": string;
+                /** @description `t=<unix seconds>,v1=<hex HMAC-SHA256 of "<t>.<body>" keyed with the secret>` */
+                "X-Service-Signature": string;
+                /** @description Standard Webhooks: the event id */
+                "webhook-id": string;
+                /** @description Standard Webhooks: unix seconds */
+                "webhook-timestamp": string;
+                /** @description Standard Webhooks: `v1,<base64 HMAC-SHA256>` keyed with the secret’s decoded bytes */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["WebhookEvent_testrun_submitted_v1"];
+            };
+        };
+        responses: {
+            /** @description Any 2xx within the time limit is success; 410 stops retries */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    webhook_testrun_completed_v1: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event type */
+                "X-Service-Event": string;
+                /** @description The delivery id, the same on every attempt */
+                "X-Service-Delivery": string;
+                /** @description `t=<unix seconds>,v1=<hex HMAC-SHA256 of "<t>.<body>" keyed with the secret>` */
+                "X-Service-Signature": string;
+                /** @description Standard Webhooks: the event id */
+                "webhook-id": string;
+                /** @description Standard Webhooks: unix seconds */
+                "webhook-timestamp": string;
+                /** @description Standard Webhooks: `v1,<base64 HMAC-SHA256>` keyed with the secret’s decoded bytes */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["WebhookEvent_testrun_completed_v1"];
+            };
+        };
+        responses: {
+            /** @description Any 2xx within the time limit is success; 410 stops retries */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    webhook_testcase_failed_v1: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event type */
+                "X-Service-Event": string;
+                /** @description The delivery id, the same on every attempt */
+                "X-Service-Delivery": string;
+                /** @description `t=<unix seconds>,v1=<hex HMAC-SHA256 of "<t>.<body>" keyed with the secret>` */
+                "X-Service-Signature": string;
+                /** @description Standard Webhooks: the event id */
+                "webhook-id": string;
+                /** @description Standard Webhooks: unix seconds */
+                "webhook-timestamp": string;
+                /** @description Standard Webhooks: `v1,<base64 HMAC-SHA256>` keyed with the secret’s decoded bytes */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["WebhookEvent_testcase_failed_v1"];
+            };
+        };
+        responses: {
+            /** @description Any 2xx within the time limit is success; 410 stops retries */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    webhook_release_released_v1: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event type */
+                "X-Service-Event": string;
+                /** @description The delivery id, the same on every attempt */
+                "X-Service-Delivery": string;
+                /** @description `t=<unix seconds>,v1=<hex HMAC-SHA256 of "<t>.<body>" keyed with the secret>` */
+                "X-Service-Signature": string;
+                /** @description Standard Webhooks: the event id */
+                "webhook-id": string;
+                /** @description Standard Webhooks: unix seconds */
+                "webhook-timestamp": string;
+                /** @description Standard Webhooks: `v1,<base64 HMAC-SHA256>` keyed with the secret’s decoded bytes */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["WebhookEvent_release_released_v1"];
+            };
+        };
+        responses: {
+            /** @description Any 2xx within the time limit is success; 410 stops retries */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    webhook_testcase_quarantined_v1: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event type */
+                "X-Service-Event": string;
+                /** @description The delivery id, the same on every attempt */
+                "X-Service-Delivery": string;
+                /** @description `t=<unix seconds>,v1=<hex HMAC-SHA256 of "<t>.<body>" keyed with the secret>` */
+                "X-Service-Signature": string;
+                /** @description Standard Webhooks: the event id */
+                "webhook-id": string;
+                /** @description Standard Webhooks: unix seconds */
+                "webhook-timestamp": string;
+                /** @description Standard Webhooks: `v1,<base64 HMAC-SHA256>` keyed with the secret’s decoded bytes */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["WebhookEvent_testcase_quarantined_v1"];
+            };
+        };
+        responses: {
+            /** @description Any 2xx within the time limit is success; 410 stops retries */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    webhook_testcase_unquarantined_v1: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event type */
+                "X-Service-Event": string;
+                /** @description The delivery id, the same on every attempt */
+                "X-Service-Delivery": string;
+                /** @description `t=<unix seconds>,v1=<hex HMAC-SHA256 of "<t>.<body>" keyed with the secret>` */
+                "X-Service-Signature": string;
+                /** @description Standard Webhooks: the event id */
+                "webhook-id": string;
+                /** @description Standard Webhooks: unix seconds */
+                "webhook-timestamp": string;
+                /** @description Standard Webhooks: `v1,<base64 HMAC-SHA256>` keyed with the secret’s decoded bytes */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["WebhookEvent_testcase_unquarantined_v1"];
+            };
+        };
+        responses: {
+            /** @description Any 2xx within the time limit is success; 410 stops retries */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
         };
     };
