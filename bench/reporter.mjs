@@ -17,7 +17,14 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import pg from 'pg';
-import { benchProject, createDatabase, dropDatabase, startService, viaHttps } from './support.mjs';
+import {
+  benchProject,
+  cpuMs,
+  createDatabase,
+  dropDatabase,
+  startService,
+  viaHttps,
+} from './support.mjs';
 
 const REPORTS = Number(process.env.BENCH_REPORTS ?? 50);
 const CASES = Number(process.env.BENCH_CASES ?? 2000);
@@ -231,12 +238,16 @@ try {
       fn: reporterVariant,
       walls: [],
       cpus: [],
+      serviceCpus: [],
+      serviceCpus: [],
     },
     B: {
       name: `(B) plain curl, create + ${SHARDS} workers + PATCH`,
       fn: curlVariant,
       walls: [],
       cpus: [],
+      serviceCpus: [],
+      serviceCpus: [],
     },
   };
   // Warm-up, not measured: each variant once with one report per shard (the service's JIT,
@@ -258,12 +269,15 @@ try {
       );
       await client.query('CHECKPOINT');
       const cpuBefore = childrenCpu();
+      const serviceBefore = cpuMs(service.child.pid).service;
       const { runId, wall } = await v.fn(key, project, label);
       const cpu = childrenCpu() - cpuBefore;
+      const serviceCpu = (cpuMs(service.child.pid).service - serviceBefore) / 1000;
       v.walls.push(wall);
       v.cpus.push(cpu);
+      v.serviceCpus.push(serviceCpu);
       console.log(
-        `${label}: ${wall.toFixed(2)} s, ${Math.round(TOTAL / wall)} results/s, client processes ${cpu.toFixed(2)} CPU s; verified: ${await verify(key, runId)}`,
+        `${label}: ${wall.toFixed(2)} s, ${Math.round(TOTAL / wall)} results/s, client processes ${cpu.toFixed(2)} CPU s, service ${serviceCpu.toFixed(2)} CPU s; verified: ${await verify(key, runId)}`,
       );
     }
   }
@@ -277,6 +291,7 @@ try {
       runs: variants.A.walls.map((w) => w.toFixed(2)).join(', '),
       'results/s': Math.round(TOTAL / a),
       'client CPU s': Number(median(variants.A.cpus).toFixed(2)),
+      'service CPU s': Number(median(variants.A.serviceCpus).toFixed(2)),
       'overhead vs B': `${(overhead * 100).toFixed(1)} %`,
     },
     {
@@ -285,6 +300,7 @@ try {
       runs: variants.B.walls.map((w) => w.toFixed(2)).join(', '),
       'results/s': Math.round(TOTAL / b),
       'client CPU s': Number(median(variants.B.cpus).toFixed(2)),
+      'service CPU s': Number(median(variants.B.serviceCpus).toFixed(2)),
       'overhead vs B': '—',
     },
   ]);
