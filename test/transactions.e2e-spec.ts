@@ -3,7 +3,7 @@ import { DataSource } from 'typeorm';
 import { Transactions } from '../src/database/transactions.js';
 import { startApp, type TestApp } from './support/app.js';
 
-describe('Transactions.afterCommit', () => {
+describe('Transactions: afterCommit and beforeCommit', () => {
   let t: TestApp;
   let transactions: Transactions;
   let db: DataSource;
@@ -21,7 +21,7 @@ describe('Transactions.afterCommit', () => {
   const visible = async (n: number) =>
     (await db.query(`SELECT count(*)::int AS c FROM ${table} WHERE n = $1`, [n]))[0].c === 1;
 
-  it('runs once the outermost transaction has committed, seeing the committed change', async () => {
+  it('afterCommit runs once the outermost transaction has committed, seeing the committed change', async () => {
     const seen: boolean[] = [];
     await transactions.begin(async (manager) => {
       await manager.query(`INSERT INTO ${table} VALUES (1)`);
@@ -36,7 +36,7 @@ describe('Transactions.afterCommit', () => {
     expect(seen).toEqual([true]);
   });
 
-  it('never runs when the transaction rolls back', async () => {
+  it('afterCommit never runs when the transaction rolls back', async () => {
     let ran = false;
     await expect(
       transactions.begin(async (manager) => {
@@ -49,32 +49,17 @@ describe('Transactions.afterCommit', () => {
     expect(await visible(2)).toBe(false);
   });
 
-  it('runs at once outside a transaction', () => {
+  it('afterCommit runs at once outside a transaction', () => {
     let ran = false;
     transactions.afterCommit(() => (ran = true));
     expect(ran).toBe(true);
   });
-});
 
-describe('Transactions.beforeCommit', () => {
-  let t: TestApp;
-  let transactions: Transactions;
-  let db: DataSource;
-  const table = `before_commit_${process.pid}`;
-  beforeAll(async () => {
-    t = await startApp();
-    transactions = t.app.get(Transactions);
-    db = t.app.get(DataSource);
-    await db.query(`CREATE TABLE ${table} (n int)`);
-  });
-  afterAll(async () => {
-    await db.query(`DROP TABLE IF EXISTS ${table}`);
-    await t.close();
-  });
   const rows = async () =>
     (await db.query(`SELECT n FROM ${table} ORDER BY n`)).map((r: { n: number }) => r.n);
 
-  it('runs last inside the transaction, after the work and what it queued', async () => {
+  it('beforeCommit runs last inside the transaction, after the work and what it queued', async () => {
+    await db.query(`DELETE FROM ${table}`);
     const order: string[] = [];
     await transactions.begin(async (manager) => {
       await transactions.run(async () => {
@@ -92,7 +77,7 @@ describe('Transactions.beforeCommit', () => {
     expect(await rows()).toEqual([1, 2]);
   });
 
-  it('rolls the whole transaction back when it fails', async () => {
+  it('beforeCommit failing rolls the whole transaction back', async () => {
     await db.query(`DELETE FROM ${table}`);
     await expect(
       transactions.begin(async (manager) => {
@@ -105,7 +90,7 @@ describe('Transactions.beforeCommit', () => {
     expect(await rows()).toEqual([]);
   });
 
-  it('needs a transaction', () => {
+  it('beforeCommit needs a transaction', () => {
     expect(() => transactions.beforeCommit(async () => undefined)).toThrow(/transaction/);
   });
 });
