@@ -7,7 +7,6 @@ export default tseslint.config(
       'node_modules/**',
       'coverage/**',
       '*.js',
-      'test/contract/schema.d.ts',
       'packages/*/dist/**',
       'packages/*/src/schema.d.ts',
     ],
