@@ -29,13 +29,6 @@ export class CaseHistoryService {
     testCaseId: string,
     query: CaseHistoryQuery,
   ): Promise<Page<CaseHistoryItem>> {
-    if (!(await this.repository.testCaseExists(organizationId, testCaseId)))
-      throw ApiError.notFound('test_case');
-    if (query.test_run_id && !(await this.runs.findOrNull(organizationId, query.test_run_id)))
-      throw ApiError.invalidField(
-        'test_run_id',
-        'test_run_id does not name a test run of this organization',
-      );
     const rows = await this.repository.caseHistory(
       organizationId,
       testCaseId,
@@ -48,7 +41,13 @@ export class CaseHistoryService {
       },
       query,
     );
-    const total = rows[0]?.total ?? 0;
+    if (!rows[0].case_found) throw ApiError.notFound('test_case');
+    if (query.test_run_id && !(await this.runs.findOrNull(organizationId, query.test_run_id)))
+      throw ApiError.invalidField(
+        'test_run_id',
+        'test_run_id does not name a test run of this organization',
+      );
+    const total = rows[0].total;
     const items = rows.filter((row) => row.id !== null).map(toCaseHistoryItem);
     return toPage(items, total, query);
   }
