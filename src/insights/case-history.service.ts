@@ -8,12 +8,13 @@ import { CaseHistoryItem, CaseHistoryQuery } from './dto/case-history.dto.js';
 import { type HistoryRow, InsightsRepository } from './insights.repository.js';
 
 export function toCaseHistoryItem(row: HistoryRow): CaseHistoryItem {
-  return {
-    ...toResultResponse(row as StoredResult),
-    test_run_name: row.test_run_name,
-    branch: row.branch,
-    commit_sha: row.commit_sha,
-  };
+  // The run's fields go onto the result's own object: a spread copy of it was the largest
+  // allocation of the page, and slower to serialize.
+  const item = toResultResponse(row as StoredResult) as CaseHistoryItem;
+  item.test_run_name = row.test_run_name;
+  item.branch = row.branch;
+  item.commit_sha = row.commit_sha;
+  return item;
 }
 
 /** A test case's results across every run (CONTRACT §12). */
