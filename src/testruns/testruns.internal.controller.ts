@@ -1,8 +1,8 @@
-import { Body, Controller, Param, Post } from '@nestjs/common';
-import { ApiCreatedResponse, ApiTags } from '@nestjs/swagger';
+import { Body, Controller } from '@nestjs/common';
+import { ApiTags } from '@nestjs/swagger';
 import { InternalApi } from '../auth/access.decorators.js';
-import { ParseIdPipe } from '../common/ids.js';
-import { ApiErrors } from '../common/openapi.decorators.js';
+import { CreateRoute } from '../auth/route.decorators.js';
+import { PathId } from '../common/ids.js';
 import { TestRunFields, TestRunResponse } from './dto/test-run.dto.js';
 import { TestRunsService } from './testruns.service.js';
 
@@ -12,11 +12,9 @@ import { TestRunsService } from './testruns.service.js';
 export class TestRunsInternalController {
   constructor(private readonly testRuns: TestRunsService) {}
 
-  @Post('projects/:id/testruns')
-  @ApiCreatedResponse({ type: TestRunResponse })
-  @ApiErrors(400, 404, 409, 415, 422)
+  @CreateRoute('projects/:id/testruns', TestRunResponse, { errors: [400, 404, 409, 415, 422] })
   create(
-    @Param('id', new ParseIdPipe('project')) projectId: string,
+    @PathId('project') projectId: string,
     @Body() dto: TestRunFields,
   ): Promise<TestRunResponse> {
     return this.testRuns.createFromUi(projectId, dto);

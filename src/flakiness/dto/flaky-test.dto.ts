@@ -1,34 +1,24 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { Transform } from 'class-transformer';
-import { IsInt, IsOptional, IsString, Length, Max, Min } from 'class-validator';
-import { PaginationQuery, toInteger } from '../../common/pagination/pagination.js';
+import { IsOptional, IsString, Length } from 'class-validator';
+import { IntegerQueryParam, PaginationQuery } from '../../common/pagination/pagination.js';
+import { ApiId, ApiNullable } from '../../common/openapi.decorators.js';
 
-const WINDOW_RULE = 'window must be an integer from 2 to 200';
-const MIN_EXECUTIONS_RULE = 'min_executions must be an integer from 2 to 200';
+/** Bounds of both counts of results per case: a flip needs two, and the window stays cheap. */
+const RESULTS_PER_CASE = { minimum: 2, maximum: 200 };
 
 export class FlakyTestsQuery extends PaginationQuery {
-  @ApiPropertyOptional({
-    minimum: 2,
-    maximum: 200,
+  @IntegerQueryParam({
+    ...RESULTS_PER_CASE,
     default: 30,
     description: 'How many of each case’s latest passed or failed results to look at',
   })
-  @Transform(toInteger)
-  @IsInt({ message: WINDOW_RULE })
-  @Min(2, { message: WINDOW_RULE })
-  @Max(200, { message: WINDOW_RULE })
   window: number = 30;
 
-  @ApiPropertyOptional({
-    minimum: 2,
-    maximum: 200,
+  @IntegerQueryParam({
+    ...RESULTS_PER_CASE,
     default: 5,
     description: 'Cases with fewer results in their window are not listed',
   })
-  @Transform(toInteger)
-  @IsInt({ message: MIN_EXECUTIONS_RULE })
-  @Min(2, { message: MIN_EXECUTIONS_RULE })
-  @Max(200, { message: MIN_EXECUTIONS_RULE })
   min_executions: number = 5;
 
   @ApiPropertyOptional({
@@ -43,10 +33,10 @@ export class FlakyTestsQuery extends PaginationQuery {
 }
 
 export class FlakyTestResponse {
-  @ApiProperty({ format: 'uuid' })
+  @ApiId()
   test_case_id!: string;
 
-  @ApiProperty({ type: String, nullable: true, example: 'checkout.PaymentTest.paysWithSavedCard' })
+  @ApiNullable(String, { example: 'checkout.PaymentTest.paysWithSavedCard' })
   automation_id!: string | null;
 
   @ApiProperty({ example: 'Pays with a saved card' })

@@ -1,6 +1,12 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { IsOptional, IsString, Length, registerDecorator } from 'class-validator';
 import { parseTimestamp, TIMESTAMP_RULE, Trim } from '../../common/validation.js';
+import {
+  ApiId,
+  ApiNullable,
+  ApiNullableTimestamp,
+  ApiTimestamp,
+} from '../../common/openapi.decorators.js';
 
 export const MAX_REASON_LENGTH = 1000;
 
@@ -43,18 +49,18 @@ export class QuarantineDto {
 }
 
 export class QuarantineEntryResponse {
-  @ApiProperty({ format: 'uuid' })
+  @ApiId()
   test_case_id!: string;
 
-  @ApiProperty({ type: String, nullable: true, example: 'checkout.PaymentTest.paysWithSavedCard' })
+  @ApiNullable(String, { example: 'checkout.PaymentTest.paysWithSavedCard' })
   automation_id!: string | null;
 
   @ApiProperty({ example: 'Times out on the shared runners; tracked in QA-123' })
   reason!: string;
 
-  @ApiProperty({ type: String, format: 'date-time', nullable: true })
+  @ApiNullableTimestamp()
   expires_at!: string | null;
 
-  @ApiProperty({ format: 'date-time', description: 'When the case went into quarantine' })
+  @ApiTimestamp('When the case went into quarantine')
   created_at!: string;
 }

@@ -4,16 +4,17 @@ import { CreatedBetweenQuery } from '../../common/pagination/pagination.js';
 import { IsOptionalId } from '../../common/validation.js';
 import { RESULT_STATUSES, type ResultStatus } from '../../results/entities/result-status.js';
 import { ResultResponse } from '../../results/dto/result.dto.js';
+import { ApiNullable } from '../../common/openapi.decorators.js';
 
 /** A stored result as the results API shows it (failure detail included), with its run. */
 export class CaseHistoryItem extends ResultResponse {
   @ApiProperty({ example: 'Nightly' })
   test_run_name!: string;
 
-  @ApiProperty({ type: String, nullable: true, description: 'Of the run’s build', example: 'main' })
+  @ApiNullable(String, { description: 'Of the run’s build', example: 'main' })
   branch!: string | null;
 
-  @ApiProperty({ type: String, nullable: true, description: 'Of the run’s build' })
+  @ApiNullable(String, { description: 'Of the run’s build' })
   commit_sha!: string | null;
 }
 
