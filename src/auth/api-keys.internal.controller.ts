@@ -1,16 +1,12 @@
-import { Body, Controller, Query } from '@nestjs/common';
-import { ApiTags } from '@nestjs/swagger';
+import { Body, Query } from '@nestjs/common';
 import { PathId } from '../common/ids.js';
 import { PaginationQuery, type Page } from '../common/pagination/pagination.js';
 import { ShownOnce } from '../idempotency/shown-once.decorator.js';
-import { InternalApi } from './access.decorators.js';
 import { ApiKeysService } from './api-keys.service.js';
 import { ApiKeyResponse, CreateApiKeyDto, CreatedApiKeyResponse } from './dto/api-key.dto.js';
-import { CreateRoute, DeleteRoute, ListRoute } from './route.decorators.js';
+import { CreateRoute, DeleteRoute, InternalController, ListRoute } from './route.decorators.js';
 
-@ApiTags('internal')
-@InternalApi()
-@Controller('internal/v1')
+@InternalController()
 export class ApiKeysInternalController {
   constructor(private readonly apiKeys: ApiKeysService) {}
 

@@ -1,7 +1,16 @@
-import { applyDecorators, Delete, Get, HttpCode, Patch, Post, type Type } from '@nestjs/common';
-import { ApiCreatedResponse, ApiNoContentResponse, ApiOkResponse } from '@nestjs/swagger';
+import {
+  applyDecorators,
+  Controller,
+  Delete,
+  Get,
+  HttpCode,
+  Patch,
+  Post,
+  type Type,
+} from '@nestjs/common';
+import { ApiCreatedResponse, ApiNoContentResponse, ApiOkResponse, ApiTags } from '@nestjs/swagger';
 import { ApiErrors, type ApiErrorStatus, ApiPageResponse } from '../common/openapi.decorators.js';
-import { RequireScopes } from './access.decorators.js';
+import { InternalApi, RequireScopes } from './access.decorators.js';
 import type { Scope } from './scopes.js';
 
 /*
@@ -53,5 +62,17 @@ export function DeleteRoute(path: string, description: string, route: RouteNeeds
     HttpCode(204),
     ApiNoContentResponse({ description }),
     needs(route),
+  );
+}
+
+/**
+ * A controller of the internal UI's API: below `/internal/v1` (and `path`), authenticated with
+ * the operator token, and left out of the published OpenAPI document.
+ */
+export function InternalController(path?: string) {
+  return applyDecorators(
+    ApiTags('internal'),
+    InternalApi(),
+    Controller(path === undefined ? 'internal/v1' : `internal/v1/${path}`),
   );
 }

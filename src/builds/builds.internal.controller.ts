@@ -1,7 +1,6 @@
-import { Body, Controller, HttpCode, Post, Query } from '@nestjs/common';
-import { ApiAcceptedResponse, ApiCreatedResponse, ApiOkResponse, ApiTags } from '@nestjs/swagger';
-import { InternalApi } from '../auth/access.decorators.js';
-import { ListRoute } from '../auth/route.decorators.js';
+import { Body, HttpCode, Post, Query } from '@nestjs/common';
+import { ApiAcceptedResponse, ApiCreatedResponse, ApiOkResponse } from '@nestjs/swagger';
+import { InternalController, ListRoute } from '../auth/route.decorators.js';
 import { ApiErrors } from '../common/openapi.decorators.js';
 import { PathId } from '../common/ids.js';
 import { PaginationQuery, type Page } from '../common/pagination/pagination.js';
@@ -13,9 +12,7 @@ import {
   QueuedBuildResponse,
 } from './dto/build.dto.js';
 
-@ApiTags('internal')
-@InternalApi()
-@Controller('internal/v1')
+@InternalController()
 export class BuildsInternalController {
   constructor(private readonly builds: BuildsService) {}
 

@@ -1,7 +1,5 @@
-import { Body, Controller } from '@nestjs/common';
-import { ApiTags } from '@nestjs/swagger';
-import { InternalApi } from '../auth/access.decorators.js';
-import { UpdateRoute } from '../auth/route.decorators.js';
+import { Body } from '@nestjs/common';
+import { InternalController, UpdateRoute } from '../auth/route.decorators.js';
 import { PathId } from '../common/ids.js';
 import {
   ProjectGateSettingsResponse,
@@ -9,9 +7,7 @@ import {
 } from './dto/project-gate-settings.dto.js';
 import { ProjectGateSettingsService } from './project-gate-settings.service.js';
 
-@ApiTags('internal')
-@InternalApi()
-@Controller('internal/v1')
+@InternalController()
 export class ProjectGateSettingsInternalController {
   constructor(private readonly settings: ProjectGateSettingsService) {}
 

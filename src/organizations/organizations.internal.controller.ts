@@ -1,7 +1,11 @@
-import { Body, Controller, Query } from '@nestjs/common';
-import { ApiTags } from '@nestjs/swagger';
-import { InternalApi } from '../auth/access.decorators.js';
-import { CreateRoute, ListRoute, ReadRoute, UpdateRoute } from '../auth/route.decorators.js';
+import { Body, Query } from '@nestjs/common';
+import {
+  CreateRoute,
+  InternalController,
+  ListRoute,
+  ReadRoute,
+  UpdateRoute,
+} from '../auth/route.decorators.js';
 import { PathId } from '../common/ids.js';
 import { PaginationQuery, type Page } from '../common/pagination/pagination.js';
 import {
@@ -11,9 +15,7 @@ import {
 } from './dto/organization.dto.js';
 import { OrganizationsService } from './organizations.service.js';
 
-@ApiTags('internal')
-@InternalApi()
-@Controller('internal/v1/organizations')
+@InternalController('organizations')
 export class OrganizationsInternalController {
   constructor(private readonly organizations: OrganizationsService) {}
 

@@ -1,16 +1,12 @@
-import { Body, Controller, Query } from '@nestjs/common';
-import { ApiTags } from '@nestjs/swagger';
-import { InternalApi } from '../auth/access.decorators.js';
-import { CreateRoute, ListRoute } from '../auth/route.decorators.js';
+import { Body, Query } from '@nestjs/common';
+import { CreateRoute, InternalController, ListRoute } from '../auth/route.decorators.js';
 import { PathId } from '../common/ids.js';
 import { PaginationQuery, type Page } from '../common/pagination/pagination.js';
 import { CreateProjectDto, ProjectResponse } from './dto/project.dto.js';
 import { CreateTestCaseDto, TestCaseQuery, TestCaseResponse } from './dto/test-case.dto.js';
 import { ProjectsService } from './projects.service.js';
 
-@ApiTags('internal')
-@InternalApi()
-@Controller('internal/v1')
+@InternalController()
 export class ProjectsInternalController {
   constructor(private readonly projects: ProjectsService) {}
 

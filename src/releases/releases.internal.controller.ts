@@ -1,15 +1,16 @@
-import { Body, Controller, Query } from '@nestjs/common';
-import { ApiTags } from '@nestjs/swagger';
-import { InternalApi } from '../auth/access.decorators.js';
-import { CreateRoute, ListRoute, UpdateRoute } from '../auth/route.decorators.js';
+import { Body, Query } from '@nestjs/common';
+import {
+  CreateRoute,
+  InternalController,
+  ListRoute,
+  UpdateRoute,
+} from '../auth/route.decorators.js';
 import { PathId } from '../common/ids.js';
 import { PaginationQuery, type Page } from '../common/pagination/pagination.js';
 import { CreateReleaseDto, ReleaseResponse, UpdateReleaseDto } from './dto/release.dto.js';
 import { ReleasesService } from './releases.service.js';
 
-@ApiTags('internal')
-@InternalApi()
-@Controller('internal/v1')
+@InternalController()
 export class ReleasesInternalController {
   constructor(private readonly releases: ReleasesService) {}
 

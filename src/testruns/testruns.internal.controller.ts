@@ -1,14 +1,10 @@
-import { Body, Controller } from '@nestjs/common';
-import { ApiTags } from '@nestjs/swagger';
-import { InternalApi } from '../auth/access.decorators.js';
-import { CreateRoute } from '../auth/route.decorators.js';
+import { Body } from '@nestjs/common';
+import { CreateRoute, InternalController } from '../auth/route.decorators.js';
 import { PathId } from '../common/ids.js';
 import { TestRunFields, TestRunResponse } from './dto/test-run.dto.js';
 import { TestRunsService } from './testruns.service.js';
 
-@ApiTags('internal')
-@InternalApi()
-@Controller('internal/v1')
+@InternalController()
 export class TestRunsInternalController {
   constructor(private readonly testRuns: TestRunsService) {}
 
