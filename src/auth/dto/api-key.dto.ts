@@ -1,12 +1,12 @@
 import { ApiProperty } from '@nestjs/swagger';
 import { ArrayMinSize, ArrayUnique, IsArray, IsIn, IsString, Length } from 'class-validator';
-import { SCOPES } from '../scopes.js';
 import {
   ApiId,
   ApiNullable,
   ApiNullableTimestamp,
   ApiTimestamp,
 } from '../../common/openapi.decorators.js';
+import { SCOPES } from '../scopes.js';
 
 export class CreateApiKeyDto {
   @ApiProperty({ example: 'GitHub Actions', minLength: 1, maxLength: 255 })

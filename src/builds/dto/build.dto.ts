@@ -1,6 +1,12 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Transform } from 'class-transformer';
 import { IsIn, IsOptional, IsString, Length, MaxLength } from 'class-validator';
+import {
+  ApiId,
+  ApiNullable,
+  ApiNullableId,
+  ApiTimestamp,
+} from '../../common/openapi.decorators.js';
 import { CreatedBetweenQuery } from '../../common/pagination/pagination.js';
 import { IsCommitSha, IsHttpUrl, IsId, IsOptionalId, IsName } from '../../common/validation.js';
 import {
@@ -9,12 +15,6 @@ import {
   SOURCES,
   type Source,
 } from '../entities/build.entity.js';
-import {
-  ApiId,
-  ApiNullable,
-  ApiNullableId,
-  ApiTimestamp,
-} from '../../common/openapi.decorators.js';
 
 const lowercase = () =>
   Transform(({ value }) => (typeof value === 'string' ? value.toLowerCase() : value));

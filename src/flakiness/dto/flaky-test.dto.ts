@@ -1,9 +1,9 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { IsOptional, IsString, Length } from 'class-validator';
 import { IntegerQueryParam, PaginationQuery } from '../../common/pagination/pagination.js';
-import { ApiId, ApiNullable } from '../../common/openapi.decorators.js';
+import { TestCaseRef } from './test-case-ref.dto.js';
 
-/** Bounds of both counts of results per case: a flip needs two, and the window stays cheap. */
+/** Bounds shared by both counts of results per case (a flip rate needs two at the least). */
 const RESULTS_PER_CASE = { minimum: 2, maximum: 200 };
 
 export class FlakyTestsQuery extends PaginationQuery {
@@ -32,13 +32,7 @@ export class FlakyTestsQuery extends PaginationQuery {
   branch?: string;
 }
 
-export class FlakyTestResponse {
-  @ApiId()
-  test_case_id!: string;
-
-  @ApiNullable(String, { example: 'checkout.PaymentTest.paysWithSavedCard' })
-  automation_id!: string | null;
-
+export class FlakyTestResponse extends TestCaseRef {
   @ApiProperty({ example: 'Pays with a saved card' })
   title!: string;
 

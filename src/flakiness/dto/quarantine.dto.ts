@@ -1,12 +1,8 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { IsOptional, IsString, Length, registerDecorator } from 'class-validator';
+import { ApiNullableTimestamp, ApiTimestamp } from '../../common/openapi.decorators.js';
 import { parseTimestamp, TIMESTAMP_RULE, Trim } from '../../common/validation.js';
-import {
-  ApiId,
-  ApiNullable,
-  ApiNullableTimestamp,
-  ApiTimestamp,
-} from '../../common/openapi.decorators.js';
+import { TestCaseRef } from './test-case-ref.dto.js';
 
 export const MAX_REASON_LENGTH = 1000;
 
@@ -48,13 +44,7 @@ export class QuarantineDto {
   expires_at?: string | null;
 }
 
-export class QuarantineEntryResponse {
-  @ApiId()
-  test_case_id!: string;
-
-  @ApiNullable(String, { example: 'checkout.PaymentTest.paysWithSavedCard' })
-  automation_id!: string | null;
-
+export class QuarantineEntryResponse extends TestCaseRef {
   @ApiProperty({ example: 'Times out on the shared runners; tracked in QA-123' })
   reason!: string;
 

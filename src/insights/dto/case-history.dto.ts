@@ -1,10 +1,10 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { IsIn, IsOptional, IsString, Length } from 'class-validator';
+import { ApiNullable } from '../../common/openapi.decorators.js';
 import { CreatedBetweenQuery } from '../../common/pagination/pagination.js';
 import { IsOptionalId } from '../../common/validation.js';
 import { RESULT_STATUSES, type ResultStatus } from '../../results/entities/result-status.js';
 import { ResultResponse } from '../../results/dto/result.dto.js';
-import { ApiNullable } from '../../common/openapi.decorators.js';
 
 /** A stored result as the results API shows it (failure detail included), with its run. */
 export class CaseHistoryItem extends ResultResponse {

@@ -1,8 +1,8 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { IsOptional } from 'class-validator';
+import { ApiId, ApiNullable, ApiNullableId } from '../../common/openapi.decorators.js';
 import { IsId } from '../../common/validation.js';
 import { RESULT_STATUSES, type ResultStatus } from '../../results/entities/result-status.js';
-import { ApiId, ApiNullable, ApiNullableId } from '../../common/openapi.decorators.js';
 
 export class ComparisonQuery {
   @ApiPropertyOptional({

@@ -1,7 +1,7 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { IsBoolean, IsNumber, Max, Min, ValidateIf } from 'class-validator';
-import { ProjectResponse } from '../../projects/dto/project.dto.js';
 import { ApiNullable } from '../../common/openapi.decorators.js';
+import { ProjectResponse } from '../../projects/dto/project.dto.js';
 
 const PASS_RATE_RULE = 'gate_min_pass_rate must be a number from 0 to 1, or null';
 

@@ -1,7 +1,7 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { IsOptional, IsString, Matches, MaxLength } from 'class-validator';
-import { IsName } from '../../common/validation.js';
 import { ApiId, ApiNullable, ApiTimestamp } from '../../common/openapi.decorators.js';
+import { IsName } from '../../common/validation.js';
 
 export class ProjectResponse {
   @ApiId()

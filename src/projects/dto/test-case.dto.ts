@@ -1,5 +1,6 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { IsIn, IsOptional, IsString, Length, MaxLength } from 'class-validator';
+import { ApiId, ApiNullable, ApiTimestamp } from '../../common/openapi.decorators.js';
 import { PaginationQuery } from '../../common/pagination/pagination.js';
 import { IsTimestampFilter, Trim } from '../../common/validation.js';
 import {
@@ -8,7 +9,6 @@ import {
   type TestCasePriority,
   type TestCaseStatus,
 } from '../entities/test-case.entity.js';
-import { ApiId, ApiNullable, ApiTimestamp } from '../../common/openapi.decorators.js';
 
 export class TestCaseResponse {
   @ApiId()

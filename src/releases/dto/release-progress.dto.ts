@@ -1,6 +1,6 @@
 import { ApiProperty } from '@nestjs/swagger';
-import { RELEASE_STATUSES, type ReleaseStatus } from '../entities/release.entity.js';
 import { ApiId, ApiNullable } from '../../common/openapi.decorators.js';
+import { RELEASE_STATUSES, type ReleaseStatus } from '../entities/release.entity.js';
 
 export class ReleaseRunCounts {
   @ApiProperty() total!: number;

@@ -1,13 +1,13 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { IsIn, IsOptional, IsString, Length } from 'class-validator';
-import { IsCalendarDate, IsName } from '../../common/validation.js';
-import { RELEASE_STATUSES, type ReleaseStatus } from '../entities/release.entity.js';
 import {
   ApiId,
   ApiNullable,
   ApiNullableTimestamp,
   ApiTimestamp,
 } from '../../common/openapi.decorators.js';
+import { IsCalendarDate, IsName } from '../../common/validation.js';
+import { RELEASE_STATUSES, type ReleaseStatus } from '../entities/release.entity.js';
 
 export class ReleaseResponse {
   @ApiId()

@@ -1,3 +1,9 @@
+import {
+  ApiId,
+  ApiNullable,
+  ApiNullableTimestamp,
+  ApiTimestamp,
+} from '../../common/openapi.decorators.js';
 import { IsId, IsOptionalId } from '../../common/validation.js';
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Transform } from 'class-transformer';
@@ -6,12 +12,6 @@ import { PaginationQuery } from '../../common/pagination/pagination.js';
 import { RESULT_STATUSES, type ResultStatus } from '../entities/result-status.js';
 import { describeResultItem } from '../result-item-fields.js';
 import { MAX_RESULTS_PER_CALL } from '../result-items.js';
-import {
-  ApiId,
-  ApiNullable,
-  ApiNullableTimestamp,
-  ApiTimestamp,
-} from '../../common/openapi.decorators.js';
 
 const toBoolean = () =>
   Transform(({ value }) => (value === 'true' ? true : value === 'false' ? false : value));

@@ -1,15 +1,15 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { ArrayMaxSize, ArrayUnique, IsArray, IsIn, IsOptional } from 'class-validator';
 import { SOURCES, type Source } from '../../builds/entities/build.entity.js';
-import { CreatedBetweenQuery } from '../../common/pagination/pagination.js';
-import { IsId, IsName, IsOptionalId } from '../../common/validation.js';
-import { TEST_RUN_STATUSES, type TestRunStatus } from '../entities/test-run.entity.js';
 import {
   ApiId,
   ApiNullableId,
   ApiNullableTimestamp,
   ApiTimestamp,
 } from '../../common/openapi.decorators.js';
+import { CreatedBetweenQuery } from '../../common/pagination/pagination.js';
+import { IsId, IsName, IsOptionalId } from '../../common/validation.js';
+import { TEST_RUN_STATUSES, type TestRunStatus } from '../entities/test-run.entity.js';
 
 export const MAX_PREPOPULATED_CASES = 5000;
 

@@ -1,14 +1,14 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Allow, IsIn, IsOptional, IsString, MaxLength } from 'class-validator';
-import { PaginationQuery } from '../../common/pagination/pagination.js';
-import { EVENT_TYPE_NAMES } from '../../events/event-types.js';
-import { DELIVERY_STATUSES, type DeliveryStatus } from '../entities/webhook-delivery.entity.js';
 import {
   ApiId,
   ApiNullable,
   ApiNullableTimestamp,
   ApiTimestamp,
 } from '../../common/openapi.decorators.js';
+import { PaginationQuery } from '../../common/pagination/pagination.js';
+import { EVENT_TYPE_NAMES } from '../../events/event-types.js';
+import { DELIVERY_STATUSES, type DeliveryStatus } from '../entities/webhook-delivery.entity.js';
 
 export class WebhookResponse {
   @ApiId()
