@@ -1,3 +1,9 @@
+import {
+  ApiId,
+  ApiNullable,
+  ApiNullableTimestamp,
+  ApiTimestamp,
+} from '../../common/openapi.decorators.js';
 import { IsId, IsOptionalId } from '../../common/validation.js';
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Transform } from 'class-transformer';
@@ -11,22 +17,22 @@ const toBoolean = () =>
   Transform(({ value }) => (value === 'true' ? true : value === 'false' ? false : value));
 
 export class ResultResponse {
-  @ApiProperty({ format: 'uuid' })
+  @ApiId()
   id!: string;
 
-  @ApiProperty({ format: 'uuid' })
+  @ApiId()
   test_run_id!: string;
 
-  @ApiProperty({ format: 'uuid' })
+  @ApiId()
   test_case_id!: string;
 
   @ApiProperty({ enum: RESULT_STATUSES })
   status!: ResultStatus;
 
-  @ApiProperty({ type: Number, nullable: true, example: 1250 })
+  @ApiNullable(Number, { example: 1250 })
   duration_ms!: number | null;
 
-  @ApiProperty({ type: String, nullable: true })
+  @ApiNullable(String)
   message!: string | null;
 
   @ApiProperty({ type: [String], example: ['JIRA-123'] })
@@ -38,31 +44,25 @@ export class ResultResponse {
   @ApiProperty({ description: '`passed` after failed attempts', example: false })
   flaky!: boolean;
 
-  @ApiProperty({ type: String, format: 'date-time', nullable: true })
+  @ApiNullableTimestamp()
   executed_at!: string | null;
 
-  @ApiProperty({ format: 'date-time' })
+  @ApiTimestamp()
   created_at!: string;
 
-  @ApiProperty({
-    type: String,
-    nullable: true,
+  @ApiNullable(String, {
     description: 'What kind of failure: JUnit’s `type` of the `<failure>` or `<error>`, or as sent',
     example: 'java.lang.AssertionError',
   })
   failure_type!: string | null;
 
-  @ApiProperty({
-    type: String,
-    nullable: true,
+  @ApiNullable(String, {
     description:
       'The failure’s stack trace: the JUnit element’s text when it has a `message` attribute, or as sent; at most 65,536 characters',
   })
   stack_trace!: string | null;
 
-  @ApiProperty({
-    type: String,
-    nullable: true,
+  @ApiNullable(String, {
     pattern: '^[0-9a-f]{16}$',
     description:
       'Names the failure’s cause: the same error in another run or case has the same signature (a hash of `failure_type` and of the message without what varies between runs). Null unless the status is `failed` or `blocked`',
@@ -137,7 +137,7 @@ export class IngestJsonDto {
 }
 
 export class IngestResponse {
-  @ApiProperty({ format: 'uuid' })
+  @ApiId()
   test_run_id!: string;
 
   @ApiProperty({ example: 1200 })
