@@ -5,7 +5,7 @@ import {
   ApiTimestamp,
 } from '../../common/openapi.decorators.js';
 import { IsId, IsOptionalId } from '../../common/validation.js';
-import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { ApiProperty, type ApiPropertyOptions, ApiPropertyOptional } from '@nestjs/swagger';
 import { Transform } from 'class-transformer';
 import { IsBoolean, IsIn, IsOptional, IsString, Length } from 'class-validator';
 import { PaginationQuery } from '../../common/pagination/pagination.js';
@@ -91,13 +91,41 @@ export class ResultItemDto {
 }
 describeResultItem(ResultItemDto);
 
-export class SubmitResultsDto {
-  @ApiProperty({ type: [ResultItemDto], minItems: 1, maxItems: MAX_RESULTS_PER_CALL })
-  results!: ResultItemDto[];
+/** Documents each field of a JSON body from its table (see `SUBMIT_BODY_FIELDS`). */
+function describeBody(target: abstract new () => object, fields: BodyFields): void {
+  for (const [name, options] of Object.entries(fields)) {
+    ApiProperty(options)(target.prototype, name);
+  }
+}
 
-  @ApiPropertyOptional({ default: false, description: 'Also complete the run' })
+type BodyFields = Record<string, ApiPropertyOptions>;
+
+const RESULTS_FIELD: ApiPropertyOptions = {
+  type: [ResultItemDto],
+  minItems: 1,
+  maxItems: MAX_RESULTS_PER_CALL,
+  required: true,
+};
+
+/**
+ * The fields of `POST /testruns/{id}/results`: the one source of its documented schema and of
+ * the fields its hand parser accepts (`result-commands.ts`).
+ */
+export const SUBMIT_BODY_FIELDS = {
+  results: RESULTS_FIELD,
+  complete: {
+    type: Boolean,
+    default: false,
+    description: 'Also complete the run',
+    required: false,
+  },
+} satisfies BodyFields;
+
+export class SubmitResultsDto {
+  results!: ResultItemDto[];
   complete?: boolean;
 }
+describeBody(SubmitResultsDto, SUBMIT_BODY_FIELDS);
 
 export class SubmittedResultsResponse {
   @ApiProperty({ example: 1000 })
@@ -110,31 +138,42 @@ export class SubmittedResultsResponse {
   data!: ResultResponse[];
 }
 
-export class IngestJsonDto {
-  @ApiPropertyOptional({ format: 'uuid', description: 'Required unless `test_run_id` is given' })
-  project_id?: string;
-
-  @ApiPropertyOptional({
+/** The fields of the JSON form of `POST /results/ingest`, as `SUBMIT_BODY_FIELDS`. */
+export const INGEST_BODY_FIELDS = {
+  project_id: {
+    type: String,
+    format: 'uuid',
+    description: 'Required unless `test_run_id` is given',
+    required: false,
+  },
+  test_run_id: {
+    type: String,
     format: 'uuid',
     description: 'Add to this run; without it a run is created',
-  })
+    required: false,
+  },
+  run_name: {
+    type: String,
+    maxLength: 255,
+    description: 'Name of the created run',
+    required: false,
+  },
+  build_id: { type: String, format: 'uuid', required: false },
+  release_id: { type: String, format: 'uuid', required: false },
+  results: RESULTS_FIELD,
+  complete: { type: Boolean, default: false, required: false },
+} satisfies BodyFields;
+
+export class IngestJsonDto {
+  project_id?: string;
   test_run_id?: string;
-
-  @ApiPropertyOptional({ maxLength: 255, description: 'Name of the created run' })
   run_name?: string;
-
-  @ApiPropertyOptional({ format: 'uuid' })
   build_id?: string;
-
-  @ApiPropertyOptional({ format: 'uuid' })
   release_id?: string;
-
-  @ApiProperty({ type: [ResultItemDto], minItems: 1, maxItems: MAX_RESULTS_PER_CALL })
   results!: ResultItemDto[];
-
-  @ApiPropertyOptional({ default: false })
   complete?: boolean;
 }
+describeBody(IngestJsonDto, INGEST_BODY_FIELDS);
 
 export class IngestResponse {
   @ApiId()
