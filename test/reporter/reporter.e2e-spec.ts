@@ -1,9 +1,11 @@
 import { execFile, execFileSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { createServer, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { main, type Io } from '../../packages/reporter/src/main.js';
+import { httpTransport } from '../../packages/reporter/src/transport.js';
 import { createProject, type ProjectFixture } from '../factories/catalog.js';
 import { createTenant } from '../factories/organizations.js';
 import { RUN_SCOPES } from '../factories/runs.js';
@@ -73,10 +75,10 @@ describe('pipeline reporter (tm-report) against the service', () => {
   }
 
   let calls = 0;
-  const countingFetch = {
-    fetch: (request: Request) => {
+  const countingFetch: Io['retry'] = {
+    transport: (outgoing, timeoutMs) => {
       calls++;
-      return fetch(request);
+      return httpTransport(outgoing, timeoutMs);
     },
   };
   beforeEach(() => {
@@ -335,6 +337,104 @@ describe('pipeline reporter (tm-report) against the service', () => {
     expect(badKey.err).not.toContain('svc_live_not-a-key-0000');
     const help = await report(['submit', '--help']);
     expect(help.out).toContain('Usage: tm-report submit');
+  });
+
+  describe('a wrong TM_URL', () => {
+    const args = (name: string) => [
+      'submit',
+      `wrong-url/${name}.xml`,
+      '--project',
+      'P1',
+      '--run-name',
+      'wrong url',
+      '--pipeline-id',
+      `wrong-url-${name}`,
+    ];
+    const noWaiting: Io['retry'] = { sleep: async () => undefined };
+    let other: Server | undefined;
+    afterEach(() => other?.close());
+
+    /** Another web server on this host: a web app, a proxy's page, a redirect to a login. */
+    async function otherServer(answer: (res: ServerResponse) => void): Promise<string> {
+      other = createServer((req, res) => {
+        req.resume();
+        req.on('end', () => answer(res));
+      });
+      await new Promise<void>((resolve) => other?.listen(0, '127.0.0.1', resolve));
+      return `http://127.0.0.1:${(other.address() as AddressInfo).port}`;
+    }
+
+    it('works with or without /api/v1', async () => {
+      const project = await createProject(t, orgId);
+      write(dir, 'wrong-url/bare.xml', junit('url.Bare', 3));
+      const bare = await report(
+        [...args('bare').slice(0, 2), '--project', project.key, '--run-name', 'bare', '--json'],
+        { TM_URL: `http://127.0.0.1:${port}/` },
+      );
+      expect({ code: bare.code, err: bare.code ? bare.err : '' }).toEqual({ code: 0, err: '' });
+      expect(JSON.parse(bare.out).run.counts.total).toBe(3);
+    });
+
+    it('names the route that is not there when the path is wrong (an extra /api/v1, another prefix)', async () => {
+      write(dir, 'wrong-url/path.xml', junit('url.Path', 1));
+      for (const base of ['/api/v1/api/v1', '/tm']) {
+        const result = await report(args('path'), {
+          TM_URL: `http://127.0.0.1:${port}${base}`,
+        });
+        expect(result.code).toBe(2);
+        expect(result.err).toContain(
+          `GET /api/v1/projects answered 404 not_found: no such route (http://127.0.0.1:${port}${base.replace(/\/api\/v1$/, '')}/api/v1/projects); check TM_URL`,
+        );
+      }
+    });
+
+    it('says TM_URL is not the API when a web page answers, with 404 or 200, or a redirect', async () => {
+      write(dir, 'wrong-url/page.xml', junit('url.Page', 1));
+      for (const status of [404, 200]) {
+        const url = await otherServer((res) => {
+          res.writeHead(status, { 'Content-Type': 'text/html; charset=utf-8' });
+          res.end('<!doctype html><title>Test management</title><div id="app"></div>');
+        });
+        const result = await report(args('page'), { TM_URL: `${url}/api/v1` }, countingFetch);
+        expect(result.code).toBe(2);
+        expect(result.err).toContain(
+          `tm-report: error: GET /api/v1/projects answered ${status} with an HTML page, not the service's JSON, from ${url}/api/v1/projects: TM_URL is not the service's API address: set it to the service's address, with or without /api/v1 once (e.g. https://tm.example.com/api/v1).`,
+        );
+        expect(calls).toBe(1);
+        other?.close();
+        calls = 0;
+      }
+      const url = await otherServer((res) => {
+        res.writeHead(302, { Location: 'https://sso.example.com/login' });
+        res.end();
+      });
+      const redirected = await report(args('page'), { TM_URL: `${url}/api/v1` });
+      expect(redirected.err).toContain(
+        `GET /api/v1/projects was redirected (302 to https://sso.example.com/login) from ${url}/api/v1/projects: TM_URL is not the service's API address`,
+      );
+    });
+
+    it('says the service cannot be reached at a wrong port or host, after the retries', async () => {
+      write(dir, 'wrong-url/port.xml', junit('url.Port', 1));
+      const closed = await otherServer(() => undefined);
+      await new Promise((resolve) => other?.close(resolve));
+      const refused = await report(args('port'), { TM_URL: `${closed}/api/v1` }, noWaiting);
+      expect(refused.code).toBe(2);
+      expect(refused.err).toContain(
+        `Cannot reach the service at ${closed} (TM_URL): network error (ECONNREFUSED) on all 5 attempts; check TM_URL's host and port.`,
+      );
+      expect(refused.err.match(/retry \d in/g)).toHaveLength(4);
+      // A name that cannot exist (RFC 6761): said at once where DNS answers, else after retries.
+      const unknown = await report(
+        args('port'),
+        { TM_URL: 'http://tm-report-no-such-host.invalid/api/v1' },
+        noWaiting,
+      );
+      expect(unknown.code).toBe(2);
+      expect(unknown.err).toMatch(
+        /Cannot reach the service.*tm-report-no-such-host\.invalid.*check TM_URL/,
+      );
+    });
   });
 
   describe('--gate', () => {
