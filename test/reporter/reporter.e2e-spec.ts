@@ -7,8 +7,8 @@ import path from 'node:path';
 import { main, type Io } from '../../packages/reporter/src/main.js';
 import { httpTransport } from '../../packages/reporter/src/transport.js';
 import { createProject, type ProjectFixture } from '../factories/catalog.js';
-import { createTenant } from '../factories/organizations.js';
-import { RUN_SCOPES } from '../factories/runs.js';
+import { createApiKey, createTenant } from '../factories/organizations.js';
+import { createRun, RUN_SCOPES, submitResults } from '../factories/runs.js';
 import { startApp, withKey, type TestApp } from '../support/app.js';
 import { FaultProxy, type Fault } from './fault-proxy.js';
 
@@ -487,6 +487,73 @@ describe('pipeline reporter (tm-report) against the service', () => {
       expect(summary).toContain('**Quality gate: ❌ failed**');
       expect(summary).toContain('`gate.checkout` — expected 200 but got 500');
       expect(readFileSync(stepSummary, 'utf8')).toBe(summary);
+    });
+
+    it('lists the run’s flaky tests from the project’s flaky list, quarantined ones marked, in the log and the summary', async () => {
+      const flakyProject = await createProject(t, orgId);
+      // Five earlier runs of the same name: login, search and elsewhere flip; stable passes.
+      for (let i = 0; i < 5; i++) {
+        const earlier = await createRun(t, key, flakyProject.id, { name: 'flaky nightly' });
+        const status = i % 2 === 0 ? 'passed' : 'failed';
+        const results = ['flaky.login', 'flaky.search', 'flaky.elsewhere']
+          .map((automation_id) => ({ automation_id, status }))
+          .concat({ automation_id: 'flaky.stable', status: 'passed' });
+        expect((await submitResults(t, key, earlier.id, results, true)).status).toBe(201);
+      }
+      const listed = await get(`/api/v1/projects/${flakyProject.id}/flaky-tests`).expect(200);
+      const search = listed.body.data.find(
+        (f: { automation_id: string }) => f.automation_id === 'flaky.search',
+      );
+      const manager = await createApiKey(t, orgId, ['quarantine:manage']);
+      await t.http
+        .put(`/api/v1/projects/${flakyProject.id}/quarantine/${search.test_case_id}`)
+        .set(withKey(manager.key))
+        .send({ reason: 'flips on the shared runners' })
+        .expect(200);
+      // This run: login fails (new), search passes, stable passes on a retry; elsewhere is absent.
+      write(
+        dir,
+        'gate/flaky.json',
+        JSON.stringify([
+          { automation_id: 'flaky.login', status: 'failed', message: 'timeout' },
+          { automation_id: 'flaky.search', status: 'passed' },
+          { automation_id: 'flaky.stable', status: 'passed', retries: 1 },
+        ]),
+      );
+      const result = await report([
+        'submit',
+        'gate/flaky.json',
+        '--project',
+        flakyProject.key,
+        '--run-name',
+        'flaky nightly',
+        '--pipeline-id',
+        'gate-flaky',
+        '--complete',
+        '--gate',
+        '--summary',
+        'gate/flaky.md',
+      ]);
+      expect(result.code).toBe(1);
+      expect(result.out).toContain('1 passed on retry (flaky)');
+      expect(result.out).toMatch(/New failures \(1\):\n {2}- flaky\.login: timeout\n/);
+      const flakySection = result.out.slice(result.out.indexOf('Flaky tests'));
+      expect(flakySection).toMatch(/^Flaky tests \(3\):\n(?: {2}- .*\n){3}Failure groups \(1\):/);
+      expect(flakySection).toMatch(/- flaky\.login: flips \d+ % over 6 results, last failed\n/);
+      expect(flakySection).toMatch(
+        /- flaky\.search: flips \d+ % over 6 results, last passed \[quarantined\]\n/,
+      );
+      expect(flakySection).toContain(
+        '- flaky.stable: flips 0 % over 6 results, 1 passed on retry, last passed\n',
+      );
+      expect(result.out).not.toContain('flaky.elsewhere:');
+      const summary = readFileSync(path.join(dir, 'gate/flaky.md'), 'utf8');
+      expect(summary).toContain('#### Flaky tests (3)');
+      expect(summary).toMatch(
+        /- `flaky\.search` — flips \d+ % over 6 results, last passed \(quarantined\)/,
+      );
+      expect(summary).toContain('Results of this run that passed on retry (flaky): 1.');
+      expect(summary).not.toContain('flaky.elsewhere`');
     });
 
     it('exits 0 when it passes, listing what the run fixed (with a progress bar on a terminal)', async () => {

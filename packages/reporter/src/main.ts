@@ -61,7 +61,7 @@ async function finish(
     'GET /api/v1/testruns/{id}',
     await client.GET('/api/v1/testruns/{id}', { params: { path: { id: outcome.run.id } } }),
   );
-  const gate = options.gate ? await readGate(client, run.id) : undefined;
+  const gate = options.gate ? await readGate(client, run) : undefined;
   const markdown = summaryMarkdown(run, gate, ci?.jobUrl);
   if (io.env.GITHUB_STEP_SUMMARY) appendFileSync(io.env.GITHUB_STEP_SUMMARY, markdown);
   if (options.summary) writeFileSync(path.resolve(io.cwd, options.summary), markdown);
