@@ -160,6 +160,20 @@ describe('the reporter as a package: npm pack, installed alone, run with npx', (
       ],
     });
 
+    // The README's one-liner for pipelines: npx installs the tarball itself, in a folder with
+    // no package.json at all.
+    const bare = path.join(work, 'bare');
+    mkdirSync(bare);
+    const oneLiner = await run(
+      'npx',
+      ['--yes', '-p', path.join(tarballs, packed.filename), 'tm-report', 'complete', '--help'],
+      bare,
+    );
+    expect(oneLiner).toMatchObject({
+      code: 0,
+      out: expect.stringContaining('Usage: tm-report complete'),
+    });
+
     writeFileSync(
       path.join(pipeline, 'reports/broken.xml'),
       '<testsuite>\n  <testcase name="a">\n',
