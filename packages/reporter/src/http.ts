@@ -24,8 +24,10 @@ function networkErrorCode(error: unknown): string | undefined {
   return typeof found === 'string' ? found : undefined;
 }
 
-/** A network error's code (ECONNREFUSED, ENOTFOUND…), else its message; no instanceof: a test
- * runs the reporter in another realm than node's errors. */
+/**
+ * A network error's code (ECONNREFUSED, ENOTFOUND…), else its message. No `instanceof Error`:
+ * node's errors come from another realm than a test's.
+ */
 function describeNetworkError(error: unknown): string {
   if (typeof error !== 'object' || error === null) return String(error);
   const { name, message, cause } = error as { name?: unknown; message?: unknown; cause?: unknown };

@@ -49,7 +49,10 @@ export const httpTransport: Transport = async (outgoing, timeoutMs) => {
     const req = request(outgoing.url, { method: outgoing.method, headers, agent }, (res) => {
       const chunks: Buffer[] = [];
       res.on('data', (chunk: Buffer) => chunks.push(chunk));
-      res.on('error', reject);
+      res.on('error', (error) => {
+        clearTimeout(timer);
+        reject(error);
+      });
       res.on('end', () => {
         clearTimeout(timer);
         const status = res.statusCode ?? 0;
@@ -72,7 +75,8 @@ export const httpTransport: Transport = async (outgoing, timeoutMs) => {
         }
       });
     });
-    const timer = setTimeout(() => req.destroy(timeoutError(timeoutMs)), timeoutMs);
+    // Unref'd: the request itself keeps the process alive while it is open, the timer must not.
+    const timer = setTimeout(() => req.destroy(timeoutError(timeoutMs)), timeoutMs).unref();
     req.on('error', (error) => {
       clearTimeout(timer);
       reject(error);
