@@ -17,6 +17,7 @@ const ERROR_DESCRIPTIONS: Record<ApiErrorStatus, string> = {
   413: 'Body or batch too large (`payload_too_large`)',
   415: 'Unsupported content type (`unsupported_media_type`)',
   422: 'Idempotency-Key used for another request (`idempotency_key_reused`)',
+  503: 'Temporarily unavailable (`service_unavailable`): retry after `Retry-After` seconds',
 };
 
 /** A list response: `{data: [model], pagination}`. */
@@ -38,7 +39,7 @@ export function ApiPageResponse(model: Type, description: string) {
 }
 
 /** A status a route can answer with an error of its own (authentication's come with access). */
-export type ApiErrorStatus = 400 | 404 | 409 | 413 | 415 | 422;
+export type ApiErrorStatus = 400 | 404 | 409 | 413 | 415 | 422 | 503;
 
 /** Error responses of a route, each in the error envelope. */
 export function ApiErrors(...statuses: ApiErrorStatus[]) {

@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import { RUN_CHANGES_CHANNEL } from '../testruns/live/run-changes.js';
 import { fetchPage, type PaginationQuery } from '../common/pagination/pagination.js';
 import {
   arrayLiteral,
@@ -70,11 +71,15 @@ const COPY_CURRENT = sql(
   'COPY test_run_case (test_run_id, test_case_id, result_id, status, flaky) FROM STDIN',
 );
 
-/** Adds a change ($2 … in `COUNT_COLUMNS` order) to run $1's counts. */
+/**
+ * Adds a change ($2 … in `COUNT_COLUMNS` order) to run $1's counts, and tells the run's live
+ * viewers once the batch commits (`RUN_CHANGES_CHANNEL`), in the same round trip.
+ */
 const ADD_RUN_COUNTS = preparedSql(
   'results.addRunCounts',
   `UPDATE test_run SET ${COUNT_COLUMNS.map((c, i) => `${c} = ${c} + $${i + 2}`).join(', ')}, updated_at = now()
-    WHERE id = $1`,
+    WHERE id = $1
+    RETURNING pg_notify('${RUN_CHANGES_CHANNEL}', $1::text)`,
 );
 
 /** Which of a run's results a page lists. */

@@ -17,6 +17,13 @@ export class TestRunLookup {
     return run;
   }
 
+  /** For the internal API, whose routes name a run without its organization: 404 if none. */
+  async findAnywhere(id: string): Promise<TestRun> {
+    const run = await this.runs.findAnywhere(id);
+    if (!run) throw ApiError.notFound('test_run');
+    return run;
+  }
+
   /** The run if it is the organization's, else null: for a run named in a query, a 400. */
   findOrNull(organizationId: string, id: string): Promise<TestRun | null> {
     return this.runs.find(organizationId, id);

@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import { NOTIFY_RUN_CHANGED } from './live/run-changes.js';
 import {
   fetchPage,
   type PaginationQuery,
@@ -68,6 +69,16 @@ export class TestRunsRepository {
 
   find(organizationId: string, id: string): Promise<TestRun | null> {
     return this.transactions.manager.findOneBy(TestRun, { id, organizationId });
+  }
+
+  /** For the internal API, whose routes name a run without its organization. */
+  findAnywhere(id: string): Promise<TestRun | null> {
+    return this.transactions.manager.findOneBy(TestRun, { id });
+  }
+
+  /** Tells the run's live viewers, once this transaction commits, that it changed. */
+  async notifyChanged(id: string): Promise<void> {
+    await this.transactions.manager.query(NOTIFY_RUN_CHANGED, [id]);
   }
 
   /** The run, row-locked in `mode` for the rest of the transaction; null if not the org's. */

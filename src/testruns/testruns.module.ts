@@ -5,6 +5,8 @@ import { ProjectLookupModule } from '../projects/project-lookup.module.js';
 import { ReleaseLookupModule } from '../releases/release-lookup.module.js';
 import { InsightsModule } from '../insights/insights.module.js';
 import { ResultWriterModule } from '../results/result-writer.module.js';
+import { RunLiveService } from './live/run-live.service.js';
+import { TestRunLiveInternalController } from './live/test-run-live.internal.controller.js';
 import { TestRunLookupModule } from './test-run-lookup.module.js';
 import { TestRunsInternalController } from './testruns.internal.controller.js';
 import { TestRunsController } from './testruns.controller.js';
@@ -21,8 +23,8 @@ import { TestRunsService } from './testruns.service.js';
     InsightsModule,
     CaseOutcomesModule,
   ],
-  controllers: [TestRunsController, TestRunsInternalController],
-  providers: [TestRunsService, TestRunsRepository],
+  controllers: [TestRunsController, TestRunsInternalController, TestRunLiveInternalController],
+  providers: [TestRunsService, TestRunsRepository, RunLiveService],
   exports: [TestRunsService, TestRunLookupModule],
 })
 export class TestRunsModule {}

@@ -233,6 +233,7 @@ export class TestRunsService {
       await this.number(run);
       await this.outcomes.runConsidered(run);
     }
+    await this.runs.notifyChanged(run.id);
     const updated = await manager.findOneByOrFail(TestRun, { id: run.id });
     const response = toTestRunResponse(updated);
     // The event also says how the run compares with its baseline and whether it passes the

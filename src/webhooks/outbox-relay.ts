@@ -4,8 +4,8 @@ import {
   type OnApplicationBootstrap,
   type OnApplicationShutdown,
 } from '@nestjs/common';
-import pg from 'pg';
 import { Settings } from '../config/settings.js';
+import { ChannelListener } from '../database/notifications.js';
 import { Transactions } from '../database/transactions.js';
 import { EVENTS_CHANNEL, EventsRepository, RELAY_BATCH } from '../events/events.repository.js';
 import { withTimeout } from '../common/with-timeout.js';
@@ -25,7 +25,7 @@ const CLEANUP_MS = 60 * 60 * 1000;
 @Injectable()
 export class OutboxRelay implements OnApplicationBootstrap, OnApplicationShutdown {
   private readonly logger = new Logger(OutboxRelay.name);
-  private listener: pg.Client | null = null;
+  private listener: ChannelListener | null = null;
   private timers: NodeJS.Timeout[] = [];
   private relaying: Promise<void> | null = null;
   private again = false;
@@ -40,7 +40,13 @@ export class OutboxRelay implements OnApplicationBootstrap, OnApplicationShutdow
   ) {}
 
   onApplicationBootstrap(): void {
-    void this.listen();
+    this.listener = new ChannelListener(this.settings.databaseUrl, EVENTS_CHANNEL, {
+      notification: () => void this.relay(),
+      reconnected: () => void this.relay(),
+      disconnected: (error) =>
+        this.logger.warn(`Outbox listener not connected (polling meanwhile): ${String(error)}`),
+    });
+    this.listener.start();
     const every = (ms: number, work: () => Promise<unknown>) => {
       const timer = setInterval(
         () => void work().catch((e: unknown) => this.logger.warn(String(e))),
@@ -59,7 +65,7 @@ export class OutboxRelay implements OnApplicationBootstrap, OnApplicationShutdow
     this.stopped = true;
     for (const timer of this.timers) clearInterval(timer);
     await withTimeout(this.relaying ?? Promise.resolve(), 5_000).catch(() => undefined);
-    await this.listener?.end().catch(() => undefined);
+    await this.listener?.stop();
   }
 
   /** Relays until the outbox is empty; concurrent calls fold into one more pass. */
@@ -115,26 +121,5 @@ export class OutboxRelay implements OnApplicationBootstrap, OnApplicationShutdow
     const days = this.settings.webhookLogRetentionDays;
     await this.deliveryRows.deleteFinishedBefore(days);
     await this.events.deleteRelayedBefore(days);
-  }
-
-  private async listen(): Promise<void> {
-    if (this.stopped) return;
-    const client = new pg.Client({ connectionString: this.settings.databaseUrl });
-    const retry = () => {
-      client.removeAllListeners();
-      client.end().catch(() => undefined);
-      if (this.listener === client) this.listener = null;
-      if (!this.stopped) setTimeout(() => void this.listen(), 1_000).unref();
-    };
-    client.on('error', retry);
-    client.on('notification', () => void this.relay());
-    try {
-      await client.connect();
-      await client.query(`LISTEN ${EVENTS_CHANNEL}`);
-      this.listener = client;
-    } catch (error) {
-      this.logger.warn(`Outbox listener not connected (polling meanwhile): ${String(error)}`);
-      retry();
-    }
   }
 }

@@ -1,0 +1,105 @@
+import { Injectable, Logger, type OnApplicationShutdown } from '@nestjs/common';
+import { Observable, type Subscriber } from 'rxjs';
+import { ApiError } from '../../common/errors/api-error.js';
+import { ErrorCode } from '../../common/errors/error-codes.js';
+import { Settings } from '../../config/settings.js';
+import { ChannelListener } from '../../database/notifications.js';
+import type { TestRunResponse } from '../dto/test-run.dto.js';
+import { TestRunLookup } from '../test-run-lookup.js';
+import { toTestRunResponse } from '../testruns.service.js';
+import { RUN_CHANGES_CHANNEL } from './run-changes.js';
+
+/** Streams one process keeps open at most: each holds a socket and a subscriber. */
+export const MAX_LIVE_VIEWERS = 1_000;
+
+/**
+ * Runs as they change, for the console's live run pages. One LISTEN connection per process
+ * (`RUN_CHANGES_CHANNEL`, sent by every result batch and status change when it commits) feeds
+ * every viewer: a change is read once per process and run, however many watch it, and never
+ * polled. Reads of one run do not pile up: while one is in flight, further changes make one
+ * more read after it.
+ */
+@Injectable()
+export class RunLiveService implements OnApplicationShutdown {
+  private readonly logger = new Logger(RunLiveService.name);
+  private listener: ChannelListener | null = null;
+  private readonly viewers = new Map<string, Set<Subscriber<TestRunResponse>>>();
+  private viewerCount = 0;
+  private readonly reading = new Map<string, Promise<void>>();
+  private readonly readAgain = new Set<string>();
+
+  constructor(
+    private readonly settings: Settings,
+    private readonly runs: TestRunLookup,
+  ) {}
+
+  /** How many viewers are open in this process. */
+  get viewing(): number {
+    return this.viewerCount;
+  }
+
+  /** The run now, then after every change, until the viewer leaves (404 for no such run). */
+  async watch(runId: string): Promise<Observable<TestRunResponse>> {
+    if (this.viewerCount >= MAX_LIVE_VIEWERS)
+      throw new ApiError(
+        503,
+        ErrorCode.ServiceUnavailable,
+        'Too many live views are open here; retry shortly.',
+        {},
+        { 'Retry-After': '5' },
+      );
+    const first = toTestRunResponse(await this.runs.findAnywhere(runId));
+    this.listen();
+    return new Observable<TestRunResponse>((subscriber) => {
+      let viewers = this.viewers.get(runId);
+      if (!viewers) this.viewers.set(runId, (viewers = new Set()));
+      viewers.add(subscriber);
+      this.viewerCount++;
+      subscriber.next(first);
+      // A change may have committed between the first read and joining: read once more.
+      this.read(runId);
+      return () => {
+        this.viewerCount--;
+        viewers.delete(subscriber);
+        if (viewers.size === 0) this.viewers.delete(runId);
+      };
+    });
+  }
+
+  async onApplicationShutdown(): Promise<void> {
+    for (const viewers of this.viewers.values()) for (const viewer of viewers) viewer.complete();
+    await this.listener?.stop();
+  }
+
+  private listen(): void {
+    if (this.listener) return;
+    this.listener = new ChannelListener(this.settings.databaseUrl, RUN_CHANGES_CHANNEL, {
+      notification: (runId) => this.read(runId),
+      // Changes sent while the connection was down are lost: every watched run is read again.
+      reconnected: () => this.viewers.forEach((_viewers, runId) => this.read(runId)),
+      disconnected: (error) =>
+        this.logger.warn(`Live run listener not connected (retrying): ${String(error)}`),
+    });
+    this.listener.start();
+  }
+
+  private read(runId: string): void {
+    if (!this.viewers.has(runId)) return;
+    if (this.reading.has(runId)) {
+      this.readAgain.add(runId);
+      return;
+    }
+    const reading = this.readWhileChanged(runId)
+      .catch((error: unknown) => this.logger.warn(`Live run ${runId} not read: ${String(error)}`))
+      .finally(() => this.reading.delete(runId));
+    this.reading.set(runId, reading);
+  }
+
+  private async readWhileChanged(runId: string): Promise<void> {
+    do {
+      this.readAgain.delete(runId);
+      const run = toTestRunResponse(await this.runs.findAnywhere(runId));
+      for (const viewer of this.viewers.get(runId) ?? []) viewer.next(run);
+    } while (this.readAgain.has(runId) && this.viewers.has(runId));
+  }
+}

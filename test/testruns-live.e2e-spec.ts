@@ -1,0 +1,140 @@
+import { request, type IncomingMessage } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { RunLiveService } from '../src/testruns/live/run-live.service.js';
+import { createProject } from './factories/catalog.js';
+import { createTenant } from './factories/organizations.js';
+import { createRun, RUN_SCOPES, submitResults } from './factories/runs.js';
+import { OPERATOR, startApp, type TestApp } from './support/app.js';
+
+/** Retries `assertion` until it passes (10 s at most): events arrive after the change commits. */
+async function eventually(assertion: () => void, ms = 10_000): Promise<void> {
+  const deadline = Date.now() + ms;
+  for (;;) {
+    try {
+      assertion();
+      return;
+    } catch (error) {
+      if (Date.now() > deadline) throw error;
+      await new Promise((resolve) => setTimeout(resolve, 25));
+    }
+  }
+}
+
+const UNKNOWN_ID = '9d0b3a52-7c1e-4f7a-8a3b-1c2d3e4f5a6b';
+
+interface RunEvent {
+  status: string;
+  counts: Record<string, number>;
+}
+
+/** An open `GET …/live`: the `run` events received so far, parsed. */
+class LiveView {
+  readonly events: RunEvent[] = [];
+  private buffer = '';
+  constructor(readonly response: IncomingMessage) {
+    response.setEncoding('utf8');
+    response.on('data', (chunk: string) => {
+      this.buffer += chunk;
+      let end: number;
+      while ((end = this.buffer.indexOf('\n\n')) >= 0) {
+        const message = this.buffer.slice(0, end);
+        this.buffer = this.buffer.slice(end + 2);
+        const type = /^event: (.*)$/m.exec(message)?.[1];
+        const data = /^data: (.*)$/m.exec(message)?.[1];
+        if (type === 'run' && data) this.events.push(JSON.parse(data) as RunEvent);
+      }
+    });
+  }
+  get last(): RunEvent | undefined {
+    return this.events[this.events.length - 1];
+  }
+  close(): void {
+    this.response.destroy();
+  }
+}
+
+describe('a test run, live (GET /internal/v1/testruns/{id}/live)', () => {
+  let t: TestApp;
+  let port: number;
+  beforeAll(async () => {
+    t = await startApp();
+    await t.app.listen(0, '127.0.0.1');
+    port = (t.app.getHttpServer().address() as AddressInfo).port;
+  });
+  afterAll(() => t.close());
+
+  function open(runId: string, headers: Record<string, string> = OPERATOR) {
+    return new Promise<IncomingMessage>((resolve, reject) => {
+      const req = request(
+        { host: '127.0.0.1', port, path: `/internal/v1/testruns/${runId}/live`, headers },
+        resolve,
+      );
+      req.on('error', reject);
+      req.end();
+    });
+  }
+
+  async function runWithKey() {
+    const { org, key } = await createTenant(t, RUN_SCOPES);
+    const project = await createProject(t, org.id);
+    const run = await createRun(t, key, project.id);
+    return { key, run };
+  }
+
+  it('sends the run at once, then its counts after each batch and its status after each move', async () => {
+    const { key, run } = await runWithKey();
+    const response = await open(run.id);
+    expect(response.statusCode).toBe(200);
+    expect(response.headers['content-type']).toMatch(/^text\/event-stream/);
+    const view = new LiveView(response);
+    // A second viewer of the same run gets the same events from the same reads.
+    const other = new LiveView(await open(run.id));
+    try {
+      await eventually(() => expect(view.last).toMatchObject({ status: 'in_progress' }));
+      expect(view.last?.counts.total).toBe(0);
+
+      const batch = (from: number, status: string) =>
+        Array.from({ length: 5 }, (_, i) => ({ automation_id: `live.case.${from + i}`, status }));
+      expect((await submitResults(t, key, run.id, batch(0, 'passed'))).status).toBe(201);
+      await eventually(() => expect(view.last?.counts).toMatchObject({ total: 5, passed: 5 }));
+      expect((await submitResults(t, key, run.id, batch(5, 'failed'))).status).toBe(201);
+      await eventually(() =>
+        expect(view.last?.counts).toMatchObject({ total: 10, passed: 5, failed: 5 }),
+      );
+
+      const moved = await t.http
+        .patch(`/api/v1/testruns/${run.id}`)
+        .set({ ...OPERATOR, Authorization: `Bearer ${key}` })
+        .send({ status: 'submitted' });
+      expect(moved.status).toBe(200);
+      await eventually(() => expect(view.last?.status).toBe('submitted'));
+      await eventually(() =>
+        expect(other.last).toMatchObject({ status: 'submitted', counts: { total: 10 } }),
+      );
+    } finally {
+      view.close();
+      other.close();
+    }
+  });
+
+  it('answers 404 in the error envelope for no such run, and 401 without the operator', async () => {
+    const missing = await t.http.get(`/internal/v1/testruns/${UNKNOWN_ID}/live`).set(OPERATOR);
+    expect(missing.status).toBe(404);
+    expect(missing.body).toMatchObject({ error: 'not_found', details: { resource: 'test_run' } });
+
+    const { key, run } = await runWithKey();
+    const withApiKey = await open(run.id, { ...OPERATOR, Authorization: `Bearer ${key}` });
+    expect(withApiKey.statusCode).toBe(401);
+    withApiKey.resume();
+  });
+
+  it('lets go of a viewer that left', async () => {
+    const live = t.app.get(RunLiveService);
+    const { run } = await runWithKey();
+    const view = new LiveView(await open(run.id));
+    await eventually(() => expect(view.events.length).toBeGreaterThan(0));
+    expect(live.viewing).toBe(1);
+    view.close();
+    await eventually(() => expect(live.viewing).toBe(0));
+  });
+});
