@@ -1,6 +1,8 @@
 import type { INestApplication } from '@nestjs/common';
 import { DocumentBuilder, type OpenAPIObject, SwaggerModule } from '@nestjs/swagger';
-import { ADMIN_SCHEME, BEARER_SCHEME } from '../auth/access.decorators.js';
+import { ADMIN_SCHEME, BEARER_SCHEME, SESSION_SCHEME } from '../auth/access.decorators.js';
+import { SESSION_COOKIE } from '../auth/sessions/session-cookie.js';
+import { CSRF_HEADER } from '../auth/sessions/sessions.service.js';
 import { EVENT_TYPES } from '../events/event-types.js';
 
 type Operation = NonNullable<OpenAPIObject['paths'][string]['get']>;
@@ -42,6 +44,70 @@ export function buildOpenApiDocument(app: INestApplication): OpenAPIObject {
   describeWebhooks(document);
   dropUnusedSchemas(document);
   return toOpenApi31(document);
+}
+
+/**
+ * The internal API's document (`internal-openapi.json`), which the console's typed client is
+ * generated from: only the `/internal/v1` paths, with both ways an operator is authenticated.
+ */
+export function buildInternalOpenApiDocument(app: INestApplication): OpenAPIObject {
+  const config = new DocumentBuilder()
+    .setTitle('Test management internal API')
+    .setDescription(
+      'The console’s API: organizations, keys, projects, releases, builds and runs, managed ' +
+        'through the same services as the public API. Authenticated with ' +
+        '`Authorization: Bearer <ADMIN_TOKEN>`, or with the console’s session cookie, when a ' +
+        `change (POST, PUT, PATCH, DELETE) also carries the session’s \`${CSRF_HEADER}\`.`,
+    )
+    .setVersion('1.0.0')
+    .addServer('/', 'This service (paths include /internal/v1)')
+    .addBearerAuth(
+      { type: 'http', scheme: 'bearer', description: 'Operator token (ADMIN_TOKEN)' },
+      ADMIN_SCHEME,
+    )
+    .addCookieAuth(
+      SESSION_COOKIE,
+      {
+        type: 'apiKey',
+        in: 'cookie',
+        name: SESSION_COOKIE,
+        description: 'Console session, set by `POST /internal/v1/session`',
+      },
+      SESSION_SCHEME,
+    )
+    .build();
+  const document = SwaggerModule.createDocument(app, config);
+  document.paths = Object.fromEntries(
+    Object.entries(document.paths).filter(([path]) => INTERNAL_PATH.test(path)),
+  );
+  describeCsrfHeader(document);
+  summarize(document, INTERNAL_SUMMARIES);
+  dropUnusedSchemas(document);
+  return toOpenApi31(document);
+}
+
+const CSRF_TOKEN: ParameterObject = {
+  name: CSRF_HEADER,
+  in: 'header',
+  required: false,
+  description:
+    'The console session’s `csrf_token`: required on a change made with the session cookie, ' +
+    'unused with the operator token',
+  schema: { type: 'string' },
+};
+
+/** The CSRF header on every authenticated change; sign-in says it needs no credential. */
+function describeCsrfHeader(document: OpenAPIObject): void {
+  for (const item of Object.values(document.paths)) {
+    for (const method of ['get', 'post', 'put', 'patch', 'delete'] as const) {
+      const operation = item[method];
+      if (!operation) continue;
+      if (!operation.security?.length) operation.security = [];
+      else if (method !== 'get') {
+        operation.parameters = [...(operation.parameters ?? []), CSRF_TOKEN];
+      }
+    }
+  }
 }
 
 /**
@@ -227,11 +293,38 @@ const SUMMARIES: Record<string, string> = {
   'GET /api/v1/openapi': 'Discover the OpenAPI document (redirect)',
 };
 
-function summarize(document: OpenAPIObject): void {
+/** The internal API's operations, as the console's client lists them. */
+const INTERNAL_SUMMARIES: Record<string, string> = {
+  'POST /internal/v1/organizations': 'Create an organization',
+  'GET /internal/v1/organizations': 'List organizations',
+  'GET /internal/v1/organizations/{id}': 'Get an organization',
+  'PATCH /internal/v1/organizations/{id}': 'Change an organization’s name, plan or limit',
+  'POST /internal/v1/organizations/{id}/projects': 'Create a project',
+  'GET /internal/v1/organizations/{id}/projects': 'List an organization’s projects',
+  'POST /internal/v1/projects/{id}/testcases': 'Create a test case',
+  'GET /internal/v1/projects/{id}/testcases': 'List a project’s test cases',
+  'POST /internal/v1/projects/{id}/releases': 'Create a release',
+  'GET /internal/v1/projects/{id}/releases': 'List a project’s releases',
+  'PATCH /internal/v1/releases/{id}': 'Change a release’s status',
+  'POST /internal/v1/organizations/{id}/builds': 'Create a build from the console',
+  'GET /internal/v1/organizations/{id}/build-queue': 'Planned builds in queue order',
+  'POST /internal/v1/builds/{id}/assign': 'Assign a build to a release',
+  'POST /internal/v1/projects/{id}/testruns': 'Create a test run from the console',
+  'PATCH /internal/v1/projects/{id}': 'Change a project’s quality gate',
+  'POST /internal/v1/organizations/{id}/api-keys': 'Create an API key (shown once)',
+  'GET /internal/v1/organizations/{id}/api-keys': 'List an organization’s API keys',
+  'DELETE /internal/v1/api-keys/{id}': 'Delete an API key',
+  'GET /internal/v1/limits': 'The per-minute limit every organization has',
+  'POST /internal/v1/session': 'Sign in to the console with the operator token',
+  'GET /internal/v1/session': 'The console session of the cookie sent',
+  'DELETE /internal/v1/session': 'Sign out of the console',
+};
+
+function summarize(document: OpenAPIObject, summaries = SUMMARIES): void {
   for (const [path, item] of Object.entries(document.paths)) {
     for (const method of ['get', 'post', 'put', 'patch', 'delete'] as const) {
       const operation = item[method];
-      const summary = SUMMARIES[`${method.toUpperCase()} ${path}`];
+      const summary = summaries[`${method.toUpperCase()} ${path}`];
       if (operation && summary) operation.summary = summary;
     }
   }
