@@ -13,10 +13,10 @@ import { OrganizationsPage } from './pages/organizations-page';
 import { EditOrganizationPage, NewOrganizationPage } from './pages/organization-pages';
 import { CONSOLE_BASE, SignInPage } from './pages/sign-in-page';
 
-/** A page's place in a list, from `?offset=`: a whole number, else the first page. */
-function pageSearch(search: Record<string, unknown>): { offset: number } {
+/** A page's place in a list, from `?offset=`: a whole number; none on the first page. */
+function pageSearch(search: Record<string, unknown>): { offset?: number } {
   const offset = Number(search.offset);
-  return { offset: Number.isInteger(offset) && offset > 0 ? offset : 0 };
+  return Number.isInteger(offset) && offset > 0 ? { offset } : {};
 }
 
 const root = createRootRouteWithContext<{ queryClient: QueryClient }>()({
@@ -73,7 +73,7 @@ const organizations = createRoute({
   validateSearch: pageSearch,
   component: function OrganizationsRoute() {
     const { offset } = organizations.useSearch();
-    return <OrganizationsPage offset={offset} />;
+    return <OrganizationsPage offset={offset ?? 0} />;
   },
 });
 

@@ -20,7 +20,7 @@ export function Pager({ pagination, to }: { pagination: Pagination; to: string }
         {number.format(first)}–{number.format(last)} of {number.format(total)}
       </span>
       {offset > 0 ? (
-        <Link to={to} search={{ offset: Math.max(0, offset - limit) }} rel="prev">
+        <Link to={to} search={offset > limit ? { offset: offset - limit } : {}} rel="prev">
           Previous
         </Link>
       ) : null}
