@@ -84,6 +84,14 @@ describe('console sessions', () => {
       expect(everything).not.toContain(s.csrf);
     });
 
+    it('ends the session the browser held when it signs in again', async () => {
+      const first = await signIn();
+      const again = await t.http.post(SESSION).set(withSession(first)).send({ token: ADMIN_TOKEN });
+      expect(again.status).toBe(201);
+      expect(again.body.csrf_token).not.toBe(first.csrf);
+      expect((await t.http.get(SESSION).set(withSession(first))).status).toBe(401);
+    });
+
     it('refuses a wrong token with 401 and sets no cookie', async () => {
       const res = await t.http
         .post(SESSION)

@@ -37,7 +37,7 @@ export class SessionController {
     @Req() req: Request,
     @Res({ passthrough: true }) res: Response,
   ): Promise<SessionResponse> {
-    const { session, cookie } = await this.sessions.signInWithToken(dto, req.ip ?? '');
+    const { session, cookie } = await this.sessions.signInWithToken(dto, req);
     res.setHeader('Set-Cookie', cookie);
     return session;
   }

@@ -58,8 +58,12 @@ export class SessionsService {
     private readonly sessions: SessionsRepository,
   ) {}
 
-  /** Signs in with the operator token; `client` (the caller's address) is throttled on failure. */
-  async signInWithToken(dto: SignInDto, client: string): Promise<SignedIn> {
+  /**
+   * Signs in with the operator token; the caller's address is throttled on failure. A session
+   * the browser still held is ended: each sign-in gets a new secret, never an old one kept.
+   */
+  async signInWithToken(dto: SignInDto, req: Request): Promise<SignedIn> {
+    const client = req.ip ?? '';
     const token = this.settings.adminToken;
     // Without an operator token the internal API, and so its sign-in, does not exist.
     if (token === null) throw ApiError.notFound();
@@ -69,6 +73,8 @@ export class SessionsService {
       throw new ApiError(401, ErrorCode.Unauthorized, 'Wrong operator token.');
     }
     this.throttle.succeeded(client);
+    const previous = sessionSecretFrom(req.get('cookie'));
+    if (previous !== null) await this.sessions.delete(hashSessionSecret(previous));
     return this.open('token', 'operator');
   }
 
