@@ -20,6 +20,7 @@ import { ResultsModule } from './results/results.module.js';
 import { TestRunsModule } from './testruns/testruns.module.js';
 import { WebhooksHttpModule, WebhookWorkerModule } from './webhooks/webhooks.module.js';
 import { ReleasesModule } from './releases/releases.module.js';
+import { WebConsoleModule } from './web-console/web-console.module.js';
 
 /** Feature modules that serve the HTTP API (`APP_ROLE` api or all). */
 const API_MODULES: Type[] = [
@@ -36,6 +37,7 @@ const API_MODULES: Type[] = [
   WebhooksHttpModule,
   EventsHttpModule,
   OpenApiModule,
+  WebConsoleModule,
 ];
 /** Modules that consume queues (`APP_ROLE` worker or all). */
 const WORKER_MODULES: Type[] = [WebhookWorkerModule];

@@ -13,6 +13,8 @@ import type { ApiPrincipal } from './api-principal.js';
 export const ACCESS_METADATA = 'access';
 export const BEARER_SCHEME = 'bearer';
 export const ADMIN_SCHEME = 'admin';
+/** The console's session cookie, accepted wherever the operator token is. */
+export const SESSION_SCHEME = 'session';
 
 /** What a route needs; the global guard refuses any route that declares nothing. */
 export type AccessRule =
@@ -63,11 +65,30 @@ export function Public() {
   return SetMetadata(ACCESS_METADATA, { kind: 'public' } satisfies AccessRule);
 }
 
-/** A route of the internal UI's API, authenticated with the operator token (ADMIN_TOKEN). */
+const internalAuthErrors = [
+  ApiResponse({
+    status: 401,
+    description: 'Operator token wrong, or no live console session',
+    type: ErrorEnvelopeDto,
+  }),
+  ApiResponse({
+    status: 403,
+    description:
+      'A change made with the console session without its CSRF token (`csrf_token_invalid`)',
+    type: ErrorEnvelopeDto,
+  }),
+];
+
+/**
+ * A route of the internal UI's API, authenticated with the operator token (ADMIN_TOKEN) or a
+ * console session (the cookie, plus the CSRF token on a change).
+ */
 export function InternalApi() {
   return applyDecorators(
     SetMetadata(ACCESS_METADATA, { kind: 'internal' } satisfies AccessRule),
     ApiBearerAuth(ADMIN_SCHEME),
+    ApiSecurity(SESSION_SCHEME),
+    ...internalAuthErrors,
   );
 }
 

@@ -6,13 +6,15 @@ import { Settings } from '../config/settings.js';
 import { ACCESS_METADATA, type AccessRule } from './access.decorators.js';
 import { AdmissionService } from './admission.service.js';
 import { bearsOperatorToken } from './api-key-format.js';
+import { SessionsService } from './sessions/sessions.service.js';
 import { unauthorized } from './unauthorized.js';
 
 /**
  * The global guard: every route declares its access rule (`@RequireScopes`, `@AnyApiKey`,
  * `@InternalApi`, `@Public`) and a route that declares nothing is refused. API-key routes
- * are admitted by `AdmissionService` (key, plan, limits, scope); validation (400) and the
- * handler come after the guard.
+ * are admitted by `AdmissionService` (key, plan, limits, scope), internal ones by the operator
+ * token or a console session (`SessionsService`); validation (400) and the handler come after
+ * the guard.
  */
 @Injectable()
 export class AccessGuard implements CanActivate {
@@ -20,6 +22,7 @@ export class AccessGuard implements CanActivate {
     private readonly reflector: Reflector,
     private readonly settings: Settings,
     private readonly admission: AdmissionService,
+    private readonly sessions: SessionsService,
   ) {}
 
   async canActivate(context: ExecutionContext): Promise<boolean> {
@@ -36,19 +39,23 @@ export class AccessGuard implements CanActivate {
     const http = context.switchToHttp();
     const req = http.getRequest<Request>();
     if (rule.kind === 'internal') {
-      this.checkOperatorToken(req);
+      await this.checkOperator(req);
       return true;
     }
     req.principal = await this.admission.admit(req, http.getResponse<Response>(), rule.scopes);
     return true;
   }
 
-  private checkOperatorToken(req: Request): void {
+  /**
+   * The operator: the token in `Authorization` (pipelines, the CLI, curl), else a console
+   * session cookie (the browser, which never holds the token).
+   */
+  private async checkOperator(req: Request): Promise<void> {
     const token = this.settings.adminToken;
     // Without an operator token the internal API does not exist.
     if (token === null) throw ApiError.notFound();
-    if (!bearsOperatorToken(req.get('authorization'), token)) {
-      throw unauthorized();
-    }
+    const header = req.get('authorization');
+    if (header === undefined) return this.sessions.admit(req);
+    if (!bearsOperatorToken(header, token)) throw unauthorized();
   }
 }

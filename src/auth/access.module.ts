@@ -6,13 +6,15 @@ import { AccessGuard } from './access.guard.js';
 import { AdmissionService } from './admission.service.js';
 import { ApiKeysModule } from './api-keys.module.js';
 import { CredentialsBeforeBody } from './credentials-before-body.js';
+import { SessionsModule } from './sessions/sessions.module.js';
 
 /**
  * Who may call the HTTP API (`APP_ROLE` api or all): the global access guard (keys, plans,
- * limits, scopes) and the check made before a body is read, over `ApiKeysModule`'s keys.
+ * limits, scopes) and the check made before a body is read, over `ApiKeysModule`'s keys and
+ * `SessionsModule`'s console sessions.
  */
 @Module({
-  imports: [ApiKeysModule, QuotaModule, RateLimitsModule],
+  imports: [ApiKeysModule, QuotaModule, RateLimitsModule, SessionsModule],
   providers: [
     { provide: APP_GUARD, useClass: AccessGuard },
     AdmissionService,

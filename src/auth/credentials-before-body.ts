@@ -4,6 +4,7 @@ import { ApiError } from '../common/errors/api-error.js';
 import { Settings } from '../config/settings.js';
 import { apiKeyFromAuthorization, bearsOperatorToken, hashApiKey } from './api-key-format.js';
 import { ApiKeysService } from './api-keys.service.js';
+import { SessionsService } from './sessions/sessions.service.js';
 import { unauthorized } from './unauthorized.js';
 
 /** Bodies up to this size are read before the key is checked; larger ones only after. */
@@ -13,7 +14,7 @@ export const UNAUTHENTICATED_BODY_BYTES = 16 * 1024;
  * Runs before a request's body is read. A request with more than one `Authorization` header
  * is refused (400): which one counts would depend on the reader. A body over 16 KiB (of
  * unknown length, or compressed) is read only when the request's credential is valid (the key
- * exists, or the operator token matches), so nobody without one can make the service read
+ * exists, the operator token matches, or a console session is live), so nobody without one can make the service read
  * and parse 10 MiB; the access guard still makes every other check afterwards.
  */
 @Injectable()
@@ -21,6 +22,7 @@ export class CredentialsBeforeBody {
   constructor(
     private readonly settings: Settings,
     private readonly apiKeys: ApiKeysService,
+    private readonly sessions: SessionsService,
   ) {}
 
   readonly middleware = (req: Request, res: Response, next: NextFunction): void => {
@@ -45,7 +47,10 @@ export class CredentialsBeforeBody {
     const header = req.get('authorization');
     if (isInternal(req)) {
       const token = this.settings.adminToken;
-      return token !== null && bearsOperatorToken(header, token);
+      if (token === null) return false;
+      // The console's session counts as the token does (its CSRF check is the guard's).
+      if (header === undefined) return (await this.sessions.sessionOf(req)) !== null;
+      return bearsOperatorToken(header, token);
     }
     const key = apiKeyFromAuthorization(header);
     if (key === null) return false;

@@ -1,4 +1,5 @@
 import { ApiKey } from '../auth/entities/api-key.entity.js';
+import { ConsoleSession } from '../auth/sessions/entities/console-session.entity.js';
 import { BuildCount } from '../builds/entities/build-count.entity.js';
 import { Build } from '../builds/entities/build.entity.js';
 import { DomainEvent } from '../events/entities/domain-event.entity.js';
@@ -35,4 +36,5 @@ export const ENTITIES: Array<new () => object> = [
   DomainEvent,
   WebhookSubscription,
   WebhookDelivery,
+  ConsoleSession,
 ];

@@ -74,6 +74,21 @@ SELECT coalesce(max(queue_position), 0) + 1 AS next
 -- builds.queuePosition
 SELECT queue_position FROM build WHERE id = $1 AND organization_id = $2;
 
+-- consoleSessions.delete
+DELETE FROM console_session WHERE secret_hash = $1;
+
+-- consoleSessions.deleteExpired
+DELETE FROM console_session WHERE expires_at <= now();
+
+-- consoleSessions.findLive
+SELECT id, method, subject, expires_at FROM console_session
+  WHERE secret_hash = $1 AND expires_at > now();
+
+-- consoleSessions.insert
+INSERT INTO console_session (secret_hash, method, subject, expires_at)
+  VALUES ($1, $2, $3, $4)
+  RETURNING id, method, subject, expires_at;
+
 -- deliveries.cancelPending
 UPDATE webhook_delivery SET status = 'failed', next_attempt_at = NULL, updated_at = now()
   WHERE subscription_id = $1 AND status = 'pending';

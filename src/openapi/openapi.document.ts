@@ -1,7 +1,10 @@
 import type { INestApplication } from '@nestjs/common';
 import { DocumentBuilder, type OpenAPIObject, SwaggerModule } from '@nestjs/swagger';
-import { ADMIN_SCHEME, BEARER_SCHEME } from '../auth/access.decorators.js';
-import { EVENT_TYPES } from '../events/event-types.js';
+import { ADMIN_SCHEME, BEARER_SCHEME, SESSION_SCHEME } from '../auth/access.decorators.js';
+import { SESSION_COOKIE } from '../auth/sessions/session-cookie.js';
+import { CSRF_HEADER } from '../auth/sessions/sessions.service.js';
+import { describeWebhooks } from './webhooks.document.js';
+import { INTERNAL_SUMMARIES, summarize } from './operation-summaries.js';
 
 type Operation = NonNullable<OpenAPIObject['paths'][string]['get']>;
 type ParameterObject = NonNullable<Operation['parameters']>[number];
@@ -45,6 +48,70 @@ export function buildOpenApiDocument(app: INestApplication): OpenAPIObject {
 }
 
 /**
+ * The internal API's document (`internal-openapi.json`), which the console's typed client is
+ * generated from: only the `/internal/v1` paths, with both ways an operator is authenticated.
+ */
+export function buildInternalOpenApiDocument(app: INestApplication): OpenAPIObject {
+  const config = new DocumentBuilder()
+    .setTitle('Test management internal API')
+    .setDescription(
+      'The console’s API: organizations, keys, projects, releases, builds and runs, managed ' +
+        'through the same services as the public API. Authenticated with ' +
+        '`Authorization: Bearer <ADMIN_TOKEN>`, or with the console’s session cookie, when a ' +
+        `change (POST, PUT, PATCH, DELETE) also carries the session’s \`${CSRF_HEADER}\`.`,
+    )
+    .setVersion('1.0.0')
+    .addServer('/', 'This service (paths include /internal/v1)')
+    .addBearerAuth(
+      { type: 'http', scheme: 'bearer', description: 'Operator token (ADMIN_TOKEN)' },
+      ADMIN_SCHEME,
+    )
+    .addCookieAuth(
+      SESSION_COOKIE,
+      {
+        type: 'apiKey',
+        in: 'cookie',
+        name: SESSION_COOKIE,
+        description: 'Console session, set by `POST /internal/v1/session`',
+      },
+      SESSION_SCHEME,
+    )
+    .build();
+  const document = SwaggerModule.createDocument(app, config);
+  document.paths = Object.fromEntries(
+    Object.entries(document.paths).filter(([path]) => INTERNAL_PATH.test(path)),
+  );
+  describeCsrfHeader(document);
+  summarize(document, INTERNAL_SUMMARIES);
+  dropUnusedSchemas(document);
+  return toOpenApi31(document);
+}
+
+const CSRF_TOKEN: ParameterObject = {
+  name: CSRF_HEADER,
+  in: 'header',
+  required: false,
+  description:
+    'The console session’s `csrf_token`: required on a change made with the session cookie, ' +
+    'unused with the operator token',
+  schema: { type: 'string' },
+};
+
+/** The CSRF header on every authenticated change; sign-in says it needs no credential. */
+function describeCsrfHeader(document: OpenAPIObject): void {
+  for (const item of Object.values(document.paths)) {
+    for (const method of ['get', 'post', 'put', 'patch', 'delete'] as const) {
+      const operation = item[method];
+      if (!operation) continue;
+      if (!operation.security?.length) operation.security = [];
+      else if (method !== 'get') {
+        operation.parameters = [...(operation.parameters ?? []), CSRF_TOKEN];
+      }
+    }
+  }
+}
+
+/**
  * @nestjs/swagger describes schemas the OpenAPI 3.0 way; the document is published as 3.1
  * (JSON Schema 2020-12): `nullable: true` becomes a `null` member of `type` (and of `enum`).
  */
@@ -85,156 +152,6 @@ function toOpenApi31(document: OpenAPIObject): OpenAPIObject {
     >['schemas'];
   }
   return document;
-}
-
-const EVENT_RESOURCE_SCHEMA: Record<string, string> = {
-  build: 'BuildResponse',
-  test_run: 'TestRunResponse',
-  result: 'ResultResponse',
-  release: 'ReleaseResponse',
-  quarantine_entry: 'QuarantineEntryResponse',
-};
-
-/** The run's lifecycle events that also carry its comparison and gate (CONTRACT §12). */
-const VERDICT_EVENTS = new Set<string>(['testrun.submitted.v1', 'testrun.completed.v1']);
-const RUN_VERDICT_SCHEMA = {
-  type: 'object',
-  required: ['comparison', 'gate'],
-  properties: {
-    comparison: {
-      type: 'object',
-      description: 'The run against its default baseline, as of the status change',
-      required: ['baseline_run_id', 'summary'],
-      properties: {
-        baseline_run_id: { type: 'string', format: 'uuid', nullable: true },
-        summary: { $ref: '#/components/schemas/ComparisonSummary' },
-      },
-    },
-    gate: {
-      type: 'object',
-      description: 'Whether the run passes its project’s quality gate',
-      required: ['passed'],
-      properties: { passed: { type: 'boolean' } },
-    },
-  },
-};
-
-const SIGNATURE_HEADERS = [
-  ['X-Service-Event', 'The event type'],
-  ['X-Service-Delivery', 'The delivery id, the same on every attempt'],
-  [
-    'X-Service-Signature',
-    '`t=<unix seconds>,v1=<hex HMAC-SHA256 of "<t>.<body>" keyed with the secret>`',
-  ],
-  ['webhook-id', 'Standard Webhooks: the event id'],
-  ['webhook-timestamp', 'Standard Webhooks: unix seconds'],
-  [
-    'webhook-signature',
-    'Standard Webhooks: `v1,<base64 HMAC-SHA256>` keyed with the secret’s decoded bytes',
-  ],
-] as const;
-
-/**
- * The webhook payloads: one envelope schema per event type, and `webhooks` describing the
- * POST each subscriber receives.
- */
-function describeWebhooks(document: OpenAPIObject): void {
-  const schemas = (document.components ??= {}).schemas ?? (document.components.schemas = {});
-  const webhooks: Record<string, unknown> = {};
-  for (const { type, description, resource } of EVENT_TYPES) {
-    const name = `WebhookEvent_${type.replace(/\./g, '_')}`;
-    schemas[name] = {
-      type: 'object',
-      description,
-      required: ['id', 'type', 'created_at', 'organization_id', 'data'],
-      properties: {
-        id: {
-          type: 'string',
-          format: 'uuid',
-          description: 'Event id, the same on every delivery of it',
-        },
-        type: { type: 'string', enum: [type] },
-        created_at: { type: 'string', format: 'date-time' },
-        organization_id: { type: 'string', format: 'uuid' },
-        data: VERDICT_EVENTS.has(type)
-          ? {
-              allOf: [
-                { $ref: `#/components/schemas/${EVENT_RESOURCE_SCHEMA[resource]}` },
-                RUN_VERDICT_SCHEMA,
-              ],
-            }
-          : { $ref: `#/components/schemas/${EVENT_RESOURCE_SCHEMA[resource]}` },
-      },
-    };
-    webhooks[type] = {
-      post: {
-        summary: description,
-        operationId: `webhook_${type.replace(/\./g, '_')}`,
-        // Sent by the service; receivers verify the signature headers instead.
-        security: [],
-        parameters: SIGNATURE_HEADERS.map(([header, about]) => ({
-          name: header,
-          in: 'header',
-          required: true,
-          description: about,
-          schema: { type: 'string' },
-        })),
-        requestBody: {
-          required: true,
-          content: { 'application/json': { schema: { $ref: `#/components/schemas/${name}` } } },
-        },
-        responses: {
-          '200': { description: 'Any 2xx within the time limit is success; 410 stops retries' },
-        },
-      },
-    };
-  }
-  document.webhooks = webhooks as OpenAPIObject['webhooks'];
-}
-
-/** One line per operation, as listed in API references and generated clients. */
-const SUMMARIES: Record<string, string> = {
-  'GET /api/v1/organizations': 'List your organization',
-  'GET /api/v1/projects': 'List projects',
-  'GET /api/v1/projects/{id}/testcases': 'List a project’s test cases',
-  'GET /api/v1/releases/{id}/progress': 'Release readiness summary',
-  'POST /api/v1/builds': 'Create a build',
-  'GET /api/v1/builds': 'List builds',
-  'GET /api/v1/builds/{id}': 'Get a build',
-  'PATCH /api/v1/builds/{id}': 'Update a build or assign it to a release',
-  'POST /api/v1/testruns': 'Create a test run',
-  'GET /api/v1/testruns': 'List test runs',
-  'GET /api/v1/testruns/{id}': 'Get a test run with live counts',
-  'PATCH /api/v1/testruns/{id}': 'Submit or complete a test run',
-  'POST /api/v1/testruns/{id}/results': 'Submit results to a test run',
-  'GET /api/v1/testruns/{id}/results': 'List a test run’s results',
-  'POST /api/v1/results/ingest': 'Ingest results (JSON or JUnit XML)',
-  'GET /api/v1/webhooks': 'List webhook subscriptions',
-  'POST /api/v1/webhooks': 'Create a webhook subscription',
-  'DELETE /api/v1/webhooks/{id}': 'Delete a webhook subscription',
-  'GET /api/v1/webhooks/{id}/deliveries': 'List deliveries of a subscription',
-  'POST /api/v1/webhooks/{id}/deliveries/{deliveryId}/redeliver': 'Redeliver an event',
-  'GET /api/v1/events': 'List webhook event types',
-  'GET /api/v1/projects/{id}/flaky-tests': 'List a project’s flaky tests',
-  'GET /api/v1/projects/{id}/quarantine': 'List a project’s quarantined test cases',
-  'GET /api/v1/testcases/{id}/results': 'A test case’s results across runs (its history)',
-  'GET /api/v1/testruns/{id}/failures': 'A run’s failures grouped by signature',
-  'GET /api/v1/testruns/{id}/comparison': 'Compare a run with its baseline',
-  'GET /api/v1/testruns/{id}/gate': 'A run’s quality gate verdict',
-  'PUT /api/v1/projects/{id}/quarantine/{testCaseId}': 'Quarantine a test case',
-  'DELETE /api/v1/projects/{id}/quarantine/{testCaseId}': 'Take a test case out of quarantine',
-  'GET /api/v1/openapi.json': 'This OpenAPI document',
-  'GET /api/v1/openapi': 'Discover the OpenAPI document (redirect)',
-};
-
-function summarize(document: OpenAPIObject): void {
-  for (const [path, item] of Object.entries(document.paths)) {
-    for (const method of ['get', 'post', 'put', 'patch', 'delete'] as const) {
-      const operation = item[method];
-      const summary = SUMMARIES[`${method.toUpperCase()} ${path}`];
-      if (operation && summary) operation.summary = summary;
-    }
-  }
 }
 
 /** Schemas only the internal API uses are dropped with its paths. */

@@ -33,37 +33,58 @@ function closed(node: unknown): unknown {
   return copy;
 }
 
-const document: Document = JSON.parse(readFileSync('openapi.json', 'utf8'));
 const addFormats =
   (addFormatsModule as unknown as { default?: typeof addFormatsModule }).default ??
   addFormatsModule;
-// OpenAPI 3.1's schemas are JSON Schema 2020-12 (nullable fields are `type: [T, "null"]`).
-export const ajv = new Ajv2020({ strict: false, allErrors: true });
-(addFormats as unknown as (a: Ajv2020) => void)(ajv);
-for (const [name, schema] of Object.entries(document.components.schemas)) {
-  ajv.addSchema(closed(schema) as Schema, `#/components/schemas/${name}`);
-}
-const validators = new Map<string, ValidateFunction | null>();
 
-/** The validator of a documented JSON response (schemas closed to extra fields), or null. */
+/** A checked-in document and the validators of its responses. */
+class DocumentSchemas {
+  readonly document: Document;
+  // OpenAPI 3.1's schemas are JSON Schema 2020-12 (nullable fields are `type: [T, "null"]`).
+  readonly ajv = new Ajv2020({ strict: false, allErrors: true });
+  private readonly validators = new Map<string, ValidateFunction | null>();
+
+  constructor(file: string) {
+    this.document = JSON.parse(readFileSync(file, 'utf8'));
+    (addFormats as unknown as (a: Ajv2020) => void)(this.ajv);
+    for (const [name, schema] of Object.entries(this.document.components.schemas)) {
+      this.ajv.addSchema(closed(schema) as Schema, `#/components/schemas/${name}`);
+    }
+  }
+
+  /** The validator of a documented JSON response (schemas closed to extra fields), or null. */
+  validatorFor(method: string, path: string, status: number): ValidateFunction | null {
+    const key = `${method} ${path} ${status}`;
+    if (!this.validators.has(key)) {
+      const schema =
+        this.document.paths[path]?.[method]?.responses[String(status)]?.content?.[
+          'application/json'
+        ]?.schema;
+      this.validators.set(key, schema ? this.ajv.compile(closed(schema) as Schema) : null);
+    }
+    return this.validators.get(key) ?? null;
+  }
+}
+
+const publicApi = new DocumentSchemas('openapi.json');
+/** The internal API's routes are checked against its own document, the console's client's. */
+const internalApi = new DocumentSchemas('internal-openapi.json');
+const schemasOf = (path: string) => (path.startsWith('/internal/') ? internalApi : publicApi);
+
+export const ajv = publicApi.ajv;
+
+/** The validator of a documented JSON response of the public API, or null. */
 export function validatorFor(
   method: string,
   path: string,
   status: number,
 ): ValidateFunction | null {
-  const key = `${method} ${path} ${status}`;
-  if (!validators.has(key)) {
-    const schema =
-      document.paths[path]?.[method]?.responses[String(status)]?.content?.['application/json']
-        ?.schema;
-    validators.set(key, schema ? ajv.compile(closed(schema) as Schema) : null);
-  }
-  return validators.get(key) ?? null;
+  return publicApi.validatorFor(method, path, status);
 }
 
 /**
  * Mounted in every test app: each successful response of a documented operation is checked
- * against the checked-in openapi.json. A mismatch turns the response into a 500, so the test
+ * against the checked-in openapi.json (internal-openapi.json for `/internal`). A mismatch turns the response into a 500, so the test
  * that received it fails, whichever test it is.
  */
 @Injectable()
@@ -78,7 +99,8 @@ class ResponseValidator implements NestInterceptor {
         if (!route) return result;
         const path = route.replace(/:(\w+)/g, '{$1}');
         const method = req.method.toLowerCase();
-        const operation = document.paths[path]?.[method];
+        const schemas = schemasOf(path);
+        const operation = schemas.document.paths[path]?.[method];
         // Redirects (GET /openapi) have no body to check.
         if (
           !operation ||
@@ -99,10 +121,10 @@ class ResponseValidator implements NestInterceptor {
             `OpenAPI: ${method.toUpperCase()} ${path} documents no ${status} response`,
           );
         }
-        const validate = validatorFor(method, path, status);
+        const validate = schemas.validatorFor(method, path, status);
         if (validate && !validate(JSON.parse(JSON.stringify(body ?? null)))) {
           throw new Error(
-            `OpenAPI: ${method.toUpperCase()} ${path} ${status} breaks the schema: ${ajv.errorsText(validate.errors)}`,
+            `OpenAPI: ${method.toUpperCase()} ${path} ${status} breaks the schema: ${schemas.ajv.errorsText(validate.errors)}`,
           );
         }
         return result;

@@ -5,6 +5,8 @@ export const ErrorCode = {
   InsufficientScope: 'insufficient_scope',
   PlanRequired: 'plan_required',
   HttpsRequired: 'https_required',
+  /** A console-session call that changes something without its CSRF token. */
+  CsrfTokenInvalid: 'csrf_token_invalid',
   PlanLimitReached: 'plan_limit_reached',
   NotFound: 'not_found',
   Conflict: 'conflict',

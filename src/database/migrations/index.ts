@@ -12,6 +12,7 @@ import { ReferencesCheckedPerStatement1795317045732 } from './1795317045732-Refe
 import { IdempotencyClaimsCarryATokenAndNoSecrets1795469263941 } from './1795469263941-IdempotencyClaimsCarryATokenAndNoSecrets.js';
 import { ResultsIntelligence1795474562658 } from './1795474562658-ResultsIntelligence.js';
 import { KeepCaseOutcomes1795476498795 } from './1795476498795-KeepCaseOutcomes.js';
+import { CreateConsoleSessions1795484634867 } from './1795484634867-CreateConsoleSessions.js';
 
 /** Every migration in the order it runs; the app and the migration CLI share this list. */
 export const MIGRATIONS: Array<new () => MigrationInterface> = [
@@ -34,4 +35,6 @@ export const MIGRATIONS: Array<new () => MigrationInterface> = [
   ResultsIntelligence1795474562658,
   // Run positions and each case's outcome per run, kept for the flaky list (CONTRACT §12).
   KeepCaseOutcomes1795476498795,
+  // The console's sign-in sessions (only a hash of each secret).
+  CreateConsoleSessions1795484634867,
 ];

@@ -1,5 +1,5 @@
 import { Get, Res } from '@nestjs/common';
-import { ApiOkResponse, ApiProduces } from '@nestjs/swagger';
+import { ApiOkResponse } from '@nestjs/swagger';
 import type { Response } from 'express';
 import { InternalController } from '../../auth/route.decorators.js';
 import { sendEvents } from '../../common/http/server-sent-events.js';
@@ -12,10 +12,10 @@ export class TestRunLiveInternalController {
   constructor(private readonly live: RunLiveService) {}
 
   @Get('testruns/:id/live')
-  @ApiProduces('text/event-stream')
   @ApiOkResponse({
     description:
       'Server-sent events: a `run` event with the test run (as `GET /api/v1/testruns/{id}` answers it) at once, then after every result batch and status change, until the client leaves',
+    content: { 'text/event-stream': { schema: { type: 'string' } } },
   })
   @ApiErrors(404, 503)
   async watch(@PathId('test_run') id: string, @Res() response: Response): Promise<void> {

@@ -1,0 +1,34 @@
+import { Link } from '@tanstack/react-router';
+
+const number = new Intl.NumberFormat('en');
+
+interface Pagination {
+  total: number;
+  limit: number;
+  offset: number;
+  has_more: boolean;
+}
+
+/** "1–25 of 42" and links to the previous and next pages (`?offset=` in the URL). */
+export function Pager({ pagination, to }: { pagination: Pagination; to: string }) {
+  const { total, limit, offset, has_more } = pagination;
+  const first = total === 0 ? 0 : offset + 1;
+  const last = Math.min(offset + limit, total);
+  return (
+    <nav className="pager" aria-label="Pages">
+      <span>
+        {number.format(first)}–{number.format(last)} of {number.format(total)}
+      </span>
+      {offset > 0 ? (
+        <Link to={to} search={offset > limit ? { offset: offset - limit } : {}} rel="prev">
+          Previous
+        </Link>
+      ) : null}
+      {has_more ? (
+        <Link to={to} search={{ offset: offset + limit }} rel="next">
+          Next
+        </Link>
+      ) : null}
+    </nav>
+  );
+}

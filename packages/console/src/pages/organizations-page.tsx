@@ -1,0 +1,87 @@
+import { useQuery } from '@tanstack/react-query';
+import { Link } from '@tanstack/react-router';
+import { organizationsPage, sharedLimits } from '../api/organizations';
+import { Pager } from '../components/pager';
+import { Empty, LoadError, Loading } from '../components/states';
+import { UsageBar } from '../components/usage-bar';
+import { PLAN_NAMES } from './organization-form';
+
+export const ORGANIZATIONS_PAGE_SIZE = 25;
+
+const number = new Intl.NumberFormat('en');
+const day = new Intl.DateTimeFormat('en', { dateStyle: 'medium', timeZone: 'UTC' });
+
+/** Every organization, newest first, a page at a time (`?offset=` makes a page shareable). */
+export function OrganizationsPage({ offset }: { offset: number }) {
+  const page = useQuery(organizationsPage({ limit: ORGANIZATIONS_PAGE_SIZE, offset }));
+  const limits = useQuery(sharedLimits);
+
+  let body;
+  if (page.isPending) body = <Loading what="organizations" />;
+  else if (page.isError) body = <LoadError error={page.error} onRetry={() => page.refetch()} />;
+  else if (page.data.data.length === 0 && offset === 0) {
+    body = (
+      <Empty>
+        <p>No organizations yet.</p>
+        <Link to="/organizations/new">Create the first organization</Link>
+      </Empty>
+    );
+  } else if (page.data.data.length === 0) {
+    body = (
+      <Empty>
+        <p>This page is past the last organization.</p>
+        <Link to="/organizations">Go to the first page</Link>
+      </Empty>
+    );
+  } else {
+    const perMinute = limits.data ? number.format(limits.data.per_minute) : '…';
+    body = (
+      <>
+        <table>
+          <caption className="visually-hidden">Organizations, newest first</caption>
+          <thead>
+            <tr>
+              <th scope="col">Name</th>
+              <th scope="col">Plan</th>
+              <th scope="col">Calls this month</th>
+              <th scope="col">Resets</th>
+              <th scope="col" className="number">
+                Per minute
+              </th>
+            </tr>
+          </thead>
+          <tbody>
+            {page.data.data.map((org) => (
+              <tr key={org.id}>
+                <th scope="row">
+                  <Link to="/organizations/$organizationId" params={{ organizationId: org.id }}>
+                    {org.name}
+                  </Link>
+                </th>
+                <td>{PLAN_NAMES[org.plan]}</td>
+                <td>
+                  <UsageBar used={org.calls_this_period} limit={org.monthly_call_limit} />
+                </td>
+                <td>{day.format(new Date(org.period_reset_at))}</td>
+                <td className="number">{perMinute}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+        <Pager pagination={page.data.pagination} to="/organizations" />
+      </>
+    );
+  }
+
+  return (
+    <>
+      <div className="page-head">
+        <h1>Organizations</h1>
+        <Link to="/organizations/new" className="button">
+          New organization
+        </Link>
+      </div>
+      {body}
+    </>
+  );
+}

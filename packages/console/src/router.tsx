@@ -1,0 +1,107 @@
+import type { QueryClient } from '@tanstack/react-query';
+import {
+  createRootRouteWithContext,
+  createRoute,
+  createRouter,
+  Link,
+  Outlet,
+  redirect,
+} from '@tanstack/react-router';
+import { sessionQuery } from './api/session';
+import { SignedInLayout } from './components/signed-in-layout';
+import { OrganizationsPage } from './pages/organizations-page';
+import { EditOrganizationPage, NewOrganizationPage } from './pages/organization-pages';
+import { CONSOLE_BASE, SignInPage } from './pages/sign-in-page';
+
+/** A page's place in a list, from `?offset=`: a whole number; none on the first page. */
+function pageSearch(search: Record<string, unknown>): { offset?: number } {
+  const offset = Number(search.offset);
+  return Number.isInteger(offset) && offset > 0 ? { offset } : {};
+}
+
+const root = createRootRouteWithContext<{ queryClient: QueryClient }>()({
+  component: Outlet,
+  notFoundComponent: () => (
+    <main className="sign-in">
+      <h1>Page not found</h1>
+      <p>
+        <Link to="/organizations">Go to the organizations</Link>
+      </p>
+    </main>
+  ),
+});
+
+const signIn = createRoute({
+  getParentRoute: () => root,
+  path: 'sign-in',
+  validateSearch: (search: Record<string, unknown>): { redirect?: string } =>
+    typeof search.redirect === 'string' ? { redirect: search.redirect } : {},
+  component: function SignInRoute() {
+    const { redirect: to } = signIn.useSearch();
+    return <SignInPage redirect={to} />;
+  },
+});
+
+/** Every page but sign-in: without a live session, sign in first and come back. */
+const signedIn = createRoute({
+  getParentRoute: () => root,
+  id: 'signed-in',
+  beforeLoad: async ({ context, location }) => {
+    const session = await context.queryClient.ensureQueryData(sessionQuery);
+    if (session === null) {
+      throw redirect({ to: '/sign-in', search: { redirect: consolePath(location.href) } });
+    }
+  },
+  component: SignedInLayout,
+});
+
+function consolePath(href: string): string {
+  return href.startsWith(`${CONSOLE_BASE}/`) ? href : `${CONSOLE_BASE}${href}`;
+}
+
+const home = createRoute({
+  getParentRoute: () => signedIn,
+  path: '/',
+  beforeLoad: () => {
+    throw redirect({ to: '/organizations' });
+  },
+});
+
+const organizations = createRoute({
+  getParentRoute: () => signedIn,
+  path: 'organizations',
+  validateSearch: pageSearch,
+  component: function OrganizationsRoute() {
+    const { offset } = organizations.useSearch();
+    return <OrganizationsPage offset={offset ?? 0} />;
+  },
+});
+
+const newOrganization = createRoute({
+  getParentRoute: () => signedIn,
+  path: 'organizations/new',
+  component: NewOrganizationPage,
+});
+
+const editOrganization = createRoute({
+  getParentRoute: () => signedIn,
+  path: 'organizations/$organizationId',
+  component: function EditOrganizationRoute() {
+    const { organizationId } = editOrganization.useParams();
+    return <EditOrganizationPage id={organizationId} />;
+  },
+});
+
+const routes = root.addChildren([
+  signIn,
+  signedIn.addChildren([home, organizations, newOrganization, editOrganization]),
+]);
+
+export function createConsoleRouter(queryClient: QueryClient) {
+  return createRouter({
+    routeTree: routes,
+    basepath: CONSOLE_BASE,
+    context: { queryClient },
+    defaultPreload: false,
+  });
+}

@@ -1,0 +1,32 @@
+import { ApiProperty } from '@nestjs/swagger';
+import { IsString, Length } from 'class-validator';
+import { SIGN_IN_METHODS, type SignInMethod } from '../entities/console-session.entity.js';
+
+export class SignInDto {
+  @ApiProperty({
+    description: 'The operator token (ADMIN_TOKEN)',
+    format: 'password',
+    minLength: 1,
+    maxLength: 1024,
+  })
+  @IsString()
+  @Length(1, 1024)
+  token!: string;
+}
+
+export class SessionResponse {
+  @ApiProperty({ enum: SIGN_IN_METHODS, description: 'How the operator signed in' })
+  method!: SignInMethod;
+
+  @ApiProperty({ example: 'operator', description: 'Who signed in' })
+  subject!: string;
+
+  @ApiProperty({ format: 'date-time', description: 'When the session ends' })
+  expires_at!: string;
+
+  @ApiProperty({
+    description:
+      'Send it as `X-CSRF-Token` on every internal-API call that changes something (POST, PUT, PATCH, DELETE) made with the session cookie',
+  })
+  csrf_token!: string;
+}

@@ -1,0 +1,149 @@
+import { Injectable } from '@nestjs/common';
+import type { Request } from 'express';
+import { ApiError } from '../../common/errors/api-error.js';
+import { ErrorCode } from '../../common/errors/error-codes.js';
+import { Settings } from '../../config/settings.js';
+import { secretsEqual } from '../api-key-format.js';
+import type { SessionResponse, SignInDto } from './dto/session.dto.js';
+import { clearedSessionCookie, sessionCookie, sessionSecretFrom } from './session-cookie.js';
+import {
+  csrfTokenMatches,
+  csrfTokenOf,
+  generateSessionSecret,
+  hashSessionSecret,
+} from './session-secret.js';
+import { type LiveSession, SessionsRepository } from './sessions.repository.js';
+import { SignInThrottle } from './sign-in-throttle.js';
+
+/** How long a console session lasts from sign-in. */
+export const SESSION_LIFETIME_MS = 12 * 60 * 60_000;
+/** The header a state-changing call made with the session cookie echoes the CSRF token in. */
+export const CSRF_HEADER = 'X-CSRF-Token';
+const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
+
+interface RequestSession {
+  secret: string;
+  session: LiveSession;
+}
+
+/** What a signed-in browser gets: its session's description and the cookie that holds it. */
+export interface SignedIn {
+  session: SessionResponse;
+  cookie: string;
+}
+
+const noSession = () =>
+  new ApiError(
+    401,
+    ErrorCode.Unauthorized,
+    'No live console session: sign in again.',
+    {},
+    { 'WWW-Authenticate': 'Bearer' },
+  );
+
+/**
+ * Console sign-in: server-side sessions in PostgreSQL, held by the browser in an httpOnly
+ * cookie. The access guard admits internal-API calls with a live session (and, on a change,
+ * its CSRF token) as it admits the operator token. Signing in with the token is one method; an
+ * identity provider's sign-in would create the same sessions through `open`.
+ */
+@Injectable()
+export class SessionsService {
+  private readonly throttle = new SignInThrottle();
+  /** Each request's session is looked up once, whoever asks (body check, guard, handler). */
+  private readonly ofRequest = new WeakMap<Request, RequestSession | null>();
+
+  constructor(
+    private readonly settings: Settings,
+    private readonly sessions: SessionsRepository,
+  ) {}
+
+  /**
+   * Signs in with the operator token; the caller's address is throttled on failure. A session
+   * the browser still held is ended: each sign-in gets a new secret, never an old one kept.
+   */
+  async signInWithToken(dto: SignInDto, req: Request): Promise<SignedIn> {
+    const client = req.ip ?? '';
+    const token = this.settings.adminToken;
+    // Without an operator token the internal API, and so its sign-in, does not exist.
+    if (token === null) throw ApiError.notFound();
+    this.throttle.check(client);
+    if (!secretsEqual(dto.token, token)) {
+      this.throttle.failed(client);
+      throw new ApiError(401, ErrorCode.Unauthorized, 'Wrong operator token.');
+    }
+    this.throttle.succeeded(client);
+    const previous = sessionSecretFrom(req.get('cookie'));
+    if (previous !== null) await this.sessions.delete(hashSessionSecret(previous));
+    return this.open('token', 'operator');
+  }
+
+  /** Opens a session for `subject`, clearing expired ones while at it. */
+  private async open(method: LiveSession['method'], subject: string): Promise<SignedIn> {
+    await this.sessions.deleteExpired();
+    const secret = generateSessionSecret();
+    const expiresAt = new Date(Date.now() + SESSION_LIFETIME_MS);
+    const session = await this.sessions.insert(
+      hashSessionSecret(secret),
+      method,
+      subject,
+      expiresAt,
+    );
+    return {
+      session: toSessionResponse(session, secret),
+      cookie: sessionCookie(secret, session.expiresAt),
+    };
+  }
+
+  /** The live session the request's cookie names, or null. */
+  async sessionOf(req: Request): Promise<RequestSession | null> {
+    if (this.ofRequest.has(req)) return this.ofRequest.get(req) ?? null;
+    const secret = sessionSecretFrom(req.get('cookie'));
+    const session =
+      secret === null ? null : await this.sessions.findLive(hashSessionSecret(secret));
+    const found = secret !== null && session !== null ? { secret, session } : null;
+    this.ofRequest.set(req, found);
+    return found;
+  }
+
+  /**
+   * Admits an internal-API call made with the session cookie: 401 without a live session,
+   * 403 when a state-changing call does not echo the session's CSRF token.
+   */
+  async admit(req: Request): Promise<void> {
+    const found = await this.sessionOf(req);
+    if (found === null) throw noSession();
+    if (SAFE_METHODS.has(req.method)) return;
+    if (!csrfTokenMatches(found.secret, req.get(CSRF_HEADER))) {
+      throw new ApiError(
+        403,
+        ErrorCode.CsrfTokenInvalid,
+        `A change made with the console session needs its CSRF token in ${CSRF_HEADER}.`,
+      );
+    }
+  }
+
+  /** The request's session, for the page that has just loaded. */
+  async describe(req: Request): Promise<SessionResponse> {
+    const found = await this.sessionOf(req);
+    if (found === null) throw noSession();
+    return toSessionResponse(found.session, found.secret);
+  }
+
+  /** Ends the request's session (if any); returns the cookie that clears it in the browser. */
+  async signOut(req: Request): Promise<string> {
+    const found = await this.sessionOf(req);
+    if (found !== null) await this.sessions.delete(hashSessionSecret(found.secret));
+    this.ofRequest.set(req, null);
+    return clearedSessionCookie();
+  }
+}
+
+function toSessionResponse(session: LiveSession, secret: string): SessionResponse {
+  return {
+    method: session.method,
+    subject: session.subject,
+    expires_at: session.expiresAt.toISOString(),
+    csrf_token: csrfTokenOf(secret),
+  };
+}

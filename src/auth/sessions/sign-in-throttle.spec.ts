@@ -1,0 +1,47 @@
+import { ApiError } from '../../common/errors/api-error.js';
+import { SIGN_IN_FAILURES_ALLOWED, SIGN_IN_WINDOW_MS, SignInThrottle } from './sign-in-throttle.js';
+
+describe('SignInThrottle', () => {
+  let now: number;
+  let throttle: SignInThrottle;
+  beforeEach(() => {
+    now = 1_000_000;
+    throttle = new SignInThrottle(() => now);
+  });
+
+  const refusal = (client: string): ApiError | null => {
+    try {
+      throttle.check(client);
+      return null;
+    } catch (error) {
+      return error as ApiError;
+    }
+  };
+
+  it('lets an address fail up to the allowance, then refuses it with 429 and Retry-After', () => {
+    for (let i = 0; i < SIGN_IN_FAILURES_ALLOWED; i++) {
+      expect(refusal('a')).toBeNull();
+      throttle.failed('a');
+    }
+    now += 60_000;
+    const error = refusal('a');
+    expect(error?.getStatus()).toBe(429);
+    expect(error?.headers['Retry-After']).toBe(String((SIGN_IN_WINDOW_MS - 60_000) / 1000));
+    expect(refusal('b')).toBeNull();
+  });
+
+  it('lets the address try again once its window has ended', () => {
+    for (let i = 0; i < SIGN_IN_FAILURES_ALLOWED; i++) throttle.failed('a');
+    now += SIGN_IN_WINDOW_MS - 1;
+    expect(refusal('a')).not.toBeNull();
+    now += 1;
+    expect(refusal('a')).toBeNull();
+  });
+
+  it('forgets the failures of an address that signs in', () => {
+    for (let i = 0; i < SIGN_IN_FAILURES_ALLOWED - 1; i++) throttle.failed('a');
+    throttle.succeeded('a');
+    throttle.failed('a');
+    expect(refusal('a')).toBeNull();
+  });
+});

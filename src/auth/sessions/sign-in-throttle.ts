@@ -1,0 +1,63 @@
+import { ApiError } from '../../common/errors/api-error.js';
+import { ErrorCode } from '../../common/errors/error-codes.js';
+
+/** Failed sign-ins a client address may make per window before it must wait. */
+export const SIGN_IN_FAILURES_ALLOWED = 5;
+export const SIGN_IN_WINDOW_MS = 15 * 60_000;
+
+interface Failures {
+  count: number;
+  windowEndsAt: number;
+}
+
+/**
+ * Slows down guessing of the operator token: after `SIGN_IN_FAILURES_ALLOWED` wrong tokens
+ * from one address, that address is refused (429, even with the right token) until its window
+ * ends. Per process, like the per-minute limiter's memory store; a success clears the count.
+ */
+export class SignInThrottle {
+  private readonly failures = new Map<string, Failures>();
+
+  constructor(private readonly now: () => number = Date.now) {}
+
+  /** Throws 429 while `client` has used up its failures. */
+  check(client: string): void {
+    const entry = this.current(client);
+    if (!entry || entry.count < SIGN_IN_FAILURES_ALLOWED) return;
+    const retryAfter = Math.max(1, Math.ceil((entry.windowEndsAt - this.now()) / 1000));
+    throw new ApiError(
+      429,
+      ErrorCode.RateLimitExceeded,
+      'Too many failed sign-ins from this address; try again later.',
+      { limit: SIGN_IN_FAILURES_ALLOWED, retry_after: retryAfter, window: 'sign_in' },
+      { 'Retry-After': String(retryAfter) },
+    );
+  }
+
+  failed(client: string): void {
+    const entry = this.current(client);
+    if (entry) entry.count++;
+    else this.failures.set(client, { count: 1, windowEndsAt: this.now() + SIGN_IN_WINDOW_MS });
+    if (this.failures.size > 10_000) this.forgetEnded();
+  }
+
+  succeeded(client: string): void {
+    this.failures.delete(client);
+  }
+
+  private current(client: string): Failures | undefined {
+    const entry = this.failures.get(client);
+    if (entry && entry.windowEndsAt <= this.now()) {
+      this.failures.delete(client);
+      return undefined;
+    }
+    return entry;
+  }
+
+  private forgetEnded(): void {
+    const now = this.now();
+    for (const [client, entry] of this.failures) {
+      if (entry.windowEndsAt <= now) this.failures.delete(client);
+    }
+  }
+}

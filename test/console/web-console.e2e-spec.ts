@@ -1,0 +1,67 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import { HTTPS, startApp, type TestApp } from '../support/app.js';
+
+/** The console as `npm run build` left it (the suite builds first). */
+const BUILT = 'dist/console';
+const IMMUTABLE = 'public, max-age=31536000, immutable';
+
+describe('web console files', () => {
+  let t: TestApp;
+  let index: string;
+  let script: string;
+  beforeAll(async () => {
+    t = await startApp();
+    index = readFileSync(`${BUILT}/index.html`, 'utf8');
+    script = readdirSync(`${BUILT}/assets`).find((name) => name.endsWith('.js')) ?? '';
+  });
+  afterAll(() => t.close());
+
+  it('sends /console to /console/', async () => {
+    const res = await t.http.get('/console').set(HTTPS);
+    expect(res.status).toBe(301);
+    expect(res.headers.location).toBe('/console/');
+  });
+
+  it.each([
+    '/console/',
+    '/console/organizations',
+    '/console/organizations/9d0b3a52-7c1e-4f7a-8a3b-1c2d3e4f5a6b?offset=25',
+  ])('answers %s with the page, never cached without asking again', async (path) => {
+    const res = await t.http.get(path).set(HTTPS);
+    expect(res.status).toBe(200);
+    expect(res.headers['content-type']).toMatch(/^text\/html/);
+    expect(res.text).toBe(index);
+    expect(res.headers['cache-control']).toBe('no-cache');
+    expect(res.headers['content-security-policy']).toContain("script-src 'self'");
+    expect(res.headers['content-security-policy']).toContain("frame-ancestors 'none'");
+    expect(res.headers['x-content-type-options']).toBe('nosniff');
+    expect(res.headers['strict-transport-security']).toBeDefined();
+  });
+
+  it('serves hashed assets for a year, immutable', async () => {
+    expect(index).toContain(`/console/assets/${script}`);
+    const res = await t.http.get(`/console/assets/${script}`).set(HTTPS);
+    expect(res.status).toBe(200);
+    expect(res.headers['content-type']).toMatch(/javascript/);
+    expect(res.headers['cache-control']).toBe(IMMUTABLE);
+  });
+
+  it.each([
+    ['a missing asset', 'get', '/console/assets/index-missing.js'],
+    ['a path that only starts like the console', 'get', '/consolefoo'],
+    ['an unknown path outside it', 'get', '/nowhere/console'],
+    ['a POST under the console', 'post', '/console/organizations'],
+    ['an unknown API path', 'get', '/api/v1/console'],
+  ] as const)('answers %s with the API’s 404 envelope', async (_name, method, path) => {
+    const res = await t.http[method](path).set(HTTPS);
+    expect(res.status).toBe(404);
+    expect(res.headers['content-type']).toMatch(/^application\/json/);
+    expect(res.body).toEqual({ error: 'not_found', message: expect.any(String), details: {} });
+  });
+
+  it('is served over HTTPS only, like the API', async () => {
+    const res = await t.http.get('/console/');
+    expect(res.status).toBe(403);
+    expect(res.body.error).toBe('https_required');
+  });
+});
