@@ -397,13 +397,11 @@ try {
     },
   ];
   const refusals = [
-    ...results
-      .slice(targets.length)
-      .map((r) => ({
-        label: `overlay ${r.dir.split('/').pop()}`,
-        errors: r.errors,
-        expect: r.expect,
-      })),
+    ...results.slice(targets.length).map((r) => ({
+      label: `overlay ${r.dir.split('/').pop()}`,
+      errors: r.errors,
+      expect: r.expect,
+    })),
     ...badCompose.map((c) => ({ label: c.label, errors: checkCompose(c.text), expect: c.expect })),
   ];
   for (const { label, errors, expect } of refusals) {
