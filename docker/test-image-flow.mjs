@@ -255,14 +255,18 @@ try {
       }),
     );
   });
-  // Signal once the api holds the reports: PostgreSQL shows their transaction working.
+  // Signal once the api is storing a report: PostgreSQL shows its COPY (the sweeper's and the
+  // relay's statements are no COPY). Past the deadline, signal anyway: the checks below then
+  // fail if nothing was in flight.
   const inFlightDeadline = Date.now() + 20_000;
   for (;;) {
     const { rows } = await db.query(
-      `SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = current_database() AND state <> 'idle' AND pid <> pg_backend_pid()`,
+      `SELECT count(*)::int AS n FROM pg_stat_activity
+        WHERE datname = current_database() AND pid <> pg_backend_pid()
+          AND state = 'active' AND query ILIKE '%COPY %FROM STDIN%'`,
     );
     if (rows[0].n > 0 || Date.now() > inFlightDeadline) break;
-    await sleep(50);
+    await sleep(20);
   }
   const signalled = Date.now();
   podman('kill', '--signal', 'TERM', API_CONTAINER);
