@@ -15,16 +15,23 @@ import { prepareDatabase } from './database/prepare-database.js';
 import { PLANS, type Plan } from './organizations/entities/organization.entity.js';
 import { OrganizationsModule } from './organizations/organizations.module.js';
 import { OrganizationsService } from './organizations/organizations.service.js';
+import { ApiError, type FieldError } from './common/errors/api-error.js';
+import { createValidationPipe } from './common/errors/validation.js';
+import { CreateProjectDto } from './projects/dto/project.dto.js';
+import { ProjectsModule } from './projects/projects.module.js';
+import { ProjectsService } from './projects/projects.service.js';
 
 const USAGE = `Usage: npm run cli -- <command> [options]
 
   org:create --name <name> --plan <${PLANS.join('|')}> [--monthly-limit <n>] [--started-at <ISO date>] [--quiet]
   org:list
   key:create --org <organization id> --name <name> --scopes <scope,scope,...> [--quiet]
-
-  --quiet prints only the new organization's id or the new key.
   key:list   --org <organization id>
   key:delete <key id>
+  project:create --org <organization id> --name <name> --key <KEY> [--description <text>] [--quiet]
+  project:list   --org <organization id>
+
+  --quiet prints only the new organization's or project's id, or the new key.
 
 Scopes: ${SCOPES.join(', ')}
 Settings (DATABASE_URL, …) come from the environment or .env.`;
@@ -35,7 +42,13 @@ class CliModule {
   static forRoot(settings: Settings): DynamicModule {
     return {
       module: CliModule,
-      imports: [ConfigModule.forRoot(settings), DatabaseModule, OrganizationsModule, ApiKeysModule],
+      imports: [
+        ConfigModule.forRoot(settings),
+        DatabaseModule,
+        OrganizationsModule,
+        ApiKeysModule,
+        ProjectsModule,
+      ],
     };
   }
 }
@@ -72,6 +85,8 @@ async function run(argv: string[]): Promise<void> {
       'started-at': { type: 'string' },
       org: { type: 'string' },
       scopes: { type: 'string' },
+      key: { type: 'string' },
+      description: { type: 'string' },
       quiet: { type: 'boolean', short: 'q' },
       help: { type: 'boolean', short: 'h' },
     },
@@ -90,6 +105,7 @@ async function run(argv: string[]): Promise<void> {
   try {
     const organizations = app.get(OrganizationsService);
     const apiKeys = app.get(ApiKeysService);
+    const projects = app.get(ProjectsService);
     switch (command) {
       case 'org:create': {
         const plan = required(values.plan, '--plan');
@@ -134,6 +150,21 @@ async function run(argv: string[]): Promise<void> {
         await apiKeys.delete(requiredId(argument, '<key id>'));
         print({ deleted: argument });
         return;
+      case 'project:create': {
+        // The internal API's own rules for the body, by the same pipe and DTO.
+        const dto = (await createValidationPipe().transform(
+          { name: values.name, key: values.key, description: values.description },
+          { type: 'body', metatype: CreateProjectDto },
+        )) as CreateProjectDto;
+        const project = await projects.createInOrganization(requiredId(values.org, '--org'), dto);
+        print(values.quiet ? project.id : project);
+        return;
+      }
+      case 'project:list':
+        print(
+          (await projects.listInOrganization(requiredId(values.org, '--org'), everything())).data,
+        );
+        return;
       default:
         throw new UsageError(`unknown command "${command}"`);
     }
@@ -142,9 +173,16 @@ async function run(argv: string[]): Promise<void> {
   }
 }
 
+/** A refusal as the API words it: every invalid field's message, or the one message. */
+function describeApiError(error: ApiError): string {
+  const errors = error.details.errors as FieldError[] | undefined;
+  return errors ? errors.map((e) => `${e.field}: ${e.message}`).join('\n') : error.message;
+}
+
 run(process.argv.slice(2)).catch((error: unknown) => {
   if (error instanceof UsageError) process.stderr.write(`${error.message}\n\n${USAGE}\n`);
   else if (error instanceof SettingsError) process.stderr.write(`${error.message}\n`);
+  else if (error instanceof ApiError) process.stderr.write(`${describeApiError(error)}\n`);
   else process.stderr.write(`${error instanceof Error ? error.message : String(error)}\n`);
   process.exit(1);
 });

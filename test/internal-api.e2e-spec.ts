@@ -509,6 +509,64 @@ describe('command-line tool', () => {
     expect(JSON.parse((await cli('key:list', '--org', orgId.trim())).stdout)).toEqual([]);
   }, 90_000);
 
+  it('creates and lists projects by the internal API’s rules', async () => {
+    const { stdout: orgId } = await cli(
+      'org:create',
+      '--name',
+      'CLI Projects',
+      '--plan',
+      'pro',
+      '--quiet',
+    );
+    const org = orgId.trim();
+    const { stdout: projectId } = await cli(
+      'project:create',
+      '--org',
+      org,
+      '--name',
+      'Web shop',
+      '--key',
+      'WEB',
+      '--description',
+      'The storefront',
+      '--quiet',
+    );
+    expect(projectId.trim()).toMatch(/^[0-9a-f-]{36}$/);
+
+    const listed = JSON.parse((await cli('project:list', '--org', org)).stdout);
+    expect(listed).toEqual([
+      expect.objectContaining({
+        id: projectId.trim(),
+        name: 'Web shop',
+        key: 'WEB',
+        description: 'The storefront',
+      }),
+    ]);
+
+    // The body's rules are the API's (same DTO, same pipe); nothing is written when refused.
+    await expect(
+      cli('project:create', '--org', org, '--name', 'Bad', '--key', 'no spaces'),
+    ).rejects.toMatchObject({
+      code: 1,
+      stderr: expect.stringMatching(/^key: key must be 1 to 32 letters, digits, _ or -/m),
+    });
+    await expect(
+      cli('project:create', '--org', org, '--name', 'Again', '--key', 'WEB'),
+    ).rejects.toMatchObject({
+      code: 1,
+      stderr: expect.stringMatching(/A project with key "WEB" already exists/),
+    });
+    await expect(cli('project:create', '--org', org, '--key', 'NONAME')).rejects.toMatchObject({
+      code: 1,
+      stderr: expect.stringMatching(/^name: /m),
+    });
+    await expect(cli('project:list', '--org', UNKNOWN_ID)).rejects.toMatchObject({
+      code: 1,
+      stderr: expect.stringMatching(/No such organization/),
+    });
+    expect(JSON.parse((await cli('project:list', '--org', org)).stdout)).toHaveLength(1);
+  }, 90_000);
+
   it('explains a mistake and exits 1', async () => {
     await expect(cli('org:create', '--name', 'x', '--plan', 'gold')).rejects.toMatchObject({
       code: 1,

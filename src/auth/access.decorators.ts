@@ -71,11 +71,19 @@ export function InternalApi() {
   );
 }
 
+function principalOf(ctx: ExecutionContext): ApiPrincipal {
+  const principal = ctx.switchToHttp().getRequest<Request>().principal;
+  if (!principal)
+    throw new Error('@Principal() or @CallerOrganizationId() on a route without API-key access');
+  return principal;
+}
+
 /** The authenticated caller of an API-key route. */
 export const Principal = createParamDecorator(
-  (_data: unknown, ctx: ExecutionContext): ApiPrincipal => {
-    const principal = ctx.switchToHttp().getRequest<Request>().principal;
-    if (!principal) throw new Error('@Principal() used on a route without API-key access');
-    return principal;
-  },
+  (_data: unknown, ctx: ExecutionContext): ApiPrincipal => principalOf(ctx),
+);
+
+/** The id of the calling key's organization: the tenant every query of the route is scoped to. */
+export const CallerOrganizationId = createParamDecorator(
+  (_data: unknown, ctx: ExecutionContext): string => principalOf(ctx).organization.id,
 );

@@ -1,9 +1,9 @@
-import { Body, Controller, Get, Param, Patch, Post, Query } from '@nestjs/common';
-import { ApiAcceptedResponse, ApiCreatedResponse, ApiOkResponse, ApiTags } from '@nestjs/swagger';
-import { Principal, RequireScopes } from '../auth/access.decorators.js';
-import type { ApiPrincipal } from '../auth/api-principal.js';
-import { ApiErrors, ApiPageResponse } from '../common/openapi.decorators.js';
-import { ParseIdPipe } from '../common/ids.js';
+import { Body, Controller, Post, Query } from '@nestjs/common';
+import { ApiAcceptedResponse, ApiCreatedResponse, ApiTags } from '@nestjs/swagger';
+import { CallerOrganizationId, RequireScopes } from '../auth/access.decorators.js';
+import { ListRoute, ReadRoute, UpdateRoute } from '../auth/route.decorators.js';
+import { ApiErrors } from '../common/openapi.decorators.js';
+import { PathId } from '../common/ids.js';
 import type { Page } from '../common/pagination/pagination.js';
 import { BuildsService, type CreatedBuild } from './builds.service.js';
 import {
@@ -27,41 +27,35 @@ export class BuildsController {
   })
   @ApiCreatedResponse({ type: BuildResponse, description: 'With `release_id`: assigned at once' })
   @ApiErrors(400, 409, 415, 422)
-  create(@Principal() principal: ApiPrincipal, @Body() dto: CreateBuildDto): Promise<CreatedBuild> {
-    return this.builds.create(principal.organization.id, dto, 'api');
+  create(
+    @CallerOrganizationId() organizationId: string,
+    @Body() dto: CreateBuildDto,
+  ): Promise<CreatedBuild> {
+    return this.builds.create(organizationId, dto, 'api');
   }
 
-  @Get()
-  @RequireScopes('builds:read')
-  @ApiPageResponse(BuildResponse, 'Builds, newest first')
-  @ApiErrors(400)
+  @ListRoute('', BuildResponse, 'Builds, newest first', { scopes: ['builds:read'], errors: [400] })
   list(
-    @Principal() principal: ApiPrincipal,
+    @CallerOrganizationId() organizationId: string,
     @Query() query: BuildQuery,
   ): Promise<Page<BuildResponse>> {
-    return this.builds.list(principal.organization.id, query);
+    return this.builds.list(organizationId, query);
   }
 
-  @Get(':id')
-  @RequireScopes('builds:read')
-  @ApiOkResponse({ type: BuildResponse })
-  @ApiErrors(404)
+  @ReadRoute(':id', BuildResponse, { scopes: ['builds:read'], errors: [404] })
   get(
-    @Principal() principal: ApiPrincipal,
-    @Param('id', new ParseIdPipe('build')) id: string,
+    @CallerOrganizationId() organizationId: string,
+    @PathId('build') id: string,
   ): Promise<BuildResponse> {
-    return this.builds.get(principal.organization.id, id);
+    return this.builds.get(organizationId, id);
   }
 
-  @Patch(':id')
-  @RequireScopes('builds:update')
-  @ApiOkResponse({ type: BuildResponse })
-  @ApiErrors(400, 404, 415)
+  @UpdateRoute(':id', BuildResponse, { scopes: ['builds:update'], errors: [400, 404, 415] })
   update(
-    @Principal() principal: ApiPrincipal,
-    @Param('id', new ParseIdPipe('build')) id: string,
+    @CallerOrganizationId() organizationId: string,
+    @PathId('build') id: string,
     @Body() dto: UpdateBuildDto,
   ): Promise<BuildResponse> {
-    return this.builds.update(principal.organization.id, id, dto);
+    return this.builds.update(organizationId, id, dto);
   }
 }

@@ -1,8 +1,8 @@
-import { Body, Controller, Get, HttpCode, Param, Post, Query } from '@nestjs/common';
-import { ApiAcceptedResponse, ApiCreatedResponse, ApiOkResponse, ApiTags } from '@nestjs/swagger';
-import { InternalApi } from '../auth/access.decorators.js';
-import { ApiErrors, ApiPageResponse } from '../common/openapi.decorators.js';
-import { ParseIdPipe } from '../common/ids.js';
+import { Body, HttpCode, Post, Query } from '@nestjs/common';
+import { ApiAcceptedResponse, ApiCreatedResponse, ApiOkResponse } from '@nestjs/swagger';
+import { InternalController, ListRoute } from '../auth/route.decorators.js';
+import { ApiErrors } from '../common/openapi.decorators.js';
+import { PathId } from '../common/ids.js';
 import { PaginationQuery, type Page } from '../common/pagination/pagination.js';
 import { BuildsService, type CreatedBuild } from './builds.service.js';
 import {
@@ -12,9 +12,7 @@ import {
   QueuedBuildResponse,
 } from './dto/build.dto.js';
 
-@ApiTags('internal')
-@InternalApi()
-@Controller('internal/v1')
+@InternalController()
 export class BuildsInternalController {
   constructor(private readonly builds: BuildsService) {}
 
@@ -23,17 +21,17 @@ export class BuildsInternalController {
   @ApiAcceptedResponse({ type: QueuedBuildResponse })
   @ApiCreatedResponse({ type: BuildResponse })
   create(
-    @Param('id', new ParseIdPipe('organization')) organizationId: string,
+    @PathId('organization') organizationId: string,
     @Body() dto: CreateBuildDto,
   ): Promise<CreatedBuild> {
     return this.builds.createInOrganization(organizationId, dto);
   }
 
-  @Get('organizations/:id/build-queue')
-  @ApiErrors(400, 404)
-  @ApiPageResponse(BuildResponse, 'Planned builds in queue order')
+  @ListRoute('organizations/:id/build-queue', BuildResponse, 'Planned builds in queue order', {
+    errors: [400, 404],
+  })
   queue(
-    @Param('id', new ParseIdPipe('organization')) organizationId: string,
+    @PathId('organization') organizationId: string,
     @Query() query: PaginationQuery,
   ): Promise<Page<BuildResponse>> {
     return this.builds.queueOf(organizationId, query);
@@ -43,10 +41,7 @@ export class BuildsInternalController {
   @ApiErrors(400, 404, 409, 415, 422)
   @HttpCode(200)
   @ApiOkResponse({ type: BuildResponse })
-  assign(
-    @Param('id', new ParseIdPipe('build')) id: string,
-    @Body() dto: AssignBuildDto,
-  ): Promise<BuildResponse> {
+  assign(@PathId('build') id: string, @Body() dto: AssignBuildDto): Promise<BuildResponse> {
     return this.builds.assign(id, dto.release_id);
   }
 }

@@ -1,4 +1,4 @@
-import { Injectable, type PipeTransform } from '@nestjs/common';
+import { Injectable, Param, type PipeTransform } from '@nestjs/common';
 import { ApiError } from './errors/api-error.js';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -19,4 +19,9 @@ export class ParseIdPipe implements PipeTransform<string, string> {
     if (!isUuid(value)) throw ApiError.notFound(this.resource).refusedBeforeHandler();
     return value.toLowerCase();
   }
+}
+
+/** The id of a `resource` in the path segment `:name`, checked and lowercased by ParseIdPipe. */
+export function PathId(resource: string, name = 'id'): ParameterDecorator {
+  return Param(name, new ParseIdPipe(resource));
 }

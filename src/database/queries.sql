@@ -357,22 +357,26 @@ DELETE FROM idempotency_record
   WHERE owner = $1 AND key = $2 AND claim_token = $3 AND response_status IS NULL;
 
 -- insights.caseHistory
-WITH matches AS MATERIALIZED (
+WITH case_runs AS MATERIALIZED (
+    SELECT trc.test_run_id
+    FROM test_run_case trc
+    WHERE trc.test_case_id = $1 AND ($3::uuid IS NULL OR trc.test_run_id = $3)
+  ),
+  matches AS MATERIALIZED (
     SELECT result.id, coalesce(result.executed_at, result.created_at) AS happened_at,
            run.name AS test_run_name, build.branch, build.commit_sha
-    FROM test_run_case trc
-    JOIN test_run run ON run.id = trc.test_run_id AND run.organization_id = $2
+    FROM case_runs
+    JOIN test_run run ON run.id = case_runs.test_run_id AND run.organization_id = $2
     LEFT JOIN build ON build.id = run.build_id
     JOIN test_result result
-      ON result.test_run_id = trc.test_run_id AND result.test_case_id = trc.test_case_id
-    WHERE trc.test_case_id = $1
-      AND ($3::uuid IS NULL OR trc.test_run_id = $3)
-      AND ($4::varchar IS NULL OR build.branch = $4)
+      ON result.test_run_id = case_runs.test_run_id AND result.test_case_id = $1
+    WHERE ($4::varchar IS NULL OR build.branch = $4)
       AND ($5::result_status IS NULL OR result.status = $5)
       AND ($6::timestamptz IS NULL OR result.created_at > $6)
       AND ($7::timestamptz IS NULL OR result.created_at < $7)
   )
-  SELECT total.n AS total, page.*
+  SELECT EXISTS (SELECT 1 FROM test_case WHERE id = $1 AND organization_id = $2) AS case_found,
+         total.n AS total, page.*
   FROM (SELECT count(*)::int AS n FROM matches) total
   LEFT JOIN LATERAL (
     SELECT result.id, result.test_run_id, result.test_case_id, result.status,
@@ -531,9 +535,6 @@ WITH failing AS (
 SELECT gate_min_pass_rate, gate_forbid_missing_tests
   FROM project
   WHERE id = $1 AND organization_id = $2;
-
--- insights.testCaseExists
-SELECT 1 FROM test_case WHERE id = $1 AND organization_id = $2;
 
 -- insights.updateGateSettings
 UPDATE project

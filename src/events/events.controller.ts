@@ -1,7 +1,7 @@
-import { Controller, Get, Query } from '@nestjs/common';
+import { Controller, Query } from '@nestjs/common';
 import { ApiProperty, ApiTags } from '@nestjs/swagger';
 import { AnyApiKey } from '../auth/access.decorators.js';
-import { ApiErrors, ApiPageResponse } from '../common/openapi.decorators.js';
+import { ListRoute } from '../auth/route.decorators.js';
 import { type Page, PaginationQuery, toPage } from '../common/pagination/pagination.js';
 import { EVENT_TYPES } from './event-types.js';
 
@@ -19,10 +19,8 @@ export class EventTypeResponse {
 @ApiTags('events')
 @Controller('events')
 export class EventsController {
-  @Get()
+  @ListRoute('', EventTypeResponse, 'The webhook event types', { errors: [400] })
   @AnyApiKey()
-  @ApiPageResponse(EventTypeResponse, 'The webhook event types')
-  @ApiErrors(400)
   list(@Query() query: PaginationQuery): Page<EventTypeResponse> {
     // The catalogue is a constant list, in its documented order; paged like every collection.
     const data = EVENT_TYPES.slice(query.offset, query.offset + query.limit).map(

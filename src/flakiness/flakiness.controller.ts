@@ -1,9 +1,9 @@
-import { Body, Controller, Delete, Get, HttpCode, Param, Put, Query } from '@nestjs/common';
-import { ApiNoContentResponse, ApiOkResponse, ApiTags } from '@nestjs/swagger';
-import { Principal, RequireScopes } from '../auth/access.decorators.js';
-import type { ApiPrincipal } from '../auth/api-principal.js';
-import { ParseIdPipe } from '../common/ids.js';
-import { ApiErrors, ApiPageResponse } from '../common/openapi.decorators.js';
+import { Body, Controller, Put, Query } from '@nestjs/common';
+import { ApiOkResponse, ApiTags } from '@nestjs/swagger';
+import { CallerOrganizationId, RequireScopes } from '../auth/access.decorators.js';
+import { DeleteRoute, ListRoute } from '../auth/route.decorators.js';
+import { PathId } from '../common/ids.js';
+import { ApiErrors } from '../common/openapi.decorators.js';
 import { type Page, PaginationQuery } from '../common/pagination/pagination.js';
 import { FlakyTestResponse, FlakyTestsQuery } from './dto/flaky-test.dto.js';
 import { QuarantineDto, QuarantineEntryResponse } from './dto/quarantine.dto.js';
@@ -18,28 +18,28 @@ export class FlakinessController {
     private readonly quarantine: QuarantineService,
   ) {}
 
-  @Get('flaky-tests')
-  @RequireScopes('results:read')
-  @ApiPageResponse(FlakyTestResponse, 'Flaky test cases, highest flip rate first')
-  @ApiErrors(400, 404)
+  @ListRoute('flaky-tests', FlakyTestResponse, 'Flaky test cases, highest flip rate first', {
+    scopes: ['results:read'],
+    errors: [400, 404],
+  })
   listFlakyTests(
-    @Principal() principal: ApiPrincipal,
-    @Param('id', new ParseIdPipe('project')) id: string,
+    @CallerOrganizationId() organizationId: string,
+    @PathId('project') id: string,
     @Query() query: FlakyTestsQuery,
   ): Promise<Page<FlakyTestResponse>> {
-    return this.flakyTests.list(principal.organization.id, id, query);
+    return this.flakyTests.list(organizationId, id, query);
   }
 
-  @Get('quarantine')
-  @RequireScopes('results:read')
-  @ApiPageResponse(QuarantineEntryResponse, 'Test cases in quarantine, newest first')
-  @ApiErrors(400, 404)
+  @ListRoute('quarantine', QuarantineEntryResponse, 'Test cases in quarantine, newest first', {
+    scopes: ['results:read'],
+    errors: [400, 404],
+  })
   listQuarantine(
-    @Principal() principal: ApiPrincipal,
-    @Param('id', new ParseIdPipe('project')) id: string,
+    @CallerOrganizationId() organizationId: string,
+    @PathId('project') id: string,
     @Query() query: PaginationQuery,
   ): Promise<Page<QuarantineEntryResponse>> {
-    return this.quarantine.list(principal.organization.id, id, query);
+    return this.quarantine.list(organizationId, id, query);
   }
 
   @Put('quarantine/:testCaseId')
@@ -47,24 +47,23 @@ export class FlakinessController {
   @ApiOkResponse({ type: QuarantineEntryResponse, description: 'The case’s quarantine entry' })
   @ApiErrors(400, 404, 415)
   putInQuarantine(
-    @Principal() principal: ApiPrincipal,
-    @Param('id', new ParseIdPipe('project')) id: string,
-    @Param('testCaseId', new ParseIdPipe('test_case')) testCaseId: string,
+    @CallerOrganizationId() organizationId: string,
+    @PathId('project') id: string,
+    @PathId('test_case', 'testCaseId') testCaseId: string,
     @Body() dto: QuarantineDto,
   ): Promise<QuarantineEntryResponse> {
-    return this.quarantine.quarantine(principal.organization.id, id, testCaseId, dto);
+    return this.quarantine.quarantine(organizationId, id, testCaseId, dto);
   }
 
-  @Delete('quarantine/:testCaseId')
-  @RequireScopes('quarantine:manage')
-  @HttpCode(204)
-  @ApiNoContentResponse({ description: 'Taken out of quarantine' })
-  @ApiErrors(404)
+  @DeleteRoute('quarantine/:testCaseId', 'Taken out of quarantine', {
+    scopes: ['quarantine:manage'],
+    errors: [404],
+  })
   takeOutOfQuarantine(
-    @Principal() principal: ApiPrincipal,
-    @Param('id', new ParseIdPipe('project')) id: string,
-    @Param('testCaseId', new ParseIdPipe('test_case')) testCaseId: string,
+    @CallerOrganizationId() organizationId: string,
+    @PathId('project') id: string,
+    @PathId('test_case', 'testCaseId') testCaseId: string,
   ): Promise<void> {
-    return this.quarantine.unquarantine(principal.organization.id, id, testCaseId);
+    return this.quarantine.unquarantine(organizationId, id, testCaseId);
   }
 }

@@ -8,12 +8,13 @@ import { CaseHistoryItem, CaseHistoryQuery } from './dto/case-history.dto.js';
 import { type HistoryRow, InsightsRepository } from './insights.repository.js';
 
 export function toCaseHistoryItem(row: HistoryRow): CaseHistoryItem {
-  return {
-    ...toResultResponse(row as StoredResult),
-    test_run_name: row.test_run_name,
-    branch: row.branch,
-    commit_sha: row.commit_sha,
-  };
+  // The run's fields go onto the result's own object: a spread copy of it was the largest
+  // allocation of the page, and slower to serialize.
+  const item = toResultResponse(row as StoredResult) as CaseHistoryItem;
+  item.test_run_name = row.test_run_name;
+  item.branch = row.branch;
+  item.commit_sha = row.commit_sha;
+  return item;
 }
 
 /** A test case's results across every run (CONTRACT §12). */
@@ -29,13 +30,6 @@ export class CaseHistoryService {
     testCaseId: string,
     query: CaseHistoryQuery,
   ): Promise<Page<CaseHistoryItem>> {
-    if (!(await this.repository.testCaseExists(organizationId, testCaseId)))
-      throw ApiError.notFound('test_case');
-    if (query.test_run_id && !(await this.runs.findOrNull(organizationId, query.test_run_id)))
-      throw ApiError.invalidField(
-        'test_run_id',
-        'test_run_id does not name a test run of this organization',
-      );
     const rows = await this.repository.caseHistory(
       organizationId,
       testCaseId,
@@ -48,7 +42,13 @@ export class CaseHistoryService {
       },
       query,
     );
-    const total = rows[0]?.total ?? 0;
+    if (!rows[0].case_found) throw ApiError.notFound('test_case');
+    if (query.test_run_id && !(await this.runs.findOrNull(organizationId, query.test_run_id)))
+      throw ApiError.invalidField(
+        'test_run_id',
+        'test_run_id does not name a test run of this organization',
+      );
+    const total = rows[0].total;
     const items = rows.filter((row) => row.id !== null).map(toCaseHistoryItem);
     return toPage(items, total, query);
   }

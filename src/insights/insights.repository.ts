@@ -8,7 +8,6 @@ import {
   DEFAULT_BASELINE,
   FAILURE_GROUPS,
   GATE_SETTINGS,
-  TEST_CASE_EXISTS,
   UPDATE_GATE_SETTINGS,
 } from './insights.sql.js';
 
@@ -41,6 +40,8 @@ export interface ComparisonRow extends ComparisonCounts {
 
 /** A stored result with its run; one row with only `total` when the page is empty. */
 export interface HistoryRow extends Omit<StoredResult, 'id'> {
+  /** Whether the case is the organization's; false: no rows match either. */
+  case_found: boolean;
   total: number;
   id: string | null;
   test_run_name: string;
@@ -96,10 +97,6 @@ export class InsightsRepository {
   async defaultBaseline(organizationId: string, runId: string): Promise<string | null> {
     const [row] = await this.query<{ id: string }>(DEFAULT_BASELINE, [runId, organizationId]);
     return row?.id ?? null;
-  }
-
-  async testCaseExists(organizationId: string, testCaseId: string): Promise<boolean> {
-    return (await this.query(TEST_CASE_EXISTS, [testCaseId, organizationId])).length > 0;
   }
 
   caseHistory(

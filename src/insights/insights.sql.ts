@@ -1,4 +1,4 @@
-import { sql } from '../database/sql.js';
+import { preparedSql, sql } from '../database/sql.js';
 
 /** A project's quality gate settings (CONTRACT §12). */
 export const GATE_SETTINGS = sql(
@@ -34,37 +34,38 @@ export const DEFAULT_BASELINE = sql(
   LIMIT 1`,
 );
 
-export const TEST_CASE_EXISTS = sql(
-  'insights.testCaseExists',
-  `SELECT 1 FROM test_case WHERE id = $1 AND organization_id = $2`,
-);
-
 /**
- * One page of a case's results across runs, and the number of all matches (one row with null
- * result columns when the page is empty). The case's runs come from `test_run_case` (indexed
- * on the case), its results from `test_result` by (run, case); only the page's rows are read
- * whole. $1 case, $2 organization, $3 run, $4 branch, $5 status, $6/$7 created after/before,
- * $8 limit, $9 offset.
+ * One page of a case's results across runs, the number of all matches, and whether the case
+ * is the organization's at all (one row with null result columns when the page is empty), in
+ * one round trip: the page is the API's most frequent read. Prepared: its plan must not
+ * depend on the values, so the case's runs are read first from `test_run_case` (indexed on the
+ * case; a generic plan would otherwise walk every run of the organization), then its results
+ * from `test_result` by (run, case); only the page's rows are read whole. $1 case, $2 organization, $3 run, $4 branch, $5 status,
+ * $6/$7 created after/before, $8 limit, $9 offset.
  */
-export const CASE_HISTORY = sql(
+export const CASE_HISTORY = preparedSql(
   'insights.caseHistory',
   `
-  WITH matches AS MATERIALIZED (
+  WITH case_runs AS MATERIALIZED (
+    SELECT trc.test_run_id
+    FROM test_run_case trc
+    WHERE trc.test_case_id = $1 AND ($3::uuid IS NULL OR trc.test_run_id = $3)
+  ),
+  matches AS MATERIALIZED (
     SELECT result.id, coalesce(result.executed_at, result.created_at) AS happened_at,
            run.name AS test_run_name, build.branch, build.commit_sha
-    FROM test_run_case trc
-    JOIN test_run run ON run.id = trc.test_run_id AND run.organization_id = $2
+    FROM case_runs
+    JOIN test_run run ON run.id = case_runs.test_run_id AND run.organization_id = $2
     LEFT JOIN build ON build.id = run.build_id
     JOIN test_result result
-      ON result.test_run_id = trc.test_run_id AND result.test_case_id = trc.test_case_id
-    WHERE trc.test_case_id = $1
-      AND ($3::uuid IS NULL OR trc.test_run_id = $3)
-      AND ($4::varchar IS NULL OR build.branch = $4)
+      ON result.test_run_id = case_runs.test_run_id AND result.test_case_id = $1
+    WHERE ($4::varchar IS NULL OR build.branch = $4)
       AND ($5::result_status IS NULL OR result.status = $5)
       AND ($6::timestamptz IS NULL OR result.created_at > $6)
       AND ($7::timestamptz IS NULL OR result.created_at < $7)
   )
-  SELECT total.n AS total, page.*
+  SELECT EXISTS (SELECT 1 FROM test_case WHERE id = $1 AND organization_id = $2) AS case_found,
+         total.n AS total, page.*
   FROM (SELECT count(*)::int AS n FROM matches) total
   LEFT JOIN LATERAL (
     SELECT result.id, result.test_run_id, result.test_case_id, result.status,

@@ -1,9 +1,8 @@
-import { Controller, Get, Param, Query } from '@nestjs/common';
-import { ApiOkResponse, ApiTags } from '@nestjs/swagger';
-import { Principal, RequireScopes } from '../auth/access.decorators.js';
-import type { ApiPrincipal } from '../auth/api-principal.js';
-import { ParseIdPipe } from '../common/ids.js';
-import { ApiErrors, ApiPageResponse } from '../common/openapi.decorators.js';
+import { Controller, Query } from '@nestjs/common';
+import { ApiTags } from '@nestjs/swagger';
+import { CallerOrganizationId } from '../auth/access.decorators.js';
+import { ListRoute, ReadRoute } from '../auth/route.decorators.js';
+import { PathId } from '../common/ids.js';
 import { type Page, PaginationQuery } from '../common/pagination/pagination.js';
 import { ComparisonQuery, ComparisonResponse } from './dto/comparison.dto.js';
 import { FailureGroupResponse } from './dto/failure-group.dto.js';
@@ -21,41 +20,34 @@ export class RunInsightsController {
     private readonly gate: QualityGateService,
   ) {}
 
-  @Get(':id/failures')
-  @RequireScopes('results:read')
-  @ApiPageResponse(
+  @ListRoute(
+    ':id/failures',
     FailureGroupResponse,
     'The run’s failed and blocked current results grouped by signature, largest group first',
+    { scopes: ['results:read'], errors: [400, 404] },
   )
-  @ApiErrors(400, 404)
   listFailures(
-    @Principal() principal: ApiPrincipal,
-    @Param('id', new ParseIdPipe('test_run')) id: string,
+    @CallerOrganizationId() organizationId: string,
+    @PathId('test_run') id: string,
     @Query() query: PaginationQuery,
   ): Promise<Page<FailureGroupResponse>> {
-    return this.failures.list(principal.organization.id, id, query);
+    return this.failures.list(organizationId, id, query);
   }
 
-  @Get(':id/comparison')
-  @RequireScopes('results:read')
-  @ApiOkResponse({ type: ComparisonResponse })
-  @ApiErrors(400, 404)
+  @ReadRoute(':id/comparison', ComparisonResponse, { scopes: ['results:read'], errors: [400, 404] })
   compare(
-    @Principal() principal: ApiPrincipal,
-    @Param('id', new ParseIdPipe('test_run')) id: string,
+    @CallerOrganizationId() organizationId: string,
+    @PathId('test_run') id: string,
     @Query() query: ComparisonQuery,
   ): Promise<ComparisonResponse> {
-    return this.comparison.compare(principal.organization.id, id, query);
+    return this.comparison.compare(organizationId, id, query);
   }
 
-  @Get(':id/gate')
-  @RequireScopes('testruns:read')
-  @ApiOkResponse({ type: GateResponse })
-  @ApiErrors(404)
+  @ReadRoute(':id/gate', GateResponse, { scopes: ['testruns:read'], errors: [404] })
   evaluateGate(
-    @Principal() principal: ApiPrincipal,
-    @Param('id', new ParseIdPipe('test_run')) id: string,
+    @CallerOrganizationId() organizationId: string,
+    @PathId('test_run') id: string,
   ): Promise<GateResponse> {
-    return this.gate.gate(principal.organization.id, id);
+    return this.gate.gate(organizationId, id);
   }
 }

@@ -1,8 +1,8 @@
-import { Controller, Get, Query } from '@nestjs/common';
+import { Controller, Query } from '@nestjs/common';
 import { ApiTags } from '@nestjs/swagger';
 import { AnyApiKey, Principal } from '../auth/access.decorators.js';
 import type { ApiPrincipal } from '../auth/api-principal.js';
-import { ApiErrors, ApiPageResponse } from '../common/openapi.decorators.js';
+import { ListRoute } from '../auth/route.decorators.js';
 import { PaginationQuery, type Page } from '../common/pagination/pagination.js';
 import { OrganizationResponse } from './dto/organization.dto.js';
 import { OrganizationsService } from './organizations.service.js';
@@ -12,10 +12,8 @@ import { OrganizationsService } from './organizations.service.js';
 export class OrganizationsController {
   constructor(private readonly organizations: OrganizationsService) {}
 
-  @Get()
-  @ApiErrors(400)
+  @ListRoute('', OrganizationResponse, 'The key’s own organization', { errors: [400] })
   @AnyApiKey()
-  @ApiPageResponse(OrganizationResponse, 'The key’s own organization')
   list(
     @Principal() principal: ApiPrincipal,
     @Query() query: PaginationQuery,

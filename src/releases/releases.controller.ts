@@ -1,9 +1,8 @@
-import { Controller, Get, Param } from '@nestjs/common';
-import { ApiOkResponse, ApiTags } from '@nestjs/swagger';
-import { Principal, RequireScopes } from '../auth/access.decorators.js';
-import type { ApiPrincipal } from '../auth/api-principal.js';
-import { ParseIdPipe } from '../common/ids.js';
-import { ApiErrors } from '../common/openapi.decorators.js';
+import { Controller } from '@nestjs/common';
+import { ApiTags } from '@nestjs/swagger';
+import { CallerOrganizationId } from '../auth/access.decorators.js';
+import { ReadRoute } from '../auth/route.decorators.js';
+import { PathId } from '../common/ids.js';
 import { ReleaseProgressResponse } from './dto/release-progress.dto.js';
 import { ReleasesService } from './releases.service.js';
 
@@ -12,14 +11,11 @@ import { ReleasesService } from './releases.service.js';
 export class ReleasesController {
   constructor(private readonly releases: ReleasesService) {}
 
-  @Get(':id/progress')
-  @RequireScopes('testruns:read')
-  @ApiOkResponse({ type: ReleaseProgressResponse })
-  @ApiErrors(404)
+  @ReadRoute(':id/progress', ReleaseProgressResponse, { scopes: ['testruns:read'], errors: [404] })
   progress(
-    @Principal() principal: ApiPrincipal,
-    @Param('id', new ParseIdPipe('release')) id: string,
+    @CallerOrganizationId() organizationId: string,
+    @PathId('release') id: string,
   ): Promise<ReleaseProgressResponse> {
-    return this.releases.progress(principal.organization.id, id);
+    return this.releases.progress(organizationId, id);
   }
 }

@@ -1,6 +1,6 @@
 import { ApiError } from '../common/errors/api-error.js';
 import { isUuid } from '../common/ids.js';
-import type { IngestQuery } from './dto/result.dto.js';
+import { INGEST_BODY_FIELDS, type IngestQuery, SUBMIT_BODY_FIELDS } from './dto/result.dto.js';
 import { parseJunitReport } from './junit/junit-parser.js';
 import { parseResultItems, type ResultItem } from './result-items.js';
 
@@ -24,16 +24,9 @@ export interface IngestCommand {
 // The bodies are checked by hand, not by the validation pipe: their result items are the
 // API's hottest path (`result-items.ts`), and every error names its exact place.
 
-const SUBMIT_FIELDS = ['results', 'complete'] as const;
-const INGEST_FIELDS = [
-  'project_id',
-  'test_run_id',
-  'run_name',
-  'build_id',
-  'release_id',
-  'results',
-  'complete',
-] as const;
+const SUBMIT_FIELDS = Object.keys(SUBMIT_BODY_FIELDS) as Array<keyof typeof SUBMIT_BODY_FIELDS>;
+const RUN_NAME_MAX_LENGTH = INGEST_BODY_FIELDS.run_name.maxLength;
+const INGEST_FIELDS = Object.keys(INGEST_BODY_FIELDS) as Array<keyof typeof INGEST_BODY_FIELDS>;
 
 export function parseSubmitResults(body: unknown): SubmitResultsCommand {
   const fields = objectBody(body, SUBMIT_FIELDS);
@@ -65,9 +58,12 @@ function fromJson(body: unknown, query: IngestQuery): IngestCommand {
   if (
     runName !== undefined &&
     runName !== null &&
-    (typeof runName !== 'string' || runName.length < 1 || runName.length > 255)
+    (typeof runName !== 'string' || runName.length < 1 || runName.length > RUN_NAME_MAX_LENGTH)
   ) {
-    throw ApiError.invalidField('run_name', 'run_name must be a string of 1 to 255 characters');
+    throw ApiError.invalidField(
+      'run_name',
+      `run_name must be a string of 1 to ${RUN_NAME_MAX_LENGTH} characters`,
+    );
   }
   return {
     projectId: optionalId(fields, 'project_id'),

@@ -1,11 +1,10 @@
-import { Body, Controller, Get, Headers, Param, Post, Query } from '@nestjs/common';
-import { ApiBody, ApiCreatedResponse, ApiExtraModels, ApiTags } from '@nestjs/swagger';
-import { Principal, RequireScopes } from '../auth/access.decorators.js';
-import type { ApiPrincipal } from '../auth/api-principal.js';
+import { Body, Controller, Headers, Query } from '@nestjs/common';
+import { ApiBody, ApiExtraModels, ApiTags } from '@nestjs/swagger';
+import { CallerOrganizationId } from '../auth/access.decorators.js';
+import { CreateRoute, ListRoute } from '../auth/route.decorators.js';
 import { AcceptsXml } from '../common/http/accepts-xml.js';
 import { LargeBodiesTakeTurns } from '../common/http/large-body-turns.js';
-import { ParseIdPipe } from '../common/ids.js';
-import { ApiErrors, ApiPageResponse } from '../common/openapi.decorators.js';
+import { PathId } from '../common/ids.js';
 import type { Page } from '../common/pagination/pagination.js';
 import {
   IngestJsonDto,
@@ -25,36 +24,37 @@ import { ResultsService } from './results.service.js';
 export class ResultsController {
   constructor(private readonly results: ResultsService) {}
 
-  @Post('testruns/:id/results')
-  @RequireScopes('results:submit')
+  @CreateRoute('testruns/:id/results', SubmittedResultsResponse, {
+    scopes: ['results:submit'],
+    errors: [400, 404, 409, 413, 415, 422],
+  })
   @ApiBody({ type: SubmitResultsDto })
-  @ApiCreatedResponse({ type: SubmittedResultsResponse })
-  @ApiErrors(400, 404, 409, 413, 415, 422)
   submit(
-    @Principal() principal: ApiPrincipal,
-    @Param('id', new ParseIdPipe('test_run')) id: string,
+    @CallerOrganizationId() organizationId: string,
+    @PathId('test_run') id: string,
     @Body() body: unknown,
   ): Promise<SubmittedResultsResponse> {
-    return this.results.submit(principal.organization.id, id, parseSubmitResults(body));
+    return this.results.submit(organizationId, id, parseSubmitResults(body));
   }
 
-  @Get('testruns/:id/results')
-  @RequireScopes('results:read', 'testruns:read')
-  @ApiPageResponse(
+  @ListRoute(
+    'testruns/:id/results',
     ResultResponse,
     'Results of the run, newest first (each case’s current one unless include_history)',
+    { scopes: ['results:read', 'testruns:read'], errors: [400, 404] },
   )
-  @ApiErrors(400, 404)
   list(
-    @Principal() principal: ApiPrincipal,
-    @Param('id', new ParseIdPipe('test_run')) id: string,
+    @CallerOrganizationId() organizationId: string,
+    @PathId('test_run') id: string,
     @Query() query: ResultQuery,
   ): Promise<Page<ResultResponse>> {
-    return this.results.list(principal.organization.id, id, query);
+    return this.results.list(organizationId, id, query);
   }
 
-  @Post('results/ingest')
-  @RequireScopes('results:submit')
+  @CreateRoute('results/ingest', IngestResponse, {
+    scopes: ['results:submit'],
+    errors: [400, 409, 413, 415, 422],
+  })
   @LargeBodiesTakeTurns()
   @AcceptsXml()
   @ApiBody({
@@ -66,14 +66,12 @@ export class ResultsController {
       ],
     },
   })
-  @ApiCreatedResponse({ type: IngestResponse })
-  @ApiErrors(400, 409, 413, 415, 422)
   ingest(
-    @Principal() principal: ApiPrincipal,
+    @CallerOrganizationId() organizationId: string,
     @Headers('content-type') contentType: string | undefined,
     @Body() body: unknown,
     @Query() query: IngestQuery,
   ): Promise<IngestResponse> {
-    return this.results.ingest(principal.organization.id, parseIngest(contentType, body, query));
+    return this.results.ingest(organizationId, parseIngest(contentType, body, query));
   }
 }

@@ -1,9 +1,8 @@
-import { Body, Controller, Get, Param, Patch, Post, Query } from '@nestjs/common';
-import { ApiCreatedResponse, ApiOkResponse, ApiTags } from '@nestjs/swagger';
-import { Principal, RequireScopes } from '../auth/access.decorators.js';
-import type { ApiPrincipal } from '../auth/api-principal.js';
-import { ParseIdPipe } from '../common/ids.js';
-import { ApiErrors, ApiPageResponse } from '../common/openapi.decorators.js';
+import { Body, Controller, Query } from '@nestjs/common';
+import { ApiTags } from '@nestjs/swagger';
+import { CallerOrganizationId } from '../auth/access.decorators.js';
+import { CreateRoute, ListRoute, ReadRoute, UpdateRoute } from '../auth/route.decorators.js';
+import { PathId } from '../common/ids.js';
 import type { Page } from '../common/pagination/pagination.js';
 import {
   CreateTestRunDto,
@@ -18,48 +17,42 @@ import { TestRunsService } from './testruns.service.js';
 export class TestRunsController {
   constructor(private readonly testRuns: TestRunsService) {}
 
-  @Post()
-  @RequireScopes('testruns:create')
-  @ApiCreatedResponse({ type: TestRunResponse })
-  @ApiErrors(400, 409, 415, 422)
+  @CreateRoute('', TestRunResponse, { scopes: ['testruns:create'], errors: [400, 409, 415, 422] })
   create(
-    @Principal() principal: ApiPrincipal,
+    @CallerOrganizationId() organizationId: string,
     @Body() dto: CreateTestRunDto,
   ): Promise<TestRunResponse> {
-    return this.testRuns.create(principal.organization.id, dto);
+    return this.testRuns.create(organizationId, dto);
   }
 
-  @Get()
-  @RequireScopes('testruns:read')
-  @ApiPageResponse(TestRunResponse, 'Test runs, newest first')
-  @ApiErrors(400)
+  @ListRoute('', TestRunResponse, 'Test runs, newest first', {
+    scopes: ['testruns:read'],
+    errors: [400],
+  })
   list(
-    @Principal() principal: ApiPrincipal,
+    @CallerOrganizationId() organizationId: string,
     @Query() query: TestRunQuery,
   ): Promise<Page<TestRunResponse>> {
-    return this.testRuns.list(principal.organization.id, query);
+    return this.testRuns.list(organizationId, query);
   }
 
-  @Get(':id')
-  @RequireScopes('testruns:read')
-  @ApiOkResponse({ type: TestRunResponse })
-  @ApiErrors(404)
+  @ReadRoute(':id', TestRunResponse, { scopes: ['testruns:read'], errors: [404] })
   get(
-    @Principal() principal: ApiPrincipal,
-    @Param('id', new ParseIdPipe('test_run')) id: string,
+    @CallerOrganizationId() organizationId: string,
+    @PathId('test_run') id: string,
   ): Promise<TestRunResponse> {
-    return this.testRuns.get(principal.organization.id, id);
+    return this.testRuns.get(organizationId, id);
   }
 
-  @Patch(':id')
-  @RequireScopes('testruns:update')
-  @ApiOkResponse({ type: TestRunResponse })
-  @ApiErrors(400, 404, 409, 415)
+  @UpdateRoute(':id', TestRunResponse, {
+    scopes: ['testruns:update'],
+    errors: [400, 404, 409, 415],
+  })
   update(
-    @Principal() principal: ApiPrincipal,
-    @Param('id', new ParseIdPipe('test_run')) id: string,
+    @CallerOrganizationId() organizationId: string,
+    @PathId('test_run') id: string,
     @Body() dto: UpdateTestRunDto,
   ): Promise<TestRunResponse> {
-    return this.testRuns.update(principal.organization.id, id, dto);
+    return this.testRuns.update(organizationId, id, dto);
   }
 }

@@ -1,22 +1,16 @@
-import { Body, Controller, Param, Post } from '@nestjs/common';
-import { ApiCreatedResponse, ApiTags } from '@nestjs/swagger';
-import { InternalApi } from '../auth/access.decorators.js';
-import { ParseIdPipe } from '../common/ids.js';
-import { ApiErrors } from '../common/openapi.decorators.js';
+import { Body } from '@nestjs/common';
+import { CreateRoute, InternalController } from '../auth/route.decorators.js';
+import { PathId } from '../common/ids.js';
 import { TestRunFields, TestRunResponse } from './dto/test-run.dto.js';
 import { TestRunsService } from './testruns.service.js';
 
-@ApiTags('internal')
-@InternalApi()
-@Controller('internal/v1')
+@InternalController()
 export class TestRunsInternalController {
   constructor(private readonly testRuns: TestRunsService) {}
 
-  @Post('projects/:id/testruns')
-  @ApiCreatedResponse({ type: TestRunResponse })
-  @ApiErrors(400, 404, 409, 415, 422)
+  @CreateRoute('projects/:id/testruns', TestRunResponse, { errors: [400, 404, 409, 415, 422] })
   create(
-    @Param('id', new ParseIdPipe('project')) projectId: string,
+    @PathId('project') projectId: string,
     @Body() dto: TestRunFields,
   ): Promise<TestRunResponse> {
     return this.testRuns.createFromUi(projectId, dto);

@@ -1,15 +1,11 @@
-import { Body, Controller, Delete, Get, HttpCode, Param, Post, Query } from '@nestjs/common';
-import {
-  ApiAcceptedResponse,
-  ApiCreatedResponse,
-  ApiNoContentResponse,
-  ApiTags,
-} from '@nestjs/swagger';
-import { Principal, RequireScopes } from '../auth/access.decorators.js';
+import { Body, Controller, HttpCode, Post, Query } from '@nestjs/common';
+import { ApiAcceptedResponse, ApiTags } from '@nestjs/swagger';
+import { CallerOrganizationId, Principal, RequireScopes } from '../auth/access.decorators.js';
 import type { ApiPrincipal } from '../auth/api-principal.js';
-import { ParseIdPipe } from '../common/ids.js';
+import { CreateRoute, DeleteRoute, ListRoute } from '../auth/route.decorators.js';
+import { PathId } from '../common/ids.js';
 import { ShownOnce } from '../idempotency/shown-once.decorator.js';
-import { ApiErrors, ApiPageResponse } from '../common/openapi.decorators.js';
+import { ApiErrors } from '../common/openapi.decorators.js';
 import { PaginationQuery, type Page } from '../common/pagination/pagination.js';
 import { createWebhookCommand } from './dto/create-webhook.command.js';
 import {
@@ -26,21 +22,21 @@ import { WebhooksService } from './webhooks.service.js';
 export class WebhooksController {
   constructor(private readonly webhooks: WebhooksService) {}
 
-  @Get()
-  @RequireScopes('webhooks:manage')
-  @ApiPageResponse(WebhookResponse, 'Webhook subscriptions, newest first')
-  @ApiErrors(400)
+  @ListRoute('', WebhookResponse, 'Webhook subscriptions, newest first', {
+    scopes: ['webhooks:manage'],
+    errors: [400],
+  })
   list(
-    @Principal() principal: ApiPrincipal,
+    @CallerOrganizationId() organizationId: string,
     @Query() query: PaginationQuery,
   ): Promise<Page<WebhookResponse>> {
-    return this.webhooks.list(principal.organization.id, query);
+    return this.webhooks.list(organizationId, query);
   }
 
-  @Post()
-  @RequireScopes('webhooks:manage')
-  @ApiCreatedResponse({ type: CreatedWebhookResponse })
-  @ApiErrors(400, 409, 415, 422)
+  @CreateRoute('', CreatedWebhookResponse, {
+    scopes: ['webhooks:manage'],
+    errors: [400, 409, 415, 422],
+  })
   @ShownOnce('secret')
   create(
     @Principal() principal: ApiPrincipal,
@@ -49,31 +45,29 @@ export class WebhooksController {
     return this.webhooks.create(principal.organization, createWebhookCommand(dto));
   }
 
-  @Delete(':id')
-  @RequireScopes('webhooks:manage')
-  @HttpCode(204)
-  @ApiNoContentResponse({ description: 'Deleted; pending retries stop' })
-  @ApiErrors(404)
+  @DeleteRoute(':id', 'Deleted; pending retries stop', {
+    scopes: ['webhooks:manage'],
+    errors: [404],
+  })
   delete(
-    @Principal() principal: ApiPrincipal,
-    @Param('id', new ParseIdPipe('webhook')) id: string,
+    @CallerOrganizationId() organizationId: string,
+    @PathId('webhook') id: string,
   ): Promise<void> {
-    return this.webhooks.delete(principal.organization.id, id);
+    return this.webhooks.delete(organizationId, id);
   }
 
-  @Get(':id/deliveries')
-  @RequireScopes('webhooks:manage')
-  @ApiPageResponse(
+  @ListRoute(
+    ':id/deliveries',
     DeliveryResponse,
     'Deliveries to this endpoint with their attempt logs, newest first',
+    { scopes: ['webhooks:manage'], errors: [400, 404] },
   )
-  @ApiErrors(400, 404)
   deliveries(
-    @Principal() principal: ApiPrincipal,
-    @Param('id', new ParseIdPipe('webhook')) id: string,
+    @CallerOrganizationId() organizationId: string,
+    @PathId('webhook') id: string,
     @Query() query: DeliveryQuery,
   ): Promise<Page<DeliveryResponse>> {
-    return this.webhooks.listDeliveries(principal.organization.id, id, query);
+    return this.webhooks.listDeliveries(organizationId, id, query);
   }
 
   @Post(':id/deliveries/:deliveryId/redeliver')
@@ -82,10 +76,10 @@ export class WebhooksController {
   @ApiAcceptedResponse({ type: DeliveryResponse, description: 'A new delivery of the same event' })
   @ApiErrors(404, 409, 422)
   redeliver(
-    @Principal() principal: ApiPrincipal,
-    @Param('id', new ParseIdPipe('webhook')) id: string,
-    @Param('deliveryId', new ParseIdPipe('delivery')) deliveryId: string,
+    @CallerOrganizationId() organizationId: string,
+    @PathId('webhook') id: string,
+    @PathId('delivery', 'deliveryId') deliveryId: string,
   ): Promise<DeliveryResponse> {
-    return this.webhooks.redeliver(principal.organization.id, id, deliveryId);
+    return this.webhooks.redeliver(organizationId, id, deliveryId);
   }
 }

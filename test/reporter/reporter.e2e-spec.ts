@@ -1,12 +1,14 @@
 import { execFile, execFileSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { createServer, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { main, type Io } from '../../packages/reporter/src/main.js';
+import { httpTransport } from '../../packages/reporter/src/transport.js';
 import { createProject, type ProjectFixture } from '../factories/catalog.js';
-import { createTenant } from '../factories/organizations.js';
-import { RUN_SCOPES } from '../factories/runs.js';
+import { createApiKey, createTenant } from '../factories/organizations.js';
+import { createRun, RUN_SCOPES, submitResults } from '../factories/runs.js';
 import { startApp, withKey, type TestApp } from '../support/app.js';
 import { FaultProxy, type Fault } from './fault-proxy.js';
 
@@ -73,10 +75,10 @@ describe('pipeline reporter (tm-report) against the service', () => {
   }
 
   let calls = 0;
-  const countingFetch = {
-    fetch: (request: Request) => {
+  const countingFetch: Io['retry'] = {
+    transport: (outgoing, timeoutMs) => {
       calls++;
-      return fetch(request);
+      return httpTransport(outgoing, timeoutMs);
     },
   };
   beforeEach(() => {
@@ -337,6 +339,104 @@ describe('pipeline reporter (tm-report) against the service', () => {
     expect(help.out).toContain('Usage: tm-report submit');
   });
 
+  describe('a wrong TM_URL', () => {
+    const args = (name: string) => [
+      'submit',
+      `wrong-url/${name}.xml`,
+      '--project',
+      'P1',
+      '--run-name',
+      'wrong url',
+      '--pipeline-id',
+      `wrong-url-${name}`,
+    ];
+    const noWaiting: Io['retry'] = { sleep: async () => undefined };
+    let other: Server | undefined;
+    afterEach(() => other?.close());
+
+    /** Another web server on this host: a web app, a proxy's page, a redirect to a login. */
+    async function otherServer(answer: (res: ServerResponse) => void): Promise<string> {
+      other = createServer((req, res) => {
+        req.resume();
+        req.on('end', () => answer(res));
+      });
+      await new Promise<void>((resolve) => other?.listen(0, '127.0.0.1', resolve));
+      return `http://127.0.0.1:${(other.address() as AddressInfo).port}`;
+    }
+
+    it('works with or without /api/v1', async () => {
+      const project = await createProject(t, orgId);
+      write(dir, 'wrong-url/bare.xml', junit('url.Bare', 3));
+      const bare = await report(
+        [...args('bare').slice(0, 2), '--project', project.key, '--run-name', 'bare', '--json'],
+        { TM_URL: `http://127.0.0.1:${port}/` },
+      );
+      expect({ code: bare.code, err: bare.code ? bare.err : '' }).toEqual({ code: 0, err: '' });
+      expect(JSON.parse(bare.out).run.counts.total).toBe(3);
+    });
+
+    it('names the route that is not there when the path is wrong (an extra /api/v1, another prefix)', async () => {
+      write(dir, 'wrong-url/path.xml', junit('url.Path', 1));
+      for (const base of ['/api/v1/api/v1', '/tm']) {
+        const result = await report(args('path'), {
+          TM_URL: `http://127.0.0.1:${port}${base}`,
+        });
+        expect(result.code).toBe(2);
+        expect(result.err).toContain(
+          `GET /api/v1/projects answered 404 not_found: no such route (http://127.0.0.1:${port}${base.replace(/\/api\/v1$/, '')}/api/v1/projects); check TM_URL`,
+        );
+      }
+    });
+
+    it('says TM_URL is not the API when a web page answers, with 404 or 200, or a redirect', async () => {
+      write(dir, 'wrong-url/page.xml', junit('url.Page', 1));
+      for (const status of [404, 200]) {
+        const url = await otherServer((res) => {
+          res.writeHead(status, { 'Content-Type': 'text/html; charset=utf-8' });
+          res.end('<!doctype html><title>Test management</title><div id="app"></div>');
+        });
+        const result = await report(args('page'), { TM_URL: `${url}/api/v1` }, countingFetch);
+        expect(result.code).toBe(2);
+        expect(result.err).toContain(
+          `tm-report: error: GET /api/v1/projects answered ${status} with an HTML page, not the service's JSON, from ${url}/api/v1/projects: TM_URL is not the service's API address: set it to the service's address, with or without /api/v1 once (e.g. https://tm.example.com/api/v1).`,
+        );
+        expect(calls).toBe(1);
+        other?.close();
+        calls = 0;
+      }
+      const url = await otherServer((res) => {
+        res.writeHead(302, { Location: 'https://sso.example.com/login' });
+        res.end();
+      });
+      const redirected = await report(args('page'), { TM_URL: `${url}/api/v1` });
+      expect(redirected.err).toContain(
+        `GET /api/v1/projects was redirected (302 to https://sso.example.com/login) from ${url}/api/v1/projects: TM_URL is not the service's API address`,
+      );
+    });
+
+    it('says the service cannot be reached at a wrong port or host, after the retries', async () => {
+      write(dir, 'wrong-url/port.xml', junit('url.Port', 1));
+      const closed = await otherServer(() => undefined);
+      await new Promise((resolve) => other?.close(resolve));
+      const refused = await report(args('port'), { TM_URL: `${closed}/api/v1` }, noWaiting);
+      expect(refused.code).toBe(2);
+      expect(refused.err).toContain(
+        `Cannot reach the service at ${closed} (TM_URL): network error (ECONNREFUSED) on all 5 attempts; check TM_URL's host and port.`,
+      );
+      expect(refused.err.match(/retry \d in/g)).toHaveLength(4);
+      // A name that cannot exist (RFC 6761): said at once where DNS answers, else after retries.
+      const unknown = await report(
+        args('port'),
+        { TM_URL: 'http://tm-report-no-such-host.invalid/api/v1' },
+        noWaiting,
+      );
+      expect(unknown.code).toBe(2);
+      expect(unknown.err).toMatch(
+        /Cannot reach the service.*tm-report-no-such-host\.invalid.*check TM_URL/,
+      );
+    });
+  });
+
   describe('--gate', () => {
     let project: ProjectFixture;
     beforeAll(async () => {
@@ -387,6 +487,73 @@ describe('pipeline reporter (tm-report) against the service', () => {
       expect(summary).toContain('**Quality gate: ❌ failed**');
       expect(summary).toContain('`gate.checkout` — expected 200 but got 500');
       expect(readFileSync(stepSummary, 'utf8')).toBe(summary);
+    });
+
+    it('lists the run’s flaky tests from the project’s flaky list, quarantined ones marked, in the log and the summary', async () => {
+      const flakyProject = await createProject(t, orgId);
+      // Five earlier runs of the same name: login, search and elsewhere flip; stable passes.
+      for (let i = 0; i < 5; i++) {
+        const earlier = await createRun(t, key, flakyProject.id, { name: 'flaky nightly' });
+        const status = i % 2 === 0 ? 'passed' : 'failed';
+        const results = ['flaky.login', 'flaky.search', 'flaky.elsewhere']
+          .map((automation_id) => ({ automation_id, status }))
+          .concat({ automation_id: 'flaky.stable', status: 'passed' });
+        expect((await submitResults(t, key, earlier.id, results, true)).status).toBe(201);
+      }
+      const listed = await get(`/api/v1/projects/${flakyProject.id}/flaky-tests`).expect(200);
+      const search = listed.body.data.find(
+        (f: { automation_id: string }) => f.automation_id === 'flaky.search',
+      );
+      const manager = await createApiKey(t, orgId, ['quarantine:manage']);
+      await t.http
+        .put(`/api/v1/projects/${flakyProject.id}/quarantine/${search.test_case_id}`)
+        .set(withKey(manager.key))
+        .send({ reason: 'flips on the shared runners' })
+        .expect(200);
+      // This run: login fails (new), search passes, stable passes on a retry; elsewhere is absent.
+      write(
+        dir,
+        'gate/flaky.json',
+        JSON.stringify([
+          { automation_id: 'flaky.login', status: 'failed', message: 'timeout' },
+          { automation_id: 'flaky.search', status: 'passed' },
+          { automation_id: 'flaky.stable', status: 'passed', retries: 1 },
+        ]),
+      );
+      const result = await report([
+        'submit',
+        'gate/flaky.json',
+        '--project',
+        flakyProject.key,
+        '--run-name',
+        'flaky nightly',
+        '--pipeline-id',
+        'gate-flaky',
+        '--complete',
+        '--gate',
+        '--summary',
+        'gate/flaky.md',
+      ]);
+      expect(result.code).toBe(1);
+      expect(result.out).toContain('1 passed on retry (flaky)');
+      expect(result.out).toMatch(/New failures \(1\):\n {2}- flaky\.login: timeout\n/);
+      const flakySection = result.out.slice(result.out.indexOf('Flaky tests'));
+      expect(flakySection).toMatch(/^Flaky tests \(3\):\n(?: {2}- .*\n){3}Failure groups \(1\):/);
+      expect(flakySection).toMatch(/- flaky\.login: flips \d+ % over 6 results, last failed\n/);
+      expect(flakySection).toMatch(
+        /- flaky\.search: flips \d+ % over 6 results, last passed \[quarantined\]\n/,
+      );
+      expect(flakySection).toContain(
+        '- flaky.stable: flips 0 % over 6 results, 1 passed on retry, last passed\n',
+      );
+      expect(result.out).not.toContain('flaky.elsewhere:');
+      const summary = readFileSync(path.join(dir, 'gate/flaky.md'), 'utf8');
+      expect(summary).toContain('#### Flaky tests (3)');
+      expect(summary).toMatch(
+        /- `flaky\.search` — flips \d+ % over 6 results, last passed \(quarantined\)/,
+      );
+      expect(summary).toContain('Results of this run that passed on retry (flaky): 1.');
+      expect(summary).not.toContain('flaky.elsewhere`');
     });
 
     it('exits 0 when it passes, listing what the run fixed (with a progress bar on a terminal)', async () => {

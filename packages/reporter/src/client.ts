@@ -25,7 +25,7 @@ export function dataOf<T>(
   result: { data?: T; error?: unknown; response: Response },
 ): T {
   if (result.response.ok && result.data !== undefined) return result.data;
-  throw serviceError(what, result.response.status, result.error);
+  throw serviceError(what, result.response.status, result.error, result.response.url);
 }
 
 export function replayed(response: Response): boolean {

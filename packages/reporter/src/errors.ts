@@ -20,8 +20,16 @@ export function asEnvelope(body: unknown): ErrorEnvelope {
   return typeof body === 'object' && body !== null ? (body as ErrorEnvelope) : {};
 }
 
-/** Turns an error answer of `what` (e.g. `POST /api/v1/testruns`) into a message that says why. */
-export function serviceError(what: string, status: number, body: unknown): ReporterError {
+/**
+ * Turns an error answer of `what` (e.g. `POST /api/v1/testruns`) from `url` into a message that
+ * says why.
+ */
+export function serviceError(
+  what: string,
+  status: number,
+  body: unknown,
+  url?: string,
+): ReporterError {
   const { error, message, details = {} } = asEnvelope(body);
   if (status === 401) {
     return new ReporterError(
@@ -46,10 +54,48 @@ export function serviceError(what: string, status: number, body: unknown): Repor
   }
   if (status === 404 && details.resource === undefined && what.includes('/api/v1/')) {
     return new ReporterError(
-      `${what} answered 404 ${error ?? ''}: check TM_URL (the service's address, e.g. https://tm.example.com/api/v1) and the ids given.`,
+      `${what} answered 404 ${error ?? ''}: no such route${url ? ` (${urlWithoutQuery(url)})` : ''}; check TM_URL (the service's address, with or without /api/v1 once, e.g. https://tm.example.com/api/v1) and the ids given.`,
     );
   }
   const field = typeof details.field === 'string' ? ` (field ${details.field})` : '';
   const text = message ?? (typeof body === 'string' ? body.slice(0, 200) : '');
   return new ReporterError(`${what} answered ${status} ${error ?? ''}: ${text}${field}`.trim());
+}
+
+const urlWithoutQuery = (url: string) => url.split('?')[0];
+
+const TM_URL_HINT =
+  "TM_URL is not the service's API address: set it to the service's address, with or without /api/v1 once (e.g. https://tm.example.com/api/v1)";
+
+/** What a Content-Type is, in words: `an HTML page`, `text/plain`, `no Content-Type`. */
+function contentOf(type: string | null): string {
+  const mediaType = type?.split(';')[0].trim().toLowerCase();
+  if (!mediaType) return 'a body without Content-Type';
+  return mediaType === 'text/html' ? 'an HTML page' : mediaType;
+}
+
+/**
+ * An error when `response` cannot be the service's: every answer of its API (errors too) is
+ * JSON, and it never redirects. A web page, a proxy's login or a redirect to another address
+ * means TM_URL points somewhere else (another host, port or path).
+ */
+export function foreignAnswer(
+  what: string,
+  url: URL,
+  response: Response,
+): ReporterError | undefined {
+  const { status } = response;
+  const requested = `${url.origin}${url.pathname}`;
+  if (status >= 300 && status < 400) {
+    const location = response.headers.get('location');
+    return new ReporterError(
+      `${what} was redirected (${status}${location ? ` to ${location}` : ''}) from ${requested}: ${TM_URL_HINT}.`,
+    );
+  }
+  if (status === 204) return undefined;
+  const type = response.headers.get('content-type');
+  if (/^application\/([\w.+-]*\+)?json\b/i.test(type?.trim() ?? '')) return undefined;
+  return new ReporterError(
+    `${what} answered ${status} with ${contentOf(type)}, not the service's JSON, from ${requested}: ${status >= 500 ? 'a proxy in front of the service failed, or ' : ''}${TM_URL_HINT}.`,
+  );
 }

@@ -1,5 +1,6 @@
 import { dataOf, type ServiceClient } from './client.js';
 import type { TestRun } from './run.js';
+import { mapConcurrently } from './upload.js';
 import type { components } from './schema.js';
 
 type Schemas = components['schemas'];
@@ -9,17 +10,84 @@ export interface GateReport {
   comparison: Schemas['ComparisonResponse'];
   failureGroups: Schemas['FailureGroupResponse'][];
   failureGroupsTotal: number;
+  /** The project's flaky tests (CONTRACT §12) that have a result in this run, most flaky first. */
+  flakyTests: Schemas['FlakyTestResponse'][];
+  /** How many of the project's flaky tests were looked for in the run, of how many. */
+  flakyChecked: number;
+  flakyTotal: number;
 }
 
-/** The run's gate, comparison with its baseline and largest failure groups (CONTRACT §12). */
-export async function readGate(client: ServiceClient, runId: string): Promise<GateReport> {
-  const path = { params: { path: { id: runId } } };
-  const [gate, comparison, failures] = await Promise.all([
+/** The project's flaky tests looked for in a run: its most flaky, one page. */
+const FLAKY_CHECKED = 100;
+const PAGE = 100;
+
+/** The ids of the test cases the run has results for, page by page. */
+async function caseIdsOfRun(client: ServiceClient, runId: string, total: number) {
+  const pages = await mapConcurrently(
+    Array.from({ length: Math.ceil(total / PAGE) }, (_, page) => page * PAGE),
+    4,
+    async (offset) =>
+      dataOf(
+        'GET /api/v1/testruns/{id}/results',
+        await client.GET('/api/v1/testruns/{id}/results', {
+          params: { path: { id: runId }, query: { limit: PAGE, offset } },
+        }),
+      ).data.map((result) => result.test_case_id),
+  );
+  return new Set(pages.flat());
+}
+
+/** Whether the run has a result for the case. */
+async function hasResult(client: ServiceClient, runId: string, testCaseId: string) {
+  const page = dataOf(
+    'GET /api/v1/testruns/{id}/results',
+    await client.GET('/api/v1/testruns/{id}/results', {
+      params: { path: { id: runId }, query: { test_case_id: testCaseId, limit: 1 } },
+    }),
+  );
+  return page.pagination.total > 0;
+}
+
+/**
+ * The project's flaky tests (flip rate or retried passes over their last results, quarantine
+ * marked) that this run has results for: the most flaky page of the list, each looked up in the
+ * run, or the run's results listed when that takes fewer calls.
+ */
+async function flakyTestsOf(client: ServiceClient, run: TestRun) {
+  const list = dataOf(
+    'GET /api/v1/projects/{id}/flaky-tests',
+    await client.GET('/api/v1/projects/{id}/flaky-tests', {
+      params: { path: { id: run.project_id }, query: { limit: FLAKY_CHECKED } },
+    }),
+  );
+  const candidates = list.data;
+  let inRun: boolean[];
+  if (Math.ceil(run.counts.total / PAGE) < candidates.length) {
+    const ids = await caseIdsOfRun(client, run.id, run.counts.total);
+    inRun = candidates.map((c) => ids.has(c.test_case_id));
+  } else {
+    inRun = await mapConcurrently(candidates, 4, (c) => hasResult(client, run.id, c.test_case_id));
+  }
+  return {
+    flakyTests: candidates.filter((_, i) => inRun[i]),
+    flakyChecked: candidates.length,
+    flakyTotal: list.pagination.total,
+  };
+}
+
+/**
+ * The run's gate, comparison with its baseline, largest failure groups and flaky tests
+ * (CONTRACT §12).
+ */
+export async function readGate(client: ServiceClient, run: TestRun): Promise<GateReport> {
+  const path = { params: { path: { id: run.id } } };
+  const [gate, comparison, failures, flaky] = await Promise.all([
     client.GET('/api/v1/testruns/{id}/gate', path),
     client.GET('/api/v1/testruns/{id}/comparison', path),
     client.GET('/api/v1/testruns/{id}/failures', {
-      params: { path: { id: runId }, query: { limit: 10 } },
+      params: { path: { id: run.id }, query: { limit: 10 } },
     }),
+    flakyTestsOf(client, run),
   ]);
   const groups = dataOf('GET /api/v1/testruns/{id}/failures', failures);
   return {
@@ -27,6 +95,7 @@ export async function readGate(client: ServiceClient, runId: string): Promise<Ga
     comparison: dataOf('GET /api/v1/testruns/{id}/comparison', comparison),
     failureGroups: groups.data,
     failureGroupsTotal: groups.pagination.total,
+    ...flaky,
   };
 }
 
@@ -34,7 +103,21 @@ const oneLine = (text: string | null, max = 160) => {
   const line = (text ?? '').replace(/\s+/g, ' ').trim();
   return line.length > max ? `${line.slice(0, max - 1)}…` : line;
 };
-const caseName = (item: Schemas['ComparisonItem']) => item.automation_id ?? item.title;
+const caseName = (item: { automation_id: string | null; title: string }) =>
+  item.automation_id ?? item.title;
+const percent = (rate: number) => `${Math.round(rate * 100)} %`;
+
+/** How flaky a test is, in words: `flips 50 % over 10 results, 2 passed on retry, last failed`. */
+function flakiness(test: Schemas['FlakyTestResponse']): string {
+  const retried = test.retried_passes > 0 ? `, ${test.retried_passes} passed on retry` : '';
+  return `flips ${percent(test.flip_rate)} over ${test.executions} results${retried}, last ${test.last_status}`;
+}
+
+/** Under the flaky list when the project has more flaky tests than were looked for. */
+const flakyNote = (report: GateReport) =>
+  report.flakyTotal > report.flakyChecked
+    ? `(the project's ${report.flakyChecked} most flaky tests of ${report.flakyTotal} were looked for in this run)`
+    : undefined;
 const SHOWN = 20;
 
 function listed<T>(title: string, total: number, items: T[], line: (item: T) => string): string[] {
@@ -52,7 +135,7 @@ export function gateText(report: GateReport): string {
   return [
     `Gate: ${gate.passed ? 'PASSED' : 'FAILED'}`,
     ...gate.rules.map((r) => `  ${r.passed ? 'ok  ' : 'FAIL'} ${r.name}: ${r.detail}`),
-    `Compared with ${comparison.baseline_run_id ? `run ${comparison.baseline_run_id}` : 'no baseline'}: ${summary.new_failures} new failures, ${summary.still_failing} still failing, ${summary.fixed} fixed, ${summary.new_tests} new tests, ${summary.missing_tests} missing, ${summary.flaky} flaky`,
+    `Compared with ${comparison.baseline_run_id ? `run ${comparison.baseline_run_id}` : 'no baseline'}: ${summary.new_failures} new failures, ${summary.still_failing} still failing, ${summary.fixed} fixed, ${summary.new_tests} new tests, ${summary.missing_tests} missing, ${summary.flaky} passed on retry (flaky)`,
     ...listed(
       'New failures',
       summary.new_failures,
@@ -60,6 +143,13 @@ export function gateText(report: GateReport): string {
       (i) => `${caseName(i)}${i.message ? `: ${oneLine(i.message)}` : ''}`,
     ),
     ...listed('Fixed', summary.fixed, comparison.fixed, caseName),
+    ...listed(
+      'Flaky tests',
+      report.flakyTests.length,
+      report.flakyTests,
+      (f) => `${caseName(f)}: ${flakiness(f)}${f.quarantined ? ' [quarantined]' : ''}`,
+    ),
+    ...(report.flakyTests.length > 0 && flakyNote(report) ? [`  ${flakyNote(report)}`] : []),
     ...listed(
       'Failure groups',
       report.failureGroupsTotal,
@@ -103,8 +193,23 @@ export function summaryMarkdown(
     };
     section('New failures', comparison.summary.new_failures, comparison.new_failures);
     section('Fixed', comparison.summary.fixed, comparison.fixed);
+    if (report.flakyTests.length > 0) {
+      lines.push('', `#### Flaky tests (${report.flakyTests.length})`, '');
+      for (const test of report.flakyTests.slice(0, SHOWN)) {
+        lines.push(
+          `- ${code(caseName(test))} — ${flakiness(test)}${test.quarantined ? ' (quarantined)' : ''}`,
+        );
+      }
+      if (report.flakyTests.length > SHOWN)
+        lines.push(`- … and ${report.flakyTests.length - SHOWN} more`);
+      const note = flakyNote(report);
+      if (note) lines.push('', note);
+    }
     if (comparison.summary.flaky > 0)
-      lines.push('', `Flaky results in this run: ${comparison.summary.flaky}.`);
+      lines.push(
+        '',
+        `Results of this run that passed on retry (flaky): ${comparison.summary.flaky}.`,
+      );
     if (report.failureGroups.length > 0) {
       lines.push(
         '',

@@ -12,8 +12,8 @@ function scripted(answers: Array<Response | Error>) {
   const waits: number[] = [];
   const bodies: string[] = [];
   const send = retryingFetch({
-    fetch: async (request) => {
-      bodies.push(await request.text());
+    transport: async (outgoing) => {
+      bodies.push(outgoing.body?.toString() ?? '');
       const next = answers.shift();
       if (!next) throw new Error('no more answers');
       if (next instanceof Error) throw next;
@@ -33,8 +33,7 @@ function scripted(answers: Array<Response | Error>) {
   return { call, waits, bodies };
 }
 
-const networkError = () =>
-  Object.assign(new TypeError('fetch failed'), { cause: { code: 'ECONNRESET' } });
+const networkError = (code = 'ECONNRESET') => Object.assign(new Error(`connect ${code}`), { code });
 
 describe('retrying fetch', () => {
   it('waits Retry-After after a 503 and sends the same body again', async () => {
@@ -57,9 +56,44 @@ describe('retrying fetch', () => {
       networkError(),
     ]);
     await expect(s.call()).rejects.toThrow(
-      /Cannot reach the service at https:\/\/tm.example .*ECONNRESET.*5 attempts/,
+      /Cannot reach the service at https:\/\/tm.example .*ECONNRESET.*5 attempts; check TM_URL's host and port/,
     );
     expect(s.waits).toEqual([1000, 2000, 4000, 8000]);
+  });
+
+  it('fails at once when TM_URL names a host that does not exist', async () => {
+    const s = scripted([networkError('ENOTFOUND'), json(201, {})]);
+    await expect(s.call()).rejects.toThrow(
+      'the host tm.example of TM_URL is not known (DNS: ENOTFOUND)',
+    );
+    expect(s.bodies).toHaveLength(1);
+  });
+
+  it('refuses answers that cannot be the service’s: a redirect, an HTML page, no JSON', async () => {
+    const redirect = scripted([
+      new Response(null, { status: 301, headers: { Location: 'https://tm.example/login' } }),
+    ]);
+    await expect(redirect.call()).rejects.toThrow(
+      /was redirected \(301 to https:\/\/tm.example\/login\) from https:\/\/tm.example\/api\/v1\/testruns: TM_URL is not the service's API address/,
+    );
+    const html = (status: number) =>
+      new Response('<html><body>Not here</body></html>', {
+        status,
+        headers: { 'Content-Type': 'text/html; charset=utf-8' },
+      });
+    for (const status of [200, 404]) {
+      await expect(scripted([html(status)]).call()).rejects.toThrow(
+        `POST /api/v1/testruns answered ${status} with an HTML page, not the service's JSON, from https://tm.example/api/v1/testruns: TM_URL is not the service's API address`,
+      );
+    }
+    const gateway = scripted(Array.from({ length: 5 }, () => html(502)));
+    await expect(gateway.call()).rejects.toThrow(
+      /\(5 attempts\) answered 502 with an HTML page.*a proxy in front of the service failed, or TM_URL/,
+    );
+    await expect(scripted([new Response('ok', { status: 200 })]).call()).rejects.toThrow(
+      'answered 200 with text/plain',
+    );
+    expect((await scripted([new Response(null, { status: 204 })]).call()).status).toBe(204);
   });
 
   it('retries a per-minute 429 after its Retry-After', async () => {
@@ -102,13 +136,21 @@ describe('retrying fetch', () => {
     expect(s.bodies).toHaveLength(1);
   });
 
-  it('retries a 409 idempotency_key_in_use (another shard’s identical request is in flight)', async () => {
+  it('polls from 100 ms on while another shard’s identical request is in flight (409 idempotency_key_in_use), apart from the 5 attempts', async () => {
+    const inFlight = () => json(409, { error: 'idempotency_key_in_use', details: {} });
     const s = scripted([
-      json(409, { error: 'idempotency_key_in_use', details: {} }),
+      inFlight(),
+      inFlight(),
+      inFlight(),
+      json(503, { error: 'service_unavailable' }),
+      inFlight(),
+      ...Array.from({ length: 8 }, inFlight),
       json(201, {}),
     ]);
     expect((await s.call()).status).toBe(201);
-    expect(s.waits).toEqual([1000]);
+    expect(s.waits).toEqual([
+      100, 200, 400, 1000, 800, 1600, 3200, 5000, 5000, 5000, 5000, 5000, 5000,
+    ]);
     const conflict = scripted([json(409, { error: 'conflict', details: { reason: 'completed' } })]);
     expect((await conflict.call()).status).toBe(409);
   });

@@ -1,8 +1,10 @@
-import { ReporterError, asEnvelope, serviceError } from './errors.js';
-import { RETRY, backoffMs, retryAfterMs } from './retry.js';
+import { ReporterError, asEnvelope, foreignAnswer, serviceError } from './errors.js';
+import { RETRY, backoffMs, inFlightWaitMs, retryAfterMs } from './retry.js';
+import { httpTransport, type Transport } from './transport.js';
 
 export interface RetryOptions {
-  fetch?: (request: Request) => Promise<Response>;
+  /** Sends one attempt (default: node:http); tests script answers or count calls with it. */
+  transport?: Transport;
   sleep?: (ms: number) => Promise<void>;
   random?: () => number;
   /** Told of every retry, with the reason and the wait. */
@@ -11,17 +13,27 @@ export interface RetryOptions {
   timeoutMs?: number;
 }
 
-type Verdict = { retry: false } | { retry: true; reason: string; waitMs?: number };
+type Verdict =
+  { retry: false } | { retry: true; reason: string; waitMs?: number; inFlight?: boolean };
 
 const sleepFor = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
+function networkErrorCode(error: unknown): string | undefined {
+  const { code, cause } = error as { code?: unknown; cause?: { code?: unknown } };
+  const found = typeof code === 'string' ? code : cause?.code;
+  return typeof found === 'string' ? found : undefined;
+}
+
+/**
+ * A network error's code (ECONNREFUSED, ENOTFOUND…), else its message. No `instanceof Error`:
+ * node's errors come from another realm than a test's.
+ */
 function describeNetworkError(error: unknown): string {
-  if (error instanceof Error) {
-    if (error.name === 'TimeoutError') return 'no answer in time';
-    const cause = (error as { cause?: { code?: string; message?: string } }).cause;
-    return cause?.code ?? cause?.message ?? error.message;
-  }
-  return String(error);
+  if (typeof error !== 'object' || error === null) return String(error);
+  const { name, message, cause } = error as { name?: unknown; message?: unknown; cause?: unknown };
+  if (name === 'TimeoutError') return 'no answer in time';
+  const causeMessage = (cause as { message?: unknown } | undefined)?.message;
+  return networkErrorCode(error) ?? String(causeMessage ?? message ?? error);
 }
 
 async function bodyOf(response: Response): Promise<unknown> {
@@ -51,7 +63,7 @@ async function verdictOf(response: Response): Promise<Verdict> {
   const { error, details = {} } = asEnvelope(await bodyOf(response));
   if (status === 409) {
     return error === 'idempotency_key_in_use'
-      ? { retry: true, reason: '409 idempotency_key_in_use' }
+      ? { retry: true, reason: '409 idempotency_key_in_use', inFlight: true }
       : { retry: false };
   }
   if (details.window === 'month' || (details.window === undefined && details.reset_at)) {
@@ -71,44 +83,74 @@ async function verdictOf(response: Response): Promise<Verdict> {
  * A `fetch` for openapi-fetch that retries as SPEC.md recommends: network errors, per-minute
  * 429s and 5xx, waiting `Retry-After` when given, else 1 s × 2^attempt + jitter (≤ 60 s), at most
  * 5 attempts. Every POST the reporter sends carries an `Idempotency-Key`, so a retry of a
- * request the service did carry out is answered with its replay, not done twice.
+ * request the service did carry out is answered with its replay, not done twice. While another
+ * shard's identical request is in flight (409 `idempotency_key_in_use`) it polls for the replay
+ * from 100 ms on instead: those polls are no failures and count apart. An answer that is not
+ * the service's (a redirect, an HTML page) is an error about TM_URL, as is an unknown host.
  */
 export function retryingFetch(options: RetryOptions = {}): (request: Request) => Promise<Response> {
-  const send = options.fetch ?? ((request: Request) => globalThis.fetch(request));
+  const send = options.transport ?? httpTransport;
   const sleep = options.sleep ?? sleepFor;
   const timeoutMs = options.timeoutMs ?? 300_000;
   return async (request: Request) => {
-    const what = `${request.method} ${new URL(request.url).pathname}`;
-    for (let attempt = 1; ; attempt++) {
+    const url = new URL(request.url);
+    const what = `${request.method} ${url.pathname}`;
+    const outgoing = {
+      method: request.method,
+      url,
+      headers: Object.fromEntries(request.headers),
+      body: request.body ? Buffer.from(await request.arrayBuffer()) : undefined,
+    };
+    let polledMs = 0;
+    for (let attempt = 1, polls = 0; ;) {
       let verdict: Verdict;
       let response: Response | undefined;
-      const attemptRequest = new Request(request.clone(), {
-        signal: AbortSignal.timeout(timeoutMs),
-      });
       try {
-        response = await send(attemptRequest);
+        response = await send(outgoing, timeoutMs);
         verdict = await verdictOf(response);
       } catch (error) {
         if (error instanceof ReporterError) throw error;
+        if (networkErrorCode(error) === 'ENOTFOUND') {
+          throw new ReporterError(
+            `Cannot reach the service: the host ${url.hostname} of TM_URL is not known (DNS: ENOTFOUND); check TM_URL.`,
+          );
+        }
         verdict = { retry: true, reason: `network error (${describeNetworkError(error)})` };
       }
-      if (!verdict.retry && response) return response;
+      if (!verdict.retry && response) {
+        const foreign = foreignAnswer(what, url, response);
+        if (foreign) throw foreign;
+        return response;
+      }
       if (!verdict.retry) throw new ReporterError(`${what} failed`);
+      if (verdict.inFlight && polledMs < timeoutMs) {
+        await response?.body?.cancel().catch(() => undefined);
+        const waitMs = inFlightWaitMs(polls++, options.random);
+        polledMs += waitMs;
+        options.onRetry?.(what, verdict.reason, waitMs, attempt);
+        await sleep(waitMs);
+        continue;
+      }
       if (attempt >= RETRY.maxAttempts) {
-        if (response)
-          throw serviceError(
-            `${what} (${attempt} attempts)`,
-            response.status,
-            await bodyOf(response),
+        if (response) {
+          throw (
+            foreignAnswer(`${what} (${attempt} attempts)`, url, response) ??
+            serviceError(
+              `${what} (${attempt} attempts)`,
+              response.status,
+              await bodyOf(response),
+              request.url,
+            )
           );
-        const origin = new URL(request.url).origin;
+        }
         throw new ReporterError(
-          `Cannot reach the service at ${origin} (TM_URL): ${verdict.reason} on all ${attempt} attempts.`,
+          `Cannot reach the service at ${url.origin} (TM_URL): ${verdict.reason} on all ${attempt} attempts; check TM_URL's host and port.`,
         );
       }
       await response?.body?.cancel().catch(() => undefined);
       const waitMs = verdict.waitMs ?? backoffMs(attempt - 1, options.random);
       options.onRetry?.(what, verdict.reason, waitMs, attempt);
+      attempt++;
       await sleep(waitMs);
     }
   };

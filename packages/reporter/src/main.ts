@@ -57,11 +57,14 @@ async function finish(
   ci: CiMetadata | undefined,
   io: Io,
 ): Promise<number> {
-  const run = dataOf(
-    'GET /api/v1/testruns/{id}',
-    await client.GET('/api/v1/testruns/{id}', { params: { path: { id: outcome.run.id } } }),
-  );
-  const gate = options.gate ? await readGate(client, run.id) : undefined;
+  // A completed run is final as completeRun returned it; else read the counts all shards made.
+  const run = outcome.completed
+    ? outcome.run
+    : dataOf(
+        'GET /api/v1/testruns/{id}',
+        await client.GET('/api/v1/testruns/{id}', { params: { path: { id: outcome.run.id } } }),
+      );
+  const gate = options.gate ? await readGate(client, run) : undefined;
   const markdown = summaryMarkdown(run, gate, ci?.jobUrl);
   if (io.env.GITHUB_STEP_SUMMARY) appendFileSync(io.env.GITHUB_STEP_SUMMARY, markdown);
   if (options.summary) writeFileSync(path.resolve(io.cwd, options.summary), markdown);
@@ -115,13 +118,12 @@ async function submit(command: Extract<Command, { name: 'submit' }>, io: Io): Pr
     return result;
   });
   if (io.progressBar) io.err('\n');
-  let completed: boolean | undefined;
   if (command.complete) {
-    const { already } = await completeRun(client, run.id);
-    completed = true;
-    log(already ? 'run was completed already' : 'run completed');
+    const completed = await completeRun(client, run.id);
+    log(completed.already ? 'run was completed already' : 'run completed');
+    return finish(client, command, { run: completed.run, uploaded, completed: true }, ci, io);
   }
-  return finish(client, command, { run, uploaded, completed }, ci, io);
+  return finish(client, command, { run, uploaded }, ci, io);
 }
 
 async function complete(command: Extract<Command, { name: 'complete' }>, io: Io): Promise<number> {
@@ -129,9 +131,11 @@ async function complete(command: Extract<Command, { name: 'complete' }>, io: Io)
   const client = clientFor(io, log);
   const ci = detectCi(io.env);
   const run = await resolveRun(client, command, ci, log, true);
-  const { already } = await completeRun(client, run.id);
-  log(already ? `run "${run.name}" was completed already` : `run "${run.name}" completed`);
-  return finish(client, command, { run, completed: true }, ci, io);
+  const completed = await completeRun(client, run.id);
+  log(
+    completed.already ? `run "${run.name}" was completed already` : `run "${run.name}" completed`,
+  );
+  return finish(client, command, { run: completed.run, completed: true }, ci, io);
 }
 
 /** Runs a command line; returns the exit code. Errors are reported on stderr (and as JSON). */

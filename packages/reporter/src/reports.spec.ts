@@ -2,7 +2,8 @@ import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { expandPatterns, globToRegExp } from './glob.js';
-import { checkJunitXml } from './junit-check.js';
+import fc from 'fast-check';
+import { checkJunitXml, startTagEnd, startTagEndStepwise } from './junit-check.js';
 import { jsonErrorOffset, parseJsonResults } from './json-report.js';
 import { batchesOf, readReport } from './reports.js';
 
@@ -39,6 +40,45 @@ describe('JUnit check', () => {
     } catch (error) {
       expect((error as { line: number }).line).toBe(line);
     }
+  });
+});
+
+describe('start tags: the one-regex path and the step-by-step one agree', () => {
+  const fail = (index: number, message: string): never => {
+    throw new Error(`${index}: ${message}`);
+  };
+  const outcome = (check: () => unknown) => {
+    try {
+      return check();
+    } catch (error) {
+      return (error as Error).message;
+    }
+  };
+
+  it('on whatever follows a tag name', () => {
+    const text = (chars: string[]) =>
+      fc.array(fc.constantFrom(...chars), { maxLength: 4 }).map((c) => c.join(''));
+    const value = fc
+      .tuple(fc.constantFrom('"', "'"), text(['v', '<', '>', '/', '"', "'", ' ', '&']))
+      .map(([quote, inside]) => `${quote}${inside}${quote}`);
+    const piece = fc.oneof(
+      fc.constantFrom(' ', '\n', '\t', '\r', '\u00a0', 'a', 'x-1.b', ':c', '1d', '=', 'v'),
+      value,
+      fc.constantFrom('>', '/>', '/', '<', '"', "'"),
+      fc
+        .tuple(fc.constantFrom(' ', '\n'), fc.constantFrom('a', 'b:c'), value)
+        .map(([space, name, v]) => `${space}${name}=${v}`),
+    );
+    const tail = fc.constantFrom('', '>', '/>', '> text', '/>\n<t>');
+    fc.assert(
+      fc.property(fc.array(piece, { maxLength: 8 }), tail, (pieces, end) => {
+        const xml = `<t${pieces.join('')}${end}`;
+        expect(outcome(() => startTagEnd(xml, 2, 't', fail))).toEqual(
+          outcome(() => startTagEndStepwise(xml, 2, 't', fail)),
+        );
+      }),
+      { numRuns: 3000 },
+    );
   });
 });
 

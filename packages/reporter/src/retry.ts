@@ -15,3 +15,15 @@ export function retryAfterMs(header: string | null, now = Date.now()): number | 
   if (!Number.isFinite(ms) || ms < 0) return undefined;
   return Math.min(ms, RETRY.maxWaitMs);
 }
+
+/**
+ * Polling for the answer of another shard's identical request while it is in flight (409
+ * `idempotency_key_in_use`, which names no wait): it is usually ready within a second, so
+ * 100 ms × 2^poll + 0–100 ms jitter, at most 5 s between polls.
+ */
+export const IN_FLIGHT = { baseMs: 100, maxWaitMs: 5000, jitterMs: 100 } as const;
+
+export function inFlightWaitMs(poll: number, random: () => number = Math.random): number {
+  const jitter = Math.floor(random() * (IN_FLIGHT.jitterMs + 1));
+  return Math.min(IN_FLIGHT.baseMs * 2 ** poll, IN_FLIGHT.maxWaitMs) + jitter;
+}

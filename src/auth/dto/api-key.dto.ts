@@ -1,5 +1,11 @@
 import { ApiProperty } from '@nestjs/swagger';
 import { ArrayMinSize, ArrayUnique, IsArray, IsIn, IsString, Length } from 'class-validator';
+import {
+  ApiId,
+  ApiNullable,
+  ApiNullableTimestamp,
+  ApiTimestamp,
+} from '../../common/openapi.decorators.js';
 import { SCOPES } from '../scopes.js';
 
 export class CreateApiKeyDto {
@@ -17,7 +23,7 @@ export class CreateApiKeyDto {
 }
 
 export class ApiKeyResponse {
-  @ApiProperty({ format: 'uuid' })
+  @ApiId()
   id!: string;
 
   @ApiProperty({ example: 'GitHub Actions' })
@@ -32,17 +38,15 @@ export class ApiKeyResponse {
   })
   prefix!: string;
 
-  @ApiProperty({ type: String, format: 'date-time', nullable: true })
+  @ApiNullableTimestamp()
   last_used_at!: string | null;
 
-  @ApiProperty({ format: 'date-time' })
+  @ApiTimestamp()
   created_at!: string;
 }
 
 export class CreatedApiKeyResponse extends ApiKeyResponse {
-  @ApiProperty({
-    type: String,
-    nullable: true,
+  @ApiNullable(String, {
     description:
       'The key itself. Shown only in this response; store it in your secrets manager. Null ' +
       'when the response is an idempotent replay (`Idempotent-Replayed: true`): only the ' +

@@ -1,6 +1,12 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Transform } from 'class-transformer';
 import { IsIn, IsOptional, IsString, Length, MaxLength } from 'class-validator';
+import {
+  ApiId,
+  ApiNullable,
+  ApiNullableId,
+  ApiTimestamp,
+} from '../../common/openapi.decorators.js';
 import { CreatedBetweenQuery } from '../../common/pagination/pagination.js';
 import { IsCommitSha, IsHttpUrl, IsId, IsOptionalId, IsName } from '../../common/validation.js';
 import {
@@ -14,27 +20,25 @@ const lowercase = () =>
   Transform(({ value }) => (typeof value === 'string' ? value.toLowerCase() : value));
 
 export class BuildResponse {
-  @ApiProperty({ format: 'uuid' })
+  @ApiId()
   id!: string;
 
   @ApiProperty({ example: 'web-shop main #1042' })
   name!: string;
 
-  @ApiProperty({ type: String, nullable: true, description: 'CI run number', example: '1042' })
+  @ApiNullable(String, { description: 'CI run number', example: '1042' })
   build_number!: string | null;
 
-  @ApiProperty({
-    type: String,
-    nullable: true,
+  @ApiNullable(String, {
     description: 'Commit hash, lowercase',
     example: '9fceb02d0ae598e95dc970b74767f19372d61af8',
   })
   commit_sha!: string | null;
 
-  @ApiProperty({ type: String, nullable: true, example: 'main' })
+  @ApiNullable(String, { example: 'main' })
   branch!: string | null;
 
-  @ApiProperty({ type: String, nullable: true, example: 'https://github.com/acme/web-shop' })
+  @ApiNullable(String, { example: 'https://github.com/acme/web-shop' })
   repo_url!: string | null;
 
   @ApiProperty({
@@ -46,24 +50,22 @@ export class BuildResponse {
   @ApiProperty({ enum: SOURCES })
   source!: Source;
 
-  @ApiProperty({
-    type: Number,
-    nullable: true,
+  @ApiNullable(Number, {
     description: '1-based place in the release-assignment queue while planned, else null',
     example: 3,
   })
   queue_position!: number | null;
 
-  @ApiProperty({ type: String, format: 'uuid', nullable: true })
+  @ApiNullableId()
   project_id!: string | null;
 
-  @ApiProperty({ type: String, format: 'uuid', nullable: true })
+  @ApiNullableId()
   release_id!: string | null;
 
-  @ApiProperty({ format: 'date-time' })
+  @ApiTimestamp()
   created_at!: string;
 
-  @ApiProperty({ format: 'date-time' })
+  @ApiTimestamp()
   updated_at!: string;
 }
 
@@ -127,7 +129,7 @@ export class UpdateBuildDto extends BuildFields {
 }
 
 export class AssignBuildDto {
-  @ApiProperty({ format: 'uuid' })
+  @ApiId()
   @IsId('release_id must be a release id (UUID)')
   release_id!: string;
 }

@@ -1,4 +1,5 @@
-import { Column, Entity, JoinColumn, OneToOne, PrimaryColumn, type Relation } from 'typeorm';
+import { Entity, JoinColumn, OneToOne, PrimaryColumn, type Relation } from 'typeorm';
+import { Counter } from '../../database/columns.js';
 import { Organization } from '../../organizations/entities/organization.entity.js';
 
 /**
@@ -15,6 +16,5 @@ export class BuildCount {
   @JoinColumn({ name: 'organization_id' })
   organization?: Relation<Organization>;
 
-  @Column({ type: 'integer', default: 0 })
-  total!: number;
+  @Counter() total!: number;
 }

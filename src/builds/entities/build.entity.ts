@@ -1,15 +1,5 @@
-import {
-  Column,
-  CreateDateColumn,
-  Entity,
-  Index,
-  JoinColumn,
-  ManyToOne,
-  PrimaryGeneratedColumn,
-  type Relation,
-  Unique,
-  UpdateDateColumn,
-} from 'typeorm';
+import { Column, Entity, Index, type Relation, Unique } from 'typeorm';
+import { ChangingTenantRow, References, Uuid, Varchar } from '../../database/columns.js';
 import { Organization } from '../../organizations/entities/organization.entity.js';
 import { Project } from '../../projects/entities/project.entity.js';
 import { Release } from '../../releases/entities/release.entity.js';
@@ -34,45 +24,20 @@ export type Source = (typeof SOURCES)[number];
 @Unique('UQ_build_queue_position', ['organizationId', 'queuePosition'], {
   deferrable: 'INITIALLY DEFERRED',
 })
-export class Build {
-  @PrimaryGeneratedColumn('uuid')
-  id!: string;
+export class Build extends ChangingTenantRow {
+  @References(() => Organization, 'organization_id') organization?: Relation<Organization>;
 
-  @Column({ type: 'uuid' })
-  organizationId!: string;
+  @Uuid({ nullable: true }) projectId!: string | null;
+  @References(() => Project, 'project_id', 'SET NULL') project?: Relation<Project>;
 
-  @ManyToOne(() => Organization, { onDelete: 'CASCADE' })
-  @JoinColumn({ name: 'organization_id' })
-  organization?: Relation<Organization>;
+  @Uuid({ nullable: true }) releaseId!: string | null;
+  @References(() => Release, 'release_id', 'SET NULL') release?: Relation<Release>;
 
-  @Column({ type: 'uuid', nullable: true })
-  projectId!: string | null;
-
-  @ManyToOne(() => Project, { onDelete: 'SET NULL' })
-  @JoinColumn({ name: 'project_id' })
-  project?: Relation<Project>;
-
-  @Column({ type: 'uuid', nullable: true })
-  releaseId!: string | null;
-
-  @ManyToOne(() => Release, { onDelete: 'SET NULL' })
-  @JoinColumn({ name: 'release_id' })
-  release?: Relation<Release>;
-
-  @Column({ type: 'varchar', length: 255 })
-  name!: string;
-
-  @Column({ type: 'varchar', length: 255, nullable: true })
-  buildNumber!: string | null;
-
-  @Column({ type: 'varchar', length: 64, nullable: true })
-  commitSha!: string | null;
-
-  @Column({ type: 'varchar', length: 255, nullable: true })
-  branch!: string | null;
-
-  @Column({ type: 'varchar', length: 2048, nullable: true })
-  repoUrl!: string | null;
+  @Varchar(255) name!: string;
+  @Varchar(255, { nullable: true }) buildNumber!: string | null;
+  @Varchar(64, { nullable: true }) commitSha!: string | null;
+  @Varchar(255, { nullable: true }) branch!: string | null;
+  @Varchar(2048, { nullable: true }) repoUrl!: string | null;
 
   @Column({ type: 'enum', enum: BUILD_STATUSES, enumName: 'build_status' })
   status!: BuildStatus;
@@ -86,10 +51,4 @@ export class Build {
    */
   @Column({ type: 'integer', nullable: true })
   queuePosition!: number | null;
-
-  @CreateDateColumn({ type: 'timestamptz', precision: 3 })
-  createdAt!: Date;
-
-  @UpdateDateColumn({ type: 'timestamptz', precision: 3 })
-  updatedAt!: Date;
 }

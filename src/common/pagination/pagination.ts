@@ -1,6 +1,7 @@
+import { applyDecorators } from '@nestjs/common';
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Transform } from 'class-transformer';
-import { IsInt, IsOptional, Max, Min } from 'class-validator';
+import { IsInt, IsOptional, Max, Min, type ValidationArguments } from 'class-validator';
 import type { ObjectLiteral, SelectQueryBuilder } from 'typeorm';
 import { IsTimestampFilter } from '../validation.js';
 
@@ -14,22 +15,34 @@ export function toInteger({ value }: { value: unknown }): unknown {
   return typeof value === 'string' && /^-?\d+$/.test(value) ? Number(value) : value;
 }
 
-const OFFSET_RULE = `offset must be an integer from 0 to ${MAX_OFFSET.toLocaleString('en')}`;
+/**
+ * An optional whole-number query parameter within `minimum`–`maximum` (the initializer of the
+ * property is its default); anything else is a 400 that states the range.
+ */
+export function IntegerQueryParam(docs: {
+  minimum: number;
+  maximum: number;
+  default: number;
+  description?: string;
+}) {
+  const range = `must be an integer from ${docs.minimum} to ${docs.maximum.toLocaleString('en')}`;
+  const rule = { message: ({ property }: ValidationArguments) => `${property} ${range}` };
+  // Applied in the order the stacked decorators were (the last first): errors keep their order.
+  return applyDecorators(
+    Max(docs.maximum, rule),
+    Min(docs.minimum, rule),
+    IsInt(rule),
+    Transform(toInteger),
+    ApiPropertyOptional(docs),
+  );
+}
 
 /** `limit` and `offset` of every list (CONTRACT §5); list query DTOs extend it. */
 export class PaginationQuery {
-  @ApiPropertyOptional({ minimum: 1, maximum: MAX_PAGE_SIZE, default: DEFAULT_PAGE_SIZE })
-  @Transform(toInteger)
-  @IsInt({ message: `limit must be an integer from 1 to ${MAX_PAGE_SIZE}` })
-  @Min(1, { message: `limit must be an integer from 1 to ${MAX_PAGE_SIZE}` })
-  @Max(MAX_PAGE_SIZE, { message: `limit must be an integer from 1 to ${MAX_PAGE_SIZE}` })
+  @IntegerQueryParam({ minimum: 1, maximum: MAX_PAGE_SIZE, default: DEFAULT_PAGE_SIZE })
   limit: number = DEFAULT_PAGE_SIZE;
 
-  @ApiPropertyOptional({ minimum: 0, maximum: MAX_OFFSET, default: 0 })
-  @Transform(toInteger)
-  @IsInt({ message: OFFSET_RULE })
-  @Min(0, { message: OFFSET_RULE })
-  @Max(MAX_OFFSET, { message: OFFSET_RULE })
+  @IntegerQueryParam({ minimum: 0, maximum: MAX_OFFSET, default: 0 })
   offset: number = 0;
 }
 

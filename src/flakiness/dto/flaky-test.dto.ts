@@ -1,34 +1,24 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { Transform } from 'class-transformer';
-import { IsInt, IsOptional, IsString, Length, Max, Min } from 'class-validator';
-import { PaginationQuery, toInteger } from '../../common/pagination/pagination.js';
+import { IsOptional, IsString, Length } from 'class-validator';
+import { IntegerQueryParam, PaginationQuery } from '../../common/pagination/pagination.js';
+import { TestCaseRef } from './test-case-ref.dto.js';
 
-const WINDOW_RULE = 'window must be an integer from 2 to 200';
-const MIN_EXECUTIONS_RULE = 'min_executions must be an integer from 2 to 200';
+/** Bounds shared by both counts of results per case (a flip rate needs two at the least). */
+const RESULTS_PER_CASE = { minimum: 2, maximum: 200 };
 
 export class FlakyTestsQuery extends PaginationQuery {
-  @ApiPropertyOptional({
-    minimum: 2,
-    maximum: 200,
+  @IntegerQueryParam({
+    ...RESULTS_PER_CASE,
     default: 30,
     description: 'How many of each case’s latest passed or failed results to look at',
   })
-  @Transform(toInteger)
-  @IsInt({ message: WINDOW_RULE })
-  @Min(2, { message: WINDOW_RULE })
-  @Max(200, { message: WINDOW_RULE })
   window: number = 30;
 
-  @ApiPropertyOptional({
-    minimum: 2,
-    maximum: 200,
+  @IntegerQueryParam({
+    ...RESULTS_PER_CASE,
     default: 5,
     description: 'Cases with fewer results in their window are not listed',
   })
-  @Transform(toInteger)
-  @IsInt({ message: MIN_EXECUTIONS_RULE })
-  @Min(2, { message: MIN_EXECUTIONS_RULE })
-  @Max(200, { message: MIN_EXECUTIONS_RULE })
   min_executions: number = 5;
 
   @ApiPropertyOptional({
@@ -42,13 +32,7 @@ export class FlakyTestsQuery extends PaginationQuery {
   branch?: string;
 }
 
-export class FlakyTestResponse {
-  @ApiProperty({ format: 'uuid' })
-  test_case_id!: string;
-
-  @ApiProperty({ type: String, nullable: true, example: 'checkout.PaymentTest.paysWithSavedCard' })
-  automation_id!: string | null;
-
+export class FlakyTestResponse extends TestCaseRef {
   @ApiProperty({ example: 'Pays with a saved card' })
   title!: string;
 

@@ -1,6 +1,8 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { IsOptional, IsString, Length, registerDecorator } from 'class-validator';
+import { ApiNullableTimestamp, ApiTimestamp } from '../../common/openapi.decorators.js';
 import { parseTimestamp, TIMESTAMP_RULE, Trim } from '../../common/validation.js';
+import { TestCaseRef } from './test-case-ref.dto.js';
 
 export const MAX_REASON_LENGTH = 1000;
 
@@ -42,19 +44,13 @@ export class QuarantineDto {
   expires_at?: string | null;
 }
 
-export class QuarantineEntryResponse {
-  @ApiProperty({ format: 'uuid' })
-  test_case_id!: string;
-
-  @ApiProperty({ type: String, nullable: true, example: 'checkout.PaymentTest.paysWithSavedCard' })
-  automation_id!: string | null;
-
+export class QuarantineEntryResponse extends TestCaseRef {
   @ApiProperty({ example: 'Times out on the shared runners; tracked in QA-123' })
   reason!: string;
 
-  @ApiProperty({ type: String, format: 'date-time', nullable: true })
+  @ApiNullableTimestamp()
   expires_at!: string | null;
 
-  @ApiProperty({ format: 'date-time', description: 'When the case went into quarantine' })
+  @ApiTimestamp('When the case went into quarantine')
   created_at!: string;
 }

@@ -1,12 +1,5 @@
-import {
-  Column,
-  Entity,
-  Index,
-  JoinColumn,
-  ManyToOne,
-  PrimaryColumn,
-  type Relation,
-} from 'typeorm';
+import { Column, Entity, Index, PrimaryColumn, type Relation } from 'typeorm';
+import { Counter, References, Uuid } from '../../database/columns.js';
 import { TestCase } from '../../projects/entities/test-case.entity.js';
 
 /**
@@ -26,18 +19,11 @@ export class CaseOutcomeSlots {
   @PrimaryColumn({ type: 'uuid' })
   testCaseId!: string;
 
-  @ManyToOne(() => TestCase, { onDelete: 'CASCADE' })
-  @JoinColumn({ name: 'test_case_id' })
-  testCase?: Relation<TestCase>;
+  @References(() => TestCase, 'test_case_id') testCase?: Relation<TestCase>;
 
-  @Column({ type: 'uuid' })
-  projectId!: string;
-
-  @Column({ type: 'uuid' })
-  organizationId!: string;
-
-  @Column({ type: 'integer', default: 0 })
-  base!: number;
+  @Uuid() projectId!: string;
+  @Uuid() organizationId!: string;
+  @Counter() base!: number;
 
   @Column({ type: 'text' })
   outcomes!: string;

@@ -1,14 +1,5 @@
-import {
-  Column,
-  CreateDateColumn,
-  Entity,
-  Index,
-  JoinColumn,
-  ManyToOne,
-  PrimaryColumn,
-  type Relation,
-  UpdateDateColumn,
-} from 'typeorm';
+import { Column, Entity, Index, PrimaryColumn, type Relation } from 'typeorm';
+import { CreatedAt, References, Timestamp, UpdatedAt, Uuid } from '../../database/columns.js';
 import { Project } from '../../projects/entities/project.entity.js';
 import { TestCase } from '../../projects/entities/test-case.entity.js';
 
@@ -24,30 +15,19 @@ export class QuarantineEntry {
   @PrimaryColumn({ type: 'uuid' })
   testCaseId!: string;
 
-  @ManyToOne(() => TestCase, { onDelete: 'CASCADE' })
-  @JoinColumn({ name: 'test_case_id' })
-  testCase?: Relation<TestCase>;
+  @References(() => TestCase, 'test_case_id') testCase?: Relation<TestCase>;
 
-  @Column({ type: 'uuid' })
-  projectId!: string;
+  @Uuid() projectId!: string;
+  @References(() => Project, 'project_id') project?: Relation<Project>;
 
-  @ManyToOne(() => Project, { onDelete: 'CASCADE' })
-  @JoinColumn({ name: 'project_id' })
-  project?: Relation<Project>;
-
-  @Column({ type: 'uuid' })
-  organizationId!: string;
+  @Uuid() organizationId!: string;
 
   @Column({ type: 'text' })
   reason!: string;
 
   /** Null: until taken out. */
-  @Column({ type: 'timestamptz', precision: 3, nullable: true })
-  expiresAt!: Date | null;
+  @Timestamp({ nullable: true }) expiresAt!: Date | null;
 
-  @CreateDateColumn({ type: 'timestamptz', precision: 3 })
-  createdAt!: Date;
-
-  @UpdateDateColumn({ type: 'timestamptz', precision: 3 })
-  updatedAt!: Date;
+  @CreatedAt() createdAt!: Date;
+  @UpdatedAt() updatedAt!: Date;
 }

@@ -1,4 +1,5 @@
-import { Column, CreateDateColumn, Entity, Generated, Index, PrimaryColumn } from 'typeorm';
+import { Column, Entity, Generated, Index, PrimaryColumn } from 'typeorm';
+import { CreatedAt, Timestamp } from '../../database/columns.js';
 
 /** One `Idempotency-Key` of one caller: the request it was first used for and its response. */
 @Entity('idempotency_record')
@@ -23,8 +24,7 @@ export class IdempotencyRecord {
   responseBody!: unknown;
 
   /** When the in-flight request took the key; a stale claim (crashed process) can be taken over. */
-  @Column({ type: 'timestamptz', precision: 3 })
-  lockedAt!: Date;
+  @Timestamp() lockedAt!: Date;
 
   /**
    * Which claim of the key a request holds: new at every claim, so a request whose claim was
@@ -34,6 +34,5 @@ export class IdempotencyRecord {
   @Generated('uuid')
   claimToken!: string;
 
-  @CreateDateColumn({ type: 'timestamptz', precision: 3 })
-  createdAt!: Date;
+  @CreatedAt() createdAt!: Date;
 }

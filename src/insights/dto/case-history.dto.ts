@@ -1,5 +1,6 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { IsIn, IsOptional, IsString, Length } from 'class-validator';
+import { ApiNullable } from '../../common/openapi.decorators.js';
 import { CreatedBetweenQuery } from '../../common/pagination/pagination.js';
 import { IsOptionalId } from '../../common/validation.js';
 import { RESULT_STATUSES, type ResultStatus } from '../../results/entities/result-status.js';
@@ -10,10 +11,10 @@ export class CaseHistoryItem extends ResultResponse {
   @ApiProperty({ example: 'Nightly' })
   test_run_name!: string;
 
-  @ApiProperty({ type: String, nullable: true, description: 'Of the run’s build', example: 'main' })
+  @ApiNullable(String, { description: 'Of the run’s build', example: 'main' })
   branch!: string | null;
 
-  @ApiProperty({ type: String, nullable: true, description: 'Of the run’s build' })
+  @ApiNullable(String, { description: 'Of the run’s build' })
   commit_sha!: string | null;
 }
 

@@ -1,5 +1,6 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { IsOptional } from 'class-validator';
+import { ApiId, ApiNullable, ApiNullableId } from '../../common/openapi.decorators.js';
 import { IsId } from '../../common/validation.js';
 import { RESULT_STATUSES, type ResultStatus } from '../../results/entities/result-status.js';
 
@@ -34,10 +35,10 @@ export class ComparisonSummary {
 }
 
 export class ComparisonItem {
-  @ApiProperty({ format: 'uuid' })
+  @ApiId()
   test_case_id!: string;
 
-  @ApiProperty({ type: String, nullable: true })
+  @ApiNullable(String)
   automation_id!: string | null;
 
   @ApiProperty()
@@ -54,18 +55,18 @@ export class ComparisonItem {
   })
   baseline_status!: ResultStatus | null;
 
-  @ApiProperty({ type: String, nullable: true, description: 'Of the current result' })
+  @ApiNullable(String, { description: 'Of the current result' })
   message!: string | null;
 
-  @ApiProperty({ type: String, nullable: true, description: 'Of the current result' })
+  @ApiNullable(String, { description: 'Of the current result' })
   signature!: string | null;
 }
 
 export class ComparisonResponse {
-  @ApiProperty({ format: 'uuid' })
+  @ApiId()
   test_run_id!: string;
 
-  @ApiProperty({ type: String, format: 'uuid', nullable: true })
+  @ApiNullableId()
   baseline_run_id!: string | null;
 
   @ApiProperty({ type: ComparisonSummary, description: 'Counts of every case, listed or not' })

@@ -1,19 +1,18 @@
 import { ApiProperty } from '@nestjs/swagger';
+import { ApiNullable } from '../../common/openapi.decorators.js';
 
 /** A run's failing current results that share a signature (the same cause). */
 export class FailureGroupResponse {
-  @ApiProperty({
-    type: String,
-    nullable: true,
+  @ApiNullable(String, {
     description: 'Null for failures stored without one',
     example: '3f9a0c1d2b4e5f60',
   })
   signature!: string | null;
 
-  @ApiProperty({ type: String, nullable: true, description: 'Of the group’s first result' })
+  @ApiNullable(String, { description: 'Of the group’s first result' })
   failure_type!: string | null;
 
-  @ApiProperty({ type: String, nullable: true, description: 'Of the group’s first result' })
+  @ApiNullable(String, { description: 'Of the group’s first result' })
   message!: string | null;
 
   @ApiProperty({ description: 'Failing results in the group', example: 12 })

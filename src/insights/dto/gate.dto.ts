@@ -1,4 +1,5 @@
 import { ApiProperty } from '@nestjs/swagger';
+import { ApiId } from '../../common/openapi.decorators.js';
 
 export const GATE_RULES = ['no_new_failures', 'min_pass_rate', 'no_missing_tests'] as const;
 export type GateRuleName = (typeof GATE_RULES)[number];
@@ -15,7 +16,7 @@ export class GateRuleResponse {
 }
 
 export class GateResponse {
-  @ApiProperty({ format: 'uuid' })
+  @ApiId()
   test_run_id!: string;
 
   @ApiProperty({ description: 'True when every rule passed' })

@@ -1,5 +1,6 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { IsBoolean, IsNumber, Max, Min, ValidateIf } from 'class-validator';
+import { ApiNullable } from '../../common/openapi.decorators.js';
 import { ProjectResponse } from '../../projects/dto/project.dto.js';
 
 const PASS_RATE_RULE = 'gate_min_pass_rate must be a number from 0 to 1, or null';
@@ -30,7 +31,7 @@ export class UpdateGateSettingsDto {
 
 /** A project as the internal API shows it, with its quality gate's settings. */
 export class ProjectGateSettingsResponse extends ProjectResponse {
-  @ApiProperty({ type: Number, nullable: true, minimum: 0, maximum: 1, example: 0.95 })
+  @ApiNullable(Number, { minimum: 0, maximum: 1, example: 0.95 })
   gate_min_pass_rate!: number | null;
 
   @ApiProperty({ example: false })

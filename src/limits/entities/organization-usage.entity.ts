@@ -1,4 +1,5 @@
-import { Column, Entity, JoinColumn, ManyToOne, PrimaryColumn, type Relation } from 'typeorm';
+import { Entity, PrimaryColumn, type Relation } from 'typeorm';
+import { Counter, References } from '../../database/columns.js';
 import { Organization } from '../../organizations/entities/organization.entity.js';
 
 /** Calls an organization made in one billing period; the monthly quota's source of truth. */
@@ -10,10 +11,7 @@ export class OrganizationUsage {
   @PrimaryColumn({ type: 'timestamptz', precision: 3 })
   periodStart!: Date;
 
-  @ManyToOne(() => Organization, { onDelete: 'CASCADE' })
-  @JoinColumn({ name: 'organization_id' })
-  organization?: Relation<Organization>;
+  @References(() => Organization, 'organization_id') organization?: Relation<Organization>;
 
-  @Column({ type: 'integer', default: 0 })
-  calls!: number;
+  @Counter() calls!: number;
 }

@@ -1,12 +1,13 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { IsIn, IsInt, IsOptional, IsString, Length, Max, Min, ValidateIf } from 'class-validator';
+import { ApiId, ApiNullable, ApiTimestamp } from '../../common/openapi.decorators.js';
 import { IsTimestamp } from '../../common/validation.js';
 import { PLANS, type Plan } from '../entities/organization.entity.js';
 
 const MAX_CUSTOM_LIMIT = 1_000_000_000;
 
 export class OrganizationResponse {
-  @ApiProperty({ format: 'uuid' })
+  @ApiId()
   id!: string;
 
   @ApiProperty({ example: 'Acme QA' })
@@ -15,7 +16,7 @@ export class OrganizationResponse {
   @ApiProperty({ enum: PLANS })
   plan!: Plan;
 
-  @ApiProperty({ format: 'date-time', description: 'Anchor of the monthly billing period' })
+  @ApiTimestamp('Anchor of the monthly billing period')
   subscription_started_at!: string;
 
   @ApiProperty({
@@ -27,21 +28,19 @@ export class OrganizationResponse {
   @ApiProperty({ description: 'Calls counted in the current billing period', example: 17 })
   calls_this_period!: number;
 
-  @ApiProperty({ format: 'date-time', description: 'When the monthly limit resets' })
+  @ApiTimestamp('When the monthly limit resets')
   period_reset_at!: string;
 
-  @ApiProperty({
-    type: Number,
-    nullable: true,
+  @ApiNullable(Number, {
     description: 'Webhook subscriptions allowed; null = unlimited',
     example: 5,
   })
   webhook_limit!: number | null;
 
-  @ApiProperty({ format: 'date-time' })
+  @ApiTimestamp()
   created_at!: string;
 
-  @ApiProperty({ format: 'date-time' })
+  @ApiTimestamp()
   updated_at!: string;
 }
 

@@ -1,36 +1,20 @@
-import {
-  Column,
-  CreateDateColumn,
-  Entity,
-  PrimaryGeneratedColumn,
-  UpdateDateColumn,
-} from 'typeorm';
+import { Column, Entity } from 'typeorm';
+import { ChangingRow, Timestamp, Varchar } from '../../database/columns.js';
 
 export const PLANS = ['basic', 'pro', 'enterprise'] as const;
 export type Plan = (typeof PLANS)[number];
 
 @Entity('organization')
-export class Organization {
-  @PrimaryGeneratedColumn('uuid')
-  id!: string;
-
-  @Column({ type: 'varchar', length: 255 })
-  name!: string;
+export class Organization extends ChangingRow {
+  @Varchar(255) name!: string;
 
   @Column({ type: 'enum', enum: PLANS, enumName: 'organization_plan' })
   plan!: Plan;
 
   /** Anchor of the monthly billing period (its day of month, in UTC). */
-  @Column({ type: 'timestamptz', precision: 3 })
-  subscriptionStartedAt!: Date;
+  @Timestamp() subscriptionStartedAt!: Date;
 
   /** A custom monthly limit agreed with sales; null = the plan's. */
   @Column({ type: 'integer', nullable: true })
   monthlyCallLimit!: number | null;
-
-  @CreateDateColumn({ type: 'timestamptz', precision: 3 })
-  createdAt!: Date;
-
-  @UpdateDateColumn({ type: 'timestamptz', precision: 3 })
-  updatedAt!: Date;
 }

@@ -1,9 +1,10 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { IsOptional, IsString, Matches, MaxLength } from 'class-validator';
+import { ApiId, ApiNullable, ApiTimestamp } from '../../common/openapi.decorators.js';
 import { IsName } from '../../common/validation.js';
 
 export class ProjectResponse {
-  @ApiProperty({ format: 'uuid' })
+  @ApiId()
   id!: string;
 
   @ApiProperty({ example: 'Web shop' })
@@ -12,13 +13,13 @@ export class ProjectResponse {
   @ApiProperty({ description: 'Short code, unique within the organization', example: 'WEB' })
   key!: string;
 
-  @ApiProperty({ type: String, nullable: true, example: 'Storefront and checkout' })
+  @ApiNullable(String, { example: 'Storefront and checkout' })
   description!: string | null;
 
-  @ApiProperty({ format: 'date-time' })
+  @ApiTimestamp()
   created_at!: string;
 
-  @ApiProperty({ format: 'date-time' })
+  @ApiTimestamp()
   updated_at!: string;
 }
 

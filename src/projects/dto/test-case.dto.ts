@@ -1,5 +1,6 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { IsIn, IsOptional, IsString, Length, MaxLength } from 'class-validator';
+import { ApiId, ApiNullable, ApiTimestamp } from '../../common/openapi.decorators.js';
 import { PaginationQuery } from '../../common/pagination/pagination.js';
 import { IsTimestampFilter, Trim } from '../../common/validation.js';
 import {
@@ -10,24 +11,22 @@ import {
 } from '../entities/test-case.entity.js';
 
 export class TestCaseResponse {
-  @ApiProperty({ format: 'uuid' })
+  @ApiId()
   id!: string;
 
-  @ApiProperty({ format: 'uuid' })
+  @ApiId()
   project_id!: string;
 
   @ApiProperty({ example: 'Pays with a saved card' })
   title!: string;
 
-  @ApiProperty({
-    type: String,
-    nullable: true,
+  @ApiNullable(String, {
     description: 'Stable key of the automated test, unique in the project',
     example: 'checkout.PaymentTest.paysWithSavedCard',
   })
   automation_id!: string | null;
 
-  @ApiProperty({ type: String, nullable: true, example: 'Checkout / Payments' })
+  @ApiNullable(String, { example: 'Checkout / Payments' })
   section!: string | null;
 
   @ApiProperty({ enum: TEST_CASE_PRIORITIES })
@@ -36,10 +35,10 @@ export class TestCaseResponse {
   @ApiProperty({ enum: TEST_CASE_STATUSES })
   status!: TestCaseStatus;
 
-  @ApiProperty({ format: 'date-time' })
+  @ApiTimestamp()
   created_at!: string;
 
-  @ApiProperty({ format: 'date-time' })
+  @ApiTimestamp()
   updated_at!: string;
 }
 

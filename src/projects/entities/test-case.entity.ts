@@ -1,11 +1,5 @@
-import {
-  Column,
-  CreateDateColumn,
-  Entity,
-  Index,
-  PrimaryGeneratedColumn,
-  UpdateDateColumn,
-} from 'typeorm';
+import { Column, Entity, Index } from 'typeorm';
+import { ChangingTenantRow, Uuid, Varchar } from '../../database/columns.js';
 
 export const TEST_CASE_PRIORITIES = ['low', 'medium', 'high', 'critical'] as const;
 export type TestCasePriority = (typeof TEST_CASE_PRIORITIES)[number];
@@ -18,29 +12,18 @@ export type TestCaseStatus = (typeof TEST_CASE_STATUSES)[number];
 @Index('IDX_test_case_project_created', ['projectId', 'createdAt'])
 /** Incremental sync (`updated_after`) walks this index. */
 @Index('IDX_test_case_project_updated', ['projectId', 'updatedAt'])
-export class TestCase {
-  @PrimaryGeneratedColumn('uuid')
-  id!: string;
-
-  @Column({ type: 'uuid' })
-  organizationId!: string;
-
+export class TestCase extends ChangingTenantRow {
   /**
    * Its project; deleting the project removes its cases. Checked once per statement by
    * triggers (migration `ReferencesCheckedPerStatement`): reports create cases by the thousand.
    */
-  @Column({ type: 'uuid' })
-  projectId!: string;
+  @Uuid() projectId!: string;
 
-  @Column({ type: 'varchar', length: 1000 })
-  title!: string;
-
-  @Column({ type: 'varchar', length: 1000, nullable: true })
-  automationId!: string | null;
+  @Varchar(1000) title!: string;
+  @Varchar(1000, { nullable: true }) automationId!: string | null;
 
   /** Path of the case in the project's tree, e.g. `Checkout / Payments`. */
-  @Column({ type: 'varchar', length: 1000, nullable: true })
-  section!: string | null;
+  @Varchar(1000, { nullable: true }) section!: string | null;
 
   @Column({
     type: 'enum',
@@ -57,10 +40,4 @@ export class TestCase {
     default: 'active',
   })
   status!: TestCaseStatus;
-
-  @CreateDateColumn({ type: 'timestamptz', precision: 3 })
-  createdAt!: Date;
-
-  @UpdateDateColumn({ type: 'timestamptz', precision: 3 })
-  updatedAt!: Date;
 }

@@ -1,4 +1,5 @@
 import { ApiProperty } from '@nestjs/swagger';
+import { ApiId, ApiNullable } from '../../common/openapi.decorators.js';
 import { RELEASE_STATUSES, type ReleaseStatus } from '../entities/release.entity.js';
 
 export class ReleaseRunCounts {
@@ -20,7 +21,7 @@ export class ReleaseResultCounts {
 }
 
 export class ReleaseProgressResponse {
-  @ApiProperty({ format: 'uuid' })
+  @ApiId()
   release_id!: string;
 
   @ApiProperty({ enum: RELEASE_STATUSES })
@@ -38,17 +39,13 @@ export class ReleaseProgressResponse {
   })
   results!: ReleaseResultCounts;
 
-  @ApiProperty({
-    type: Number,
-    nullable: true,
+  @ApiNullable(Number, {
     description: 'passed / executed, 4 decimals',
     example: 0.9583,
   })
   pass_rate!: number | null;
 
-  @ApiProperty({
-    type: Number,
-    nullable: true,
+  @ApiNullable(Number, {
     description: 'executed / total, 4 decimals',
     example: 0.96,
   })

@@ -1,19 +1,25 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { IsIn, IsOptional, IsString, Length } from 'class-validator';
+import {
+  ApiId,
+  ApiNullable,
+  ApiNullableTimestamp,
+  ApiTimestamp,
+} from '../../common/openapi.decorators.js';
 import { IsCalendarDate, IsName } from '../../common/validation.js';
 import { RELEASE_STATUSES, type ReleaseStatus } from '../entities/release.entity.js';
 
 export class ReleaseResponse {
-  @ApiProperty({ format: 'uuid' })
+  @ApiId()
   id!: string;
 
-  @ApiProperty({ format: 'uuid' })
+  @ApiId()
   project_id!: string;
 
   @ApiProperty({ example: 'Spring release' })
   name!: string;
 
-  @ApiProperty({ type: String, nullable: true, example: '2026.4' })
+  @ApiNullable(String, { example: '2026.4' })
   version!: string | null;
 
   @ApiProperty({ enum: RELEASE_STATUSES })
@@ -22,18 +28,13 @@ export class ReleaseResponse {
   @ApiProperty({ type: String, format: 'date', nullable: true, example: '2026-04-30' })
   target_date!: string | null;
 
-  @ApiProperty({
-    type: String,
-    format: 'date-time',
-    nullable: true,
-    description: 'When it was completed',
-  })
+  @ApiNullableTimestamp('When it was completed')
   released_at!: string | null;
 
-  @ApiProperty({ format: 'date-time' })
+  @ApiTimestamp()
   created_at!: string;
 
-  @ApiProperty({ format: 'date-time' })
+  @ApiTimestamp()
   updated_at!: string;
 }
 

@@ -1,5 +1,11 @@
+import {
+  ApiId,
+  ApiNullable,
+  ApiNullableTimestamp,
+  ApiTimestamp,
+} from '../../common/openapi.decorators.js';
 import { IsId, IsOptionalId } from '../../common/validation.js';
-import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { ApiProperty, type ApiPropertyOptions, ApiPropertyOptional } from '@nestjs/swagger';
 import { Transform } from 'class-transformer';
 import { IsBoolean, IsIn, IsOptional, IsString, Length } from 'class-validator';
 import { PaginationQuery } from '../../common/pagination/pagination.js';
@@ -11,22 +17,22 @@ const toBoolean = () =>
   Transform(({ value }) => (value === 'true' ? true : value === 'false' ? false : value));
 
 export class ResultResponse {
-  @ApiProperty({ format: 'uuid' })
+  @ApiId()
   id!: string;
 
-  @ApiProperty({ format: 'uuid' })
+  @ApiId()
   test_run_id!: string;
 
-  @ApiProperty({ format: 'uuid' })
+  @ApiId()
   test_case_id!: string;
 
   @ApiProperty({ enum: RESULT_STATUSES })
   status!: ResultStatus;
 
-  @ApiProperty({ type: Number, nullable: true, example: 1250 })
+  @ApiNullable(Number, { example: 1250 })
   duration_ms!: number | null;
 
-  @ApiProperty({ type: String, nullable: true })
+  @ApiNullable(String)
   message!: string | null;
 
   @ApiProperty({ type: [String], example: ['JIRA-123'] })
@@ -38,31 +44,25 @@ export class ResultResponse {
   @ApiProperty({ description: '`passed` after failed attempts', example: false })
   flaky!: boolean;
 
-  @ApiProperty({ type: String, format: 'date-time', nullable: true })
+  @ApiNullableTimestamp()
   executed_at!: string | null;
 
-  @ApiProperty({ format: 'date-time' })
+  @ApiTimestamp()
   created_at!: string;
 
-  @ApiProperty({
-    type: String,
-    nullable: true,
+  @ApiNullable(String, {
     description: 'What kind of failure: JUnit’s `type` of the `<failure>` or `<error>`, or as sent',
     example: 'java.lang.AssertionError',
   })
   failure_type!: string | null;
 
-  @ApiProperty({
-    type: String,
-    nullable: true,
+  @ApiNullable(String, {
     description:
       'The failure’s stack trace: the JUnit element’s text when it has a `message` attribute, or as sent; at most 65,536 characters',
   })
   stack_trace!: string | null;
 
-  @ApiProperty({
-    type: String,
-    nullable: true,
+  @ApiNullable(String, {
     pattern: '^[0-9a-f]{16}$',
     description:
       'Names the failure’s cause: the same error in another run or case has the same signature (a hash of `failure_type` and of the message without what varies between runs). Null unless the status is `failed` or `blocked`',
@@ -91,13 +91,41 @@ export class ResultItemDto {
 }
 describeResultItem(ResultItemDto);
 
-export class SubmitResultsDto {
-  @ApiProperty({ type: [ResultItemDto], minItems: 1, maxItems: MAX_RESULTS_PER_CALL })
-  results!: ResultItemDto[];
+/** Documents each field of a JSON body from its table (see `SUBMIT_BODY_FIELDS`). */
+function describeBody(target: abstract new () => object, fields: BodyFields): void {
+  for (const [name, options] of Object.entries(fields)) {
+    ApiProperty(options)(target.prototype, name);
+  }
+}
 
-  @ApiPropertyOptional({ default: false, description: 'Also complete the run' })
+type BodyFields = Record<string, ApiPropertyOptions>;
+
+const RESULTS_FIELD: ApiPropertyOptions = {
+  type: [ResultItemDto],
+  minItems: 1,
+  maxItems: MAX_RESULTS_PER_CALL,
+  required: true,
+};
+
+/**
+ * The fields of `POST /testruns/{id}/results`: the one source of its documented schema and of
+ * the fields its hand parser accepts (`result-commands.ts`).
+ */
+export const SUBMIT_BODY_FIELDS = {
+  results: RESULTS_FIELD,
+  complete: {
+    type: Boolean,
+    default: false,
+    description: 'Also complete the run',
+    required: false,
+  },
+} satisfies BodyFields;
+
+export class SubmitResultsDto {
+  results!: ResultItemDto[];
   complete?: boolean;
 }
+describeBody(SubmitResultsDto, SUBMIT_BODY_FIELDS);
 
 export class SubmittedResultsResponse {
   @ApiProperty({ example: 1000 })
@@ -110,34 +138,45 @@ export class SubmittedResultsResponse {
   data!: ResultResponse[];
 }
 
-export class IngestJsonDto {
-  @ApiPropertyOptional({ format: 'uuid', description: 'Required unless `test_run_id` is given' })
-  project_id?: string;
-
-  @ApiPropertyOptional({
+/** The fields of the JSON form of `POST /results/ingest`, as `SUBMIT_BODY_FIELDS`. */
+export const INGEST_BODY_FIELDS = {
+  project_id: {
+    type: String,
+    format: 'uuid',
+    description: 'Required unless `test_run_id` is given',
+    required: false,
+  },
+  test_run_id: {
+    type: String,
     format: 'uuid',
     description: 'Add to this run; without it a run is created',
-  })
+    required: false,
+  },
+  run_name: {
+    type: String,
+    maxLength: 255,
+    description: 'Name of the created run',
+    required: false,
+  },
+  build_id: { type: String, format: 'uuid', required: false },
+  release_id: { type: String, format: 'uuid', required: false },
+  results: RESULTS_FIELD,
+  complete: { type: Boolean, default: false, required: false },
+} satisfies BodyFields;
+
+export class IngestJsonDto {
+  project_id?: string;
   test_run_id?: string;
-
-  @ApiPropertyOptional({ maxLength: 255, description: 'Name of the created run' })
   run_name?: string;
-
-  @ApiPropertyOptional({ format: 'uuid' })
   build_id?: string;
-
-  @ApiPropertyOptional({ format: 'uuid' })
   release_id?: string;
-
-  @ApiProperty({ type: [ResultItemDto], minItems: 1, maxItems: MAX_RESULTS_PER_CALL })
   results!: ResultItemDto[];
-
-  @ApiPropertyOptional({ default: false })
   complete?: boolean;
 }
+describeBody(IngestJsonDto, INGEST_BODY_FIELDS);
 
 export class IngestResponse {
-  @ApiProperty({ format: 'uuid' })
+  @ApiId()
   test_run_id!: string;
 
   @ApiProperty({ example: 1200 })

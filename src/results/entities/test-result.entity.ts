@@ -1,4 +1,13 @@
-import { Column, CreateDateColumn, Entity, Index, PrimaryGeneratedColumn } from 'typeorm';
+import { Column, Entity, Index } from 'typeorm';
+import {
+  Counter,
+  Flag,
+  OptionalText,
+  TenantRow,
+  Timestamp,
+  Uuid,
+  Varchar,
+} from '../../database/columns.js';
 import { RESULT_STATUSES, type ResultStatus } from './result-status.js';
 
 /**
@@ -14,18 +23,9 @@ import { RESULT_STATUSES, type ResultStatus } from './result-status.js';
 @Entity('test_result')
 @Index('IDX_test_result_run_created', ['testRunId', 'createdAt', 'id'])
 @Index('IDX_test_result_run_case', ['testRunId', 'testCaseId'])
-export class TestResult {
-  @PrimaryGeneratedColumn('uuid')
-  id!: string;
-
-  @Column({ type: 'uuid' })
-  organizationId!: string;
-
-  @Column({ type: 'uuid' })
-  testRunId!: string;
-
-  @Column({ type: 'uuid' })
-  testCaseId!: string;
+export class TestResult extends TenantRow {
+  @Uuid() testRunId!: string;
+  @Uuid() testCaseId!: string;
 
   @Column({ type: 'enum', enum: RESULT_STATUSES, enumName: 'result_status' })
   status!: ResultStatus;
@@ -33,42 +33,35 @@ export class TestResult {
   @Column({ type: 'integer', nullable: true })
   durationMs!: number | null;
 
-  @Column({ type: 'text', nullable: true })
-  message!: string | null;
+  @OptionalText() message!: string | null;
 
   @Column({ type: 'text', array: true, default: () => "'{}'" })
   defects!: string[];
 
   /** The JUnit `type` of a `<failure>`/`<error>`, or sent in JSON (CONTRACT §12). */
-  @Column({ type: 'text', nullable: true })
+  @OptionalText()
   failureType!: string | null;
 
   /** The failure's text (at most 65,536 characters, cut between code points). */
-  @Column({ type: 'text', nullable: true })
+  @OptionalText()
   stackTrace!: string | null;
 
   /**
    * 16 hex characters naming the failure's cause (`failure-signature.ts`): the same error in
    * another run or case has the same one. Null unless the status is failed or blocked.
    */
-  @Column({ type: 'varchar', length: 16, nullable: true })
+  @Varchar(16, { nullable: true })
   signature!: string | null;
 
   /** Failed attempts before the final status (test retries, Surefire reruns). */
-  @Column({ type: 'integer', default: 0 })
-  retries!: number;
+  @Counter() retries!: number;
 
   /** Passed only after failing: `passed` with `retries` > 0. */
-  @Column({ type: 'boolean', default: false })
-  flaky!: boolean;
+  @Flag(false) flaky!: boolean;
 
-  @Column({ type: 'timestamptz', precision: 3, nullable: true })
-  executedAt!: Date | null;
+  @Timestamp({ nullable: true }) executedAt!: Date | null;
 
   /** Storage order within a run: "latest" means the highest sequence. */
   @Column({ type: 'bigint', generated: 'increment' })
   seq!: string;
-
-  @CreateDateColumn({ type: 'timestamptz', precision: 3 })
-  createdAt!: Date;
 }

@@ -1,6 +1,12 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { ArrayMaxSize, ArrayUnique, IsArray, IsIn, IsOptional } from 'class-validator';
 import { SOURCES, type Source } from '../../builds/entities/build.entity.js';
+import {
+  ApiId,
+  ApiNullableId,
+  ApiNullableTimestamp,
+  ApiTimestamp,
+} from '../../common/openapi.decorators.js';
 import { CreatedBetweenQuery } from '../../common/pagination/pagination.js';
 import { IsId, IsName, IsOptionalId } from '../../common/validation.js';
 import { TEST_RUN_STATUSES, type TestRunStatus } from '../entities/test-run.entity.js';
@@ -27,19 +33,19 @@ export class TestRunCounts {
 }
 
 export class TestRunResponse {
-  @ApiProperty({ format: 'uuid' })
+  @ApiId()
   id!: string;
 
-  @ApiProperty({ format: 'uuid' })
+  @ApiId()
   project_id!: string;
 
   @ApiProperty({ example: 'Nightly regression #311' })
   name!: string;
 
-  @ApiProperty({ type: String, format: 'uuid', nullable: true })
+  @ApiNullableId()
   build_id!: string | null;
 
-  @ApiProperty({ type: String, format: 'uuid', nullable: true })
+  @ApiNullableId()
   release_id!: string | null;
 
   @ApiProperty({ enum: TEST_RUN_STATUSES })
@@ -51,16 +57,16 @@ export class TestRunResponse {
   @ApiProperty({ type: TestRunCounts, description: 'Counts of each case’s current result' })
   counts!: TestRunCounts;
 
-  @ApiProperty({ type: String, format: 'date-time', nullable: true })
+  @ApiNullableTimestamp()
   submitted_at!: string | null;
 
-  @ApiProperty({ type: String, format: 'date-time', nullable: true })
+  @ApiNullableTimestamp()
   completed_at!: string | null;
 
-  @ApiProperty({ format: 'date-time' })
+  @ApiTimestamp()
   created_at!: string;
 
-  @ApiProperty({ format: 'date-time' })
+  @ApiTimestamp()
   updated_at!: string;
 }
 
@@ -93,7 +99,7 @@ export class TestRunFields {
 }
 
 export class CreateTestRunDto extends TestRunFields {
-  @ApiProperty({ format: 'uuid' })
+  @ApiId()
   @IsId('project_id must be a project id (UUID)')
   project_id!: string;
 }

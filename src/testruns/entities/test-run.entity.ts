@@ -1,15 +1,13 @@
-import {
-  Column,
-  CreateDateColumn,
-  Entity,
-  Index,
-  JoinColumn,
-  ManyToOne,
-  PrimaryGeneratedColumn,
-  type Relation,
-  UpdateDateColumn,
-} from 'typeorm';
+import { Column, Entity, Index, type Relation } from 'typeorm';
 import { Build, SOURCES, type Source } from '../../builds/entities/build.entity.js';
+import {
+  ChangingTenantRow,
+  Counter,
+  References,
+  Timestamp,
+  Uuid,
+  Varchar,
+} from '../../database/columns.js';
 import { Project } from '../../projects/entities/project.entity.js';
 import { Release } from '../../releases/entities/release.entity.js';
 
@@ -22,36 +20,17 @@ export type TestRunStatus = (typeof TEST_RUN_STATUSES)[number];
 @Index('IDX_test_run_build', ['buildId'])
 @Index('IDX_test_run_release', ['releaseId'])
 @Index('UQ_test_run_project_position', ['projectId', 'position'], { unique: true })
-export class TestRun {
-  @PrimaryGeneratedColumn('uuid')
-  id!: string;
+export class TestRun extends ChangingTenantRow {
+  @Uuid() projectId!: string;
+  @References(() => Project, 'project_id') project?: Relation<Project>;
 
-  @Column({ type: 'uuid' })
-  organizationId!: string;
+  @Uuid({ nullable: true }) buildId!: string | null;
+  @References(() => Build, 'build_id', 'SET NULL') build?: Relation<Build>;
 
-  @Column({ type: 'uuid' })
-  projectId!: string;
+  @Uuid({ nullable: true }) releaseId!: string | null;
+  @References(() => Release, 'release_id', 'SET NULL') release?: Relation<Release>;
 
-  @ManyToOne(() => Project, { onDelete: 'CASCADE' })
-  @JoinColumn({ name: 'project_id' })
-  project?: Relation<Project>;
-
-  @Column({ type: 'uuid', nullable: true })
-  buildId!: string | null;
-
-  @ManyToOne(() => Build, { onDelete: 'SET NULL' })
-  @JoinColumn({ name: 'build_id' })
-  build?: Relation<Build>;
-
-  @Column({ type: 'uuid', nullable: true })
-  releaseId!: string | null;
-
-  @ManyToOne(() => Release, { onDelete: 'SET NULL' })
-  @JoinColumn({ name: 'release_id' })
-  release?: Relation<Release>;
-
-  @Column({ type: 'varchar', length: 255 })
-  name!: string;
+  @Varchar(255) name!: string;
 
   /**
    * The run's place among its project's runs in creation order (1, 2, 3…, from
@@ -73,39 +52,15 @@ export class TestRun {
   source!: Source;
 
   // Counts of each case's current result, kept in the same transaction as every batch.
-  @Column({ type: 'integer', default: 0 })
-  total!: number;
+  @Counter() total!: number;
+  @Counter() passed!: number;
+  @Counter() failed!: number;
+  @Counter() blocked!: number;
+  @Counter() skipped!: number;
+  @Counter() retest!: number;
+  @Counter() untested!: number;
+  @Counter() flaky!: number;
 
-  @Column({ type: 'integer', default: 0 })
-  passed!: number;
-
-  @Column({ type: 'integer', default: 0 })
-  failed!: number;
-
-  @Column({ type: 'integer', default: 0 })
-  blocked!: number;
-
-  @Column({ type: 'integer', default: 0 })
-  skipped!: number;
-
-  @Column({ type: 'integer', default: 0 })
-  retest!: number;
-
-  @Column({ type: 'integer', default: 0 })
-  untested!: number;
-
-  @Column({ type: 'integer', default: 0 })
-  flaky!: number;
-
-  @Column({ type: 'timestamptz', precision: 3, nullable: true })
-  submittedAt!: Date | null;
-
-  @Column({ type: 'timestamptz', precision: 3, nullable: true })
-  completedAt!: Date | null;
-
-  @CreateDateColumn({ type: 'timestamptz', precision: 3 })
-  createdAt!: Date;
-
-  @UpdateDateColumn({ type: 'timestamptz', precision: 3 })
-  updatedAt!: Date;
+  @Timestamp({ nullable: true }) submittedAt!: Date | null;
+  @Timestamp({ nullable: true }) completedAt!: Date | null;
 }

@@ -1,11 +1,17 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Allow, IsIn, IsOptional, IsString, MaxLength } from 'class-validator';
+import {
+  ApiId,
+  ApiNullable,
+  ApiNullableTimestamp,
+  ApiTimestamp,
+} from '../../common/openapi.decorators.js';
 import { PaginationQuery } from '../../common/pagination/pagination.js';
 import { EVENT_TYPE_NAMES } from '../../events/event-types.js';
 import { DELIVERY_STATUSES, type DeliveryStatus } from '../entities/webhook-delivery.entity.js';
 
 export class WebhookResponse {
-  @ApiProperty({ format: 'uuid' })
+  @ApiId()
   id!: string;
 
   @ApiProperty({ example: 'https://ci.example.com/hooks/test-management' })
@@ -18,20 +24,18 @@ export class WebhookResponse {
   })
   events!: string[];
 
-  @ApiProperty({ type: String, nullable: true })
+  @ApiNullable(String)
   description!: string | null;
 
   @ApiProperty()
   active!: boolean;
 
-  @ApiProperty({ format: 'date-time' })
+  @ApiTimestamp()
   created_at!: string;
 }
 
 export class CreatedWebhookResponse extends WebhookResponse {
-  @ApiProperty({
-    type: String,
-    nullable: true,
+  @ApiNullable(String, {
     description:
       'Signing secret (`whsec_…`), shown only in this response; null when the response is an ' +
       'idempotent replay (`Idempotent-Replayed: true`), since the secret is never stored for one',
@@ -65,25 +69,22 @@ export class CreateWebhookDto {
 export class AttemptResponse {
   @ApiProperty({ example: 1 })
   attempt!: number;
-  @ApiProperty({ format: 'date-time' })
+  @ApiTimestamp()
   at!: string;
-  @ApiProperty({ type: Number, nullable: true, example: 500 })
+  @ApiNullable(Number, { example: 500 })
   response_status!: number | null;
-  @ApiProperty({ type: String, nullable: true, description: 'First 2 KiB of the response body' })
+  @ApiNullable(String, { description: 'First 2 KiB of the response body' })
   response_body!: string | null;
-  @ApiProperty({ type: String, nullable: true, example: 'HTTP 500' })
+  @ApiNullable(String, { example: 'HTTP 500' })
   error!: string | null;
   @ApiProperty({ example: 83 })
   duration_ms!: number;
 }
 
 export class DeliveryResponse {
-  @ApiProperty({
-    format: 'uuid',
-    description: 'The X-Service-Delivery header, the same on every attempt',
-  })
+  @ApiId('The X-Service-Delivery header, the same on every attempt')
   id!: string;
-  @ApiProperty({ format: 'uuid' })
+  @ApiId()
   event_id!: string;
   @ApiProperty({ enum: EVENT_TYPE_NAMES })
   event_type!: string;
@@ -91,13 +92,13 @@ export class DeliveryResponse {
   status!: DeliveryStatus;
   @ApiProperty({ description: 'Finished attempts' })
   attempts!: number;
-  @ApiProperty({ type: String, format: 'date-time', nullable: true })
+  @ApiNullableTimestamp()
   next_attempt_at!: string | null;
   @ApiProperty({ type: [AttemptResponse] })
   attempt_log!: AttemptResponse[];
-  @ApiProperty({ format: 'date-time' })
+  @ApiTimestamp()
   created_at!: string;
-  @ApiProperty({ format: 'date-time' })
+  @ApiTimestamp()
   updated_at!: string;
 }
 

@@ -1,14 +1,12 @@
+import { Column, Entity, Index, type Relation } from 'typeorm';
 import {
-  Column,
-  CreateDateColumn,
-  Entity,
-  Index,
-  JoinColumn,
-  ManyToOne,
-  PrimaryGeneratedColumn,
-  type Relation,
-  UpdateDateColumn,
-} from 'typeorm';
+  ChangingTenantRow,
+  Counter,
+  References,
+  Timestamp,
+  Uuid,
+  Varchar,
+} from '../../database/columns.js';
 import { DomainEvent } from '../../events/entities/domain-event.entity.js';
 import { WebhookSubscription } from './webhook-subscription.entity.js';
 
@@ -32,29 +30,15 @@ export interface AttemptLogEntry {
 @Index('IDX_webhook_delivery_subscription', ['subscriptionId', 'createdAt', 'id'])
 @Index('IDX_webhook_delivery_due', ['nextAttemptAt'], { where: `"status" = 'pending'` })
 @Index('IDX_webhook_delivery_event', ['eventId'])
-export class WebhookDelivery {
-  @PrimaryGeneratedColumn('uuid')
-  id!: string;
-
-  @Column({ type: 'uuid' })
-  organizationId!: string;
-
-  @Column({ type: 'uuid' })
-  subscriptionId!: string;
-
-  @ManyToOne(() => WebhookSubscription, { onDelete: 'CASCADE' })
-  @JoinColumn({ name: 'subscription_id' })
+export class WebhookDelivery extends ChangingTenantRow {
+  @Uuid() subscriptionId!: string;
+  @References(() => WebhookSubscription, 'subscription_id')
   subscription?: Relation<WebhookSubscription>;
 
-  @Column({ type: 'uuid' })
-  eventId!: string;
+  @Uuid() eventId!: string;
+  @References(() => DomainEvent, 'event_id') event?: Relation<DomainEvent>;
 
-  @ManyToOne(() => DomainEvent, { onDelete: 'CASCADE' })
-  @JoinColumn({ name: 'event_id' })
-  event?: Relation<DomainEvent>;
-
-  @Column({ type: 'varchar', length: 64 })
-  eventType!: string;
+  @Varchar(64) eventType!: string;
 
   @Column({
     type: 'enum',
@@ -65,23 +49,14 @@ export class WebhookDelivery {
   status!: DeliveryStatus;
 
   /** Finished attempts. */
-  @Column({ type: 'integer', default: 0 })
-  attempts!: number;
+  @Counter() attempts!: number;
 
   /** When the next attempt is due; null once finished. */
-  @Column({ type: 'timestamptz', precision: 3, nullable: true })
-  nextAttemptAt!: Date | null;
+  @Timestamp({ nullable: true }) nextAttemptAt!: Date | null;
 
   /** A worker sending an attempt holds the delivery until then, so no attempt is sent twice. */
-  @Column({ type: 'timestamptz', precision: 3, nullable: true })
-  leaseUntil!: Date | null;
+  @Timestamp({ nullable: true }) leaseUntil!: Date | null;
 
   @Column({ type: 'jsonb', default: () => "'[]'" })
   attemptLog!: AttemptLogEntry[];
-
-  @CreateDateColumn({ type: 'timestamptz', precision: 3 })
-  createdAt!: Date;
-
-  @UpdateDateColumn({ type: 'timestamptz', precision: 3 })
-  updatedAt!: Date;
 }

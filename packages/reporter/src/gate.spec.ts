@@ -1,0 +1,106 @@
+import { serviceClient } from './client.js';
+import { gateText, readGate } from './gate.js';
+import type { TestRun } from './run.js';
+import type { Outgoing } from './transport.js';
+
+const RUN_ID = '01a20b3d-0000-7000-8000-000000000001';
+const PROJECT_ID = '01a20b3d-0000-7000-8000-000000000002';
+const caseId = (n: number) => `01a20b3d-0000-7000-8000-1000000000${String(n).padStart(2, '0')}`;
+
+function flakyTest(n: number, quarantined = false) {
+  return {
+    test_case_id: caseId(n),
+    automation_id: `case${n}`,
+    title: `Case ${n}`,
+    executions: 10,
+    flips: 5,
+    flip_rate: 0.5556,
+    retried_passes: 0,
+    last_status: 'passed',
+    quarantined,
+  };
+}
+
+const page = (data: unknown[], total = data.length) => ({
+  data,
+  pagination: { total, limit: 100, offset: 0, has_more: total > data.length },
+});
+
+/** A service that knows one run holding cases 1 and 3 of the project's flaky list 1, 2, 3. */
+function service(flakyTotal: number) {
+  const asked: string[] = [];
+  const answers: Record<string, (url: URL) => unknown> = {
+    [`/api/v1/testruns/${RUN_ID}/gate`]: () => ({ test_run_id: RUN_ID, passed: true, rules: [] }),
+    [`/api/v1/testruns/${RUN_ID}/comparison`]: () => ({
+      test_run_id: RUN_ID,
+      baseline_run_id: null,
+      summary: {
+        new_failures: 0,
+        still_failing: 0,
+        fixed: 0,
+        new_tests: 0,
+        missing_tests: 0,
+        flaky: 0,
+      },
+      new_failures: [],
+      still_failing: [],
+      fixed: [],
+    }),
+    [`/api/v1/testruns/${RUN_ID}/failures`]: () => page([]),
+    [`/api/v1/projects/${PROJECT_ID}/flaky-tests`]: () =>
+      page([flakyTest(1), flakyTest(2), flakyTest(3, true)], flakyTotal),
+    [`/api/v1/testruns/${RUN_ID}/results`]: (url) => {
+      const inRun = [caseId(1), caseId(3)];
+      const asked = url.searchParams.get('test_case_id');
+      const ids = asked ? inRun.filter((id) => id === asked) : inRun;
+      return page(ids.map((id) => ({ test_case_id: id })));
+    },
+  };
+  const client = serviceClient(
+    { baseUrl: 'https://tm.example', apiKey: 'svc_live_0', extraHeaders: {} },
+    {
+      transport: async ({ url }: Outgoing) => {
+        asked.push(`${url.pathname}${url.search}`);
+        return Response.json(answers[url.pathname](url));
+      },
+    },
+  );
+  return { client, asked };
+}
+
+const run = (total: number) =>
+  ({ id: RUN_ID, project_id: PROJECT_ID, counts: { total } }) as TestRun;
+
+describe('the gate’s flaky tests', () => {
+  it('looks each of the project’s flaky tests up in a large run', async () => {
+    const { client, asked } = service(3);
+    const report = await readGate(client, run(20_000));
+    expect(report.flakyTests.map((f) => f.automation_id)).toEqual(['case1', 'case3']);
+    expect(asked.filter((a) => a.includes('/results')).sort()).toEqual(
+      [1, 2, 3].map((n) => `/api/v1/testruns/${RUN_ID}/results?test_case_id=${caseId(n)}&limit=1`),
+    );
+  });
+
+  it('lists a small run’s results instead, when that takes fewer calls', async () => {
+    const { client, asked } = service(3);
+    const report = await readGate(client, run(150));
+    expect(report.flakyTests.map((f) => f.automation_id)).toEqual(['case1', 'case3']);
+    expect(asked.filter((a) => a.includes('/results')).sort()).toEqual([
+      `/api/v1/testruns/${RUN_ID}/results?limit=100&offset=0`,
+      `/api/v1/testruns/${RUN_ID}/results?limit=100&offset=100`,
+    ]);
+  });
+
+  it('prints them, quarantine marked, and says when only the most flaky were looked for', async () => {
+    const { client } = service(250);
+    const text = gateText(await readGate(client, run(20_000)));
+    expect(text).toContain(
+      [
+        'Flaky tests (2):',
+        '  - case1: flips 56 % over 10 results, last passed',
+        '  - case3: flips 56 % over 10 results, last passed [quarantined]',
+        "  (the project's 3 most flaky tests of 250 were looked for in this run)",
+      ].join('\n'),
+    );
+  });
+});

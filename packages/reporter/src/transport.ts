@@ -1,0 +1,86 @@
+import http from 'node:http';
+
+/** One attempt of a request, as the retrying fetch sends it (the body read once, sent as is). */
+export interface Outgoing {
+  method: string;
+  url: URL;
+  headers: Record<string, string>;
+  body?: Buffer;
+}
+
+/** Sends one attempt; a network failure or a timeout rejects (never an HTTP status). */
+export type Transport = (outgoing: Outgoing, timeoutMs: number) => Promise<Response>;
+
+interface Protocol {
+  agent: http.Agent;
+  request: typeof http.request;
+}
+
+/** Per protocol, connections kept open between calls (a shard sends its reports over them). */
+const protocols = new Map<string, Protocol>();
+
+async function protocolOf(url: URL): Promise<Protocol> {
+  let protocol = protocols.get(url.protocol);
+  if (!protocol) {
+    // node:https (and TLS) is loaded only for an https:// service.
+    const module = url.protocol === 'https:' ? await import('node:https') : http;
+    protocol = { agent: new module.Agent({ keepAlive: true }), request: module.request };
+    protocols.set(url.protocol, protocol);
+  }
+  return protocol;
+}
+
+function timeoutError(ms: number): Error {
+  return Object.assign(new Error(`no answer in ${ms / 1000} s`), { name: 'TimeoutError' });
+}
+
+/**
+ * The reporter's transport: node:http(s) with keep-alive, answering with a fetch `Response` for
+ * openapi-fetch. Not undici's `fetch`: in a profile of a shard, its first request (loading its
+ * dispatcher and compiling its WebAssembly HTTP parser) and its stream-based bodies cost more CPU
+ * than the rest of the reporter; node:http's parser is built in. Redirects are not followed: a
+ * redirect means TM_URL is not the API's address (the caller says so).
+ */
+export const httpTransport: Transport = async (outgoing, timeoutMs) => {
+  const { agent, request } = await protocolOf(outgoing.url);
+  return new Promise<Response>((resolve, reject) => {
+    const headers: Record<string, string | number> = { ...outgoing.headers };
+    if (outgoing.body) headers['content-length'] = outgoing.body.length;
+    const req = request(outgoing.url, { method: outgoing.method, headers, agent }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (chunk: Buffer) => chunks.push(chunk));
+      res.on('error', (error) => {
+        clearTimeout(timer);
+        reject(error);
+      });
+      res.on('end', () => {
+        clearTimeout(timer);
+        const status = res.statusCode ?? 0;
+        const responseHeaders = new Headers();
+        for (let i = 0; i + 1 < res.rawHeaders.length; i += 2)
+          responseHeaders.append(res.rawHeaders[i], res.rawHeaders[i + 1]);
+        const noBody = status === 204 || status === 304 || outgoing.method === 'HEAD';
+        try {
+          const response = new Response(noBody ? null : Buffer.concat(chunks), {
+            status,
+            statusText: res.statusMessage,
+            headers: responseHeaders,
+          });
+          // As fetch's answers do: the URL it came from, for messages about TM_URL.
+          Object.defineProperty(response, 'url', { value: outgoing.url.href });
+          resolve(response);
+        } catch (error) {
+          // A status fetch cannot represent (e.g. 1xx, or beyond 599): not an HTTP service.
+          reject(error);
+        }
+      });
+    });
+    // Unref'd: the request itself keeps the process alive while it is open, the timer must not.
+    const timer = setTimeout(() => req.destroy(timeoutError(timeoutMs)), timeoutMs).unref();
+    req.on('error', (error) => {
+      clearTimeout(timer);
+      reject(error);
+    });
+    req.end(outgoing.body);
+  });
+};
