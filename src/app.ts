@@ -75,11 +75,24 @@ export async function createApp(
   await app.init();
   for (const path of routesAcceptingXml(app, API_PREFIX)) xmlRoutes.add(path);
   answerClientErrorsInEnvelope(app.getHttpServer());
+  keepIdleConnectionsOpen(app.getHttpServer());
   if (settings.servesHttpApi) app.get(OpenApiDocument).build(app);
   // Nest answers unknown paths under the prefix; this catches every other path (after init,
   // so it sits behind all routes).
   app.use(notFound);
   return app;
+}
+
+/**
+ * How long an idle keep-alive connection stays open. Node closes them after 5 s, while a proxy
+ * in front (ingress-nginx keeps upstream connections 60 s, AWS ALB 60 s) may send the next
+ * request on one just as it closes, and answer the client 502: the service must outlast the
+ * proxy. (The time a request's headers may take stays Node's 60 s.)
+ */
+export const KEEP_ALIVE_TIMEOUT_MS = 65_000;
+
+function keepIdleConnectionsOpen(server: { keepAliveTimeout: number }): void {
+  server.keepAliveTimeout = KEEP_ALIVE_TIMEOUT_MS;
 }
 
 function notFound(_req: Request, res: Response): void {
