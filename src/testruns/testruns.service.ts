@@ -15,6 +15,7 @@ import { ResultWriter } from '../results/result-writer.js';
 import {
   CreateTestRunDto,
   TestRunFields,
+  type ProjectTestRunQuery,
   TestRunQuery,
   TestRunResponse,
   UpdateTestRunDto,
@@ -178,6 +179,18 @@ export class TestRunsService {
       query,
     );
     return toPage(runs.map(toTestRunResponse), total, query);
+  }
+
+  /**
+   * For the internal API: a project's runs, newest first, in its organization (404 if the
+   * project is unknown).
+   */
+  async listInProject(
+    projectId: string,
+    query: ProjectTestRunQuery,
+  ): Promise<Page<TestRunResponse>> {
+    const organizationId = await this.projects.organizationOf(projectId);
+    return this.list(organizationId, { ...query, project_id: projectId });
   }
 
   async get(organizationId: string, id: string): Promise<TestRunResponse> {
