@@ -19,6 +19,34 @@ describe('console reads (internal API)', () => {
     return { org, key, project };
   }
 
+  describe('GET /internal/v1/projects/{id} and GET /internal/v1/testruns/{id}', () => {
+    it('answers the project with its organization, and the run as the public API does', async () => {
+      const { org, key, project } = await tenantWithProject();
+      const got = await t.http.get(`/internal/v1/projects/${project.id}`).set(OPERATOR);
+      expect(got.status).toBe(200);
+      expect(got.body).toMatchObject({ ...project, organization_id: org.id });
+      const run = await createRun(t, key, project.id);
+      const internal = await t.http.get(`/internal/v1/testruns/${run.id}`).set(OPERATOR);
+      expect(internal.status).toBe(200);
+      const publicView = await t.http
+        .get(`/api/v1/testruns/${run.id}`)
+        .set(withKey(key))
+        .expect(200);
+      expect(internal.body).toEqual(publicView.body);
+    });
+
+    it('answers 404 for unknown ids', async () => {
+      for (const path of [
+        `/internal/v1/projects/${UNKNOWN_ID}`,
+        `/internal/v1/testruns/${UNKNOWN_ID}`,
+      ]) {
+        const res = await t.http.get(path).set(OPERATOR);
+        expect(res.status).toBe(404);
+        expect(res.body.error).toBe('not_found');
+      }
+    });
+  });
+
   describe('GET /internal/v1/projects/{id}/testruns', () => {
     it('pages the project’s runs newest first, and only that project’s', async () => {
       const { org, key, project } = await tenantWithProject();

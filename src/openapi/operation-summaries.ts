@@ -53,6 +53,8 @@ export const INTERNAL_SUMMARIES: Record<string, string> = {
   'POST /internal/v1/builds/{id}/assign': 'Assign a build to a release',
   'POST /internal/v1/projects/{id}/testruns': 'Create a test run from the console',
   'GET /internal/v1/projects/{id}/testruns': 'List a project’s test runs',
+  'GET /internal/v1/projects/{id}': 'Get a project, with its organization',
+  'GET /internal/v1/testruns/{id}': 'Get a test run',
   'GET /internal/v1/testruns/{id}/results': 'List a test run’s results',
   'PATCH /internal/v1/projects/{id}': 'Change a project’s quality gate',
   'POST /internal/v1/organizations/{id}/api-keys': 'Create an API key (shown once)',

@@ -1,5 +1,5 @@
 import { Body, Query } from '@nestjs/common';
-import { CreateRoute, InternalController, ListRoute } from '../auth/route.decorators.js';
+import { CreateRoute, InternalController, ListRoute, ReadRoute } from '../auth/route.decorators.js';
 import { PathId } from '../common/ids.js';
 import type { Page } from '../common/pagination/pagination.js';
 import { ProjectTestRunQuery, TestRunFields, TestRunResponse } from './dto/test-run.dto.js';
@@ -15,6 +15,11 @@ export class TestRunsInternalController {
     @Body() dto: TestRunFields,
   ): Promise<TestRunResponse> {
     return this.testRuns.createFromUi(projectId, dto);
+  }
+
+  @ReadRoute('testruns/:id', TestRunResponse, { errors: [404] })
+  get(@PathId('test_run') id: string): Promise<TestRunResponse> {
+    return this.testRuns.getAnywhere(id);
   }
 
   @ListRoute('projects/:id/testruns', TestRunResponse, 'The project’s test runs, newest first', {

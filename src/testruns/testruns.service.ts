@@ -193,6 +193,11 @@ export class TestRunsService {
     return this.list(organizationId, { ...query, project_id: projectId });
   }
 
+  /** Internal API: a run named without its organization (404 if none). */
+  async getAnywhere(id: string): Promise<TestRunResponse> {
+    return toTestRunResponse(await this.lookup.findAnywhere(id));
+  }
+
   async get(organizationId: string, id: string): Promise<TestRunResponse> {
     return toTestRunResponse(await this.find(organizationId, id));
   }

@@ -58,6 +58,24 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/internal/v1/projects/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Get a project, with its organization */
+        get: operations["ProjectsInternalController_get"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /** Change a project’s quality gate */
+        patch: operations["ProjectGateSettingsInternalController_update"];
+        trace?: never;
+    };
     "/internal/v1/projects/{id}/testcases": {
         parameters: {
             query?: never;
@@ -180,6 +198,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/internal/v1/testruns/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Get a test run */
+        get: operations["TestRunsInternalController_get"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/internal/v1/testruns/{id}/live": {
         parameters: {
             query?: never;
@@ -212,23 +247,6 @@ export interface paths {
         options?: never;
         head?: never;
         patch?: never;
-        trace?: never;
-    };
-    "/internal/v1/projects/{id}": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        /** Change a project’s quality gate */
-        patch: operations["ProjectGateSettingsInternalController_update"];
         trace?: never;
     };
     "/internal/v1/organizations/{id}/api-keys": {
@@ -457,6 +475,25 @@ export interface components {
              */
             key: string;
             description?: string;
+        };
+        InternalProjectResponse: {
+            /** Format: uuid */
+            id: string;
+            /** @example Web shop */
+            name: string;
+            /**
+             * @description Short code, unique within the organization
+             * @example WEB
+             */
+            key: string;
+            /** @example Storefront and checkout */
+            description: string | null;
+            /** Format: date-time */
+            created_at: string;
+            /** Format: date-time */
+            updated_at: string;
+            /** Format: uuid */
+            organization_id: string;
         };
         CreateTestCaseDto: {
             title: string;
@@ -1285,6 +1322,127 @@ export interface operations {
             };
         };
     };
+    ProjectsInternalController_get: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["InternalProjectResponse"];
+                };
+            };
+            /** @description Operator token wrong, or no live console session */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description A change made with the console session without its CSRF token (`csrf_token_invalid`) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description No such resource in your organization (`not_found`) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+        };
+    };
+    ProjectGateSettingsInternalController_update: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The console session’s `csrf_token`: required on a change made with the session cookie, unused with the operator token */
+                "X-CSRF-Token"?: string;
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["UpdateGateSettingsDto"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ProjectGateSettingsResponse"];
+                };
+            };
+            /** @description Invalid request (`invalid_request`, `details.field` names the first offending field) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description Operator token wrong, or no live console session */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description A change made with the console session without its CSRF token (`csrf_token_invalid`) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description No such resource in your organization (`not_found`) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description Unsupported content type (`unsupported_media_type`) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+        };
+    };
     ProjectsInternalController_testCases: {
         parameters: {
             query?: {
@@ -2093,6 +2251,54 @@ export interface operations {
             };
         };
     };
+    TestRunsInternalController_get: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TestRunResponse"];
+                };
+            };
+            /** @description Operator token wrong, or no live console session */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description A change made with the console session without its CSRF token (`csrf_token_invalid`) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description No such resource in your organization (`not_found`) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+        };
+    };
     TestRunLiveInternalController_watch: {
         parameters: {
             query?: never;
@@ -2210,79 +2416,6 @@ export interface operations {
             };
             /** @description No such resource in your organization (`not_found`) */
             404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
-                };
-            };
-        };
-    };
-    ProjectGateSettingsInternalController_update: {
-        parameters: {
-            query?: never;
-            header?: {
-                /** @description The console session’s `csrf_token`: required on a change made with the session cookie, unused with the operator token */
-                "X-CSRF-Token"?: string;
-            };
-            path: {
-                id: string;
-            };
-            cookie?: never;
-        };
-        requestBody: {
-            content: {
-                "application/json": components["schemas"]["UpdateGateSettingsDto"];
-            };
-        };
-        responses: {
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ProjectGateSettingsResponse"];
-                };
-            };
-            /** @description Invalid request (`invalid_request`, `details.field` names the first offending field) */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
-                };
-            };
-            /** @description Operator token wrong, or no live console session */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
-                };
-            };
-            /** @description A change made with the console session without its CSRF token (`csrf_token_invalid`) */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
-                };
-            };
-            /** @description No such resource in your organization (`not_found`) */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
-                };
-            };
-            /** @description Unsupported content type (`unsupported_media_type`) */
-            415: {
                 headers: {
                     [name: string]: unknown;
                 };
