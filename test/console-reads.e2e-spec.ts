@@ -120,7 +120,7 @@ describe('console reads (internal API)', () => {
       const run = await createRun(t, key, project.id);
       const submitted = await submitResults(t, key, run.id, [
         { automation_id: 'a', status: 'passed' },
-        { automation_id: 'b', status: 'failed' },
+        { automation_id: 'b', title: 'Bee', status: 'failed' },
         { automation_id: 'c', status: 'passed' },
         { automation_id: 'd', status: 'skipped' },
       ]);
@@ -133,7 +133,26 @@ describe('console reads (internal API)', () => {
         .get(`/api/v1/testruns/${run.id}/results`)
         .set(withKey(key))
         .expect(200);
-      expect(all.body.data).toEqual(publicView.body.data);
+      // As the public API answers them, with their test cases' names.
+      expect(
+        all.body.data.map(
+          ({ test_case_title: _t, automation_id: _a, ...rest }: Record<string, unknown>) => rest,
+        ),
+      ).toEqual(publicView.body.data);
+      const named = Object.fromEntries(
+        all.body.data.map(
+          (r: { automation_id: string; test_case_title: string; status: string }) => [
+            r.automation_id,
+            [r.test_case_title, r.status],
+          ],
+        ),
+      );
+      expect(named).toEqual({
+        a: ['a', 'passed'],
+        b: ['Bee', 'failed'],
+        c: ['c', 'passed'],
+        d: ['d', 'skipped'],
+      });
 
       const page = await t.http
         .get(`/internal/v1/testruns/${run.id}/results?limit=3&offset=3`)

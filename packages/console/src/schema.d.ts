@@ -725,7 +725,7 @@ export interface components {
             /** @description Cases of the project to start as `untested` */
             test_case_ids?: string[];
         };
-        ResultResponse: {
+        InternalResultResponse: {
             /** Format: uuid */
             id: string;
             /** Format: uuid */
@@ -769,6 +769,10 @@ export interface components {
              * @example 3f9a0c1d2b4e5f60
              */
             signature: string | null;
+            /** @example pays by card */
+            test_case_title: string;
+            /** @example checkout.Payment.pays by card */
+            automation_id: string | null;
         };
         UpdateGateSettingsDto: {
             /**
@@ -2375,14 +2379,14 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Results of the run, newest first (each case’s current one unless include_history) */
+            /** @description Results of the run, newest first (each case’s current one unless include_history), each with its test case’s title and automation id */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": {
-                        data: components["schemas"]["ResultResponse"][];
+                        data: components["schemas"]["InternalResultResponse"][];
                         pagination: components["schemas"]["PaginationMeta"];
                     };
                 };
