@@ -195,7 +195,7 @@ export class TestRunsService {
 
   /** Internal API: a run named without its organization (404 if none). */
   async getAnywhere(id: string): Promise<TestRunResponse> {
-    return toTestRunResponse(await this.lookup.findAnywhere(id));
+    return toTestRunResponse(await this.findAnywhere(id));
   }
 
   async get(organizationId: string, id: string): Promise<TestRunResponse> {
@@ -205,6 +205,11 @@ export class TestRunsService {
   /** The run if it is the organization's; 404 otherwise (`TestRunLookup.find`). */
   find(organizationId: string, id: string): Promise<TestRun> {
     return this.lookup.find(organizationId, id);
+  }
+
+  /** For the internal API: the run, whatever its organization; 404 if none. */
+  findAnywhere(id: string): Promise<TestRun> {
+    return this.lookup.findAnywhere(id);
   }
 
   async update(
