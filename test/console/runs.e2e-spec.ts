@@ -231,6 +231,69 @@ describe('web console: projects, test runs and a live run', () => {
     );
   }, 30_000);
 
+  it('keeps the run’s counts when its results cannot be read, and tries again', async () => {
+    let fail = true;
+    await page().route('**/internal/v1/testruns/*/results**', (route) =>
+      fail
+        ? route.fulfill({
+            status: 503,
+            contentType: 'application/json',
+            body: JSON.stringify({
+              error: 'service_unavailable',
+              message: 'Down for a moment.',
+              details: {},
+            }),
+          })
+        : route.continue(),
+    );
+    try {
+      await page().goto(`/console/runs/${run.id}?status=passed`);
+      expect(await textWhen(page().getByRole('alert'), 'Down for a moment.', 15_000)).toContain(
+        'Could not load this page (503): Down for a moment.',
+      );
+      expect(await textWhen(count('total'), '7')).toBe('7');
+      await expectAccessible();
+      await screenshot(page(), 'run-results-error');
+      fail = false;
+      await page().getByRole('button', { name: 'Try again' }).click();
+      expect(await textWhen(page().getByRole('navigation', { name: 'Pages' }), '1–3 of 3')).toBe(
+        '1–3 of 3',
+      );
+    } finally {
+      await page().unroute('**/internal/v1/testruns/*/results**');
+    }
+  }, 60_000);
+
+  it('pages through a project’s runs, keeping the status filter', async () => {
+    const pipeline = { Authorization: `Bearer ${apiKey}` };
+    for (let i = 0; i < 26; i++) {
+      const more = await made<{ id: string }>(
+        outside.post('/api/v1/testruns', {
+          headers: pipeline,
+          data: { project_id: project.id, name: `Paging ${i}` },
+        }),
+      );
+      const done = await outside.patch(`/api/v1/testruns/${more.id}`, {
+        headers: pipeline,
+        data: { status: 'completed' },
+      });
+      expect(done.status()).toBe(200);
+    }
+    await page().goto(`/console/projects/${project.id}?status=completed`);
+    const pages = page().getByRole('navigation', { name: 'Pages' });
+    expect(await textWhen(pages, '1–25 of 27')).toBe('1–25 of 27Next');
+    await page().getByRole('link', { name: 'Next' }).click();
+    await page().waitForURL(/\?(?=.*status=completed)(?=.*offset=25)/);
+    expect(await textWhen(pages, '26–27 of 27')).toBe('26–27 of 27Previous');
+    await page().reload();
+    expect(await textWhen(pages, '26–27 of 27')).toBe('26–27 of 27Previous');
+    // The oldest completed run, last.
+    expect(await page().locator('tbody tr').last().textContent()).toContain('Nightly 41');
+    await page().getByRole('link', { name: 'Previous' }).click();
+    await page().waitForURL(new RegExp(`/console/projects/${project.id}\\?status=completed$`));
+    expect(await textWhen(pages, '1–25 of 27')).toBe('1–25 of 27Next');
+  }, 60_000);
+
   it('says so when the run does not exist', async () => {
     await page().goto(`/console/runs/${UNKNOWN_ID}`);
     expect(await textWhen(page().getByRole('alert'), 'There is no such test run.')).toBe(
