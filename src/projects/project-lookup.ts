@@ -46,4 +46,14 @@ export class TestCaseLookup {
   inProject(projectId: string, id: string): Promise<boolean> {
     return this.projects.testCaseInProject(projectId, id);
   }
+
+  /** The title and automation id of each of the project's test cases in `ids`, by id. */
+  async names(
+    projectId: string,
+    ids: string[],
+  ): Promise<Map<string, { title: string; automationId: string | null }>> {
+    if (ids.length === 0) return new Map();
+    const cases = await this.projects.testCaseNames(projectId, [...new Set(ids)]);
+    return new Map(cases.map((c) => [c.id, { title: c.title, automationId: c.automationId }]));
+  }
 }

@@ -1,8 +1,8 @@
 import { Body, Query } from '@nestjs/common';
-import { CreateRoute, InternalController, ListRoute } from '../auth/route.decorators.js';
+import { CreateRoute, InternalController, ListRoute, ReadRoute } from '../auth/route.decorators.js';
 import { PathId } from '../common/ids.js';
 import { PaginationQuery, type Page } from '../common/pagination/pagination.js';
-import { CreateProjectDto, ProjectResponse } from './dto/project.dto.js';
+import { CreateProjectDto, InternalProjectResponse, ProjectResponse } from './dto/project.dto.js';
 import { CreateTestCaseDto, TestCaseQuery, TestCaseResponse } from './dto/test-case.dto.js';
 import { ProjectsService } from './projects.service.js';
 
@@ -29,6 +29,11 @@ export class ProjectsInternalController {
     @Query() query: PaginationQuery,
   ): Promise<Page<ProjectResponse>> {
     return this.projects.listInOrganization(organizationId, query);
+  }
+
+  @ReadRoute('projects/:id', InternalProjectResponse, { errors: [404] })
+  get(@PathId('project') id: string): Promise<InternalProjectResponse> {
+    return this.projects.getAnywhere(id);
   }
 
   @CreateRoute('projects/:id/testcases', TestCaseResponse, { errors: [400, 404, 409, 415, 422] })

@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import { In } from 'typeorm';
 import { fetchPage, PaginationQuery } from '../common/pagination/pagination.js';
 import { sql } from '../database/sql.js';
 import { Transactions } from '../database/transactions.js';
@@ -90,6 +91,17 @@ export class ProjectsRepository {
 
   automationIdTaken(projectId: string, automationId: string): Promise<boolean> {
     return this.transactions.manager.existsBy(TestCase, { projectId, automationId });
+  }
+
+  /** The project's test cases of `ids` (those that are), with only what names them. */
+  testCaseNames(
+    projectId: string,
+    ids: string[],
+  ): Promise<Pick<TestCase, 'id' | 'title' | 'automationId'>[]> {
+    return this.transactions.manager.find(TestCase, {
+      select: { id: true, title: true, automationId: true },
+      where: { projectId, id: In(ids) },
+    });
   }
 
   testCaseInProject(projectId: string, id: string): Promise<boolean> {

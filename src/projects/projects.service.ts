@@ -3,7 +3,11 @@ import { ApiError } from '../common/errors/api-error.js';
 import { type Page, PaginationQuery, toPage } from '../common/pagination/pagination.js';
 import { Transactions } from '../database/transactions.js';
 import { requireOrganization } from '../organizations/require-organization.js';
-import { CreateProjectDto, ProjectResponse } from './dto/project.dto.js';
+import {
+  CreateProjectDto,
+  type InternalProjectResponse,
+  ProjectResponse,
+} from './dto/project.dto.js';
 import { CreateTestCaseDto, TestCaseQuery, TestCaseResponse } from './dto/test-case.dto.js';
 import { Project } from './entities/project.entity.js';
 import { TestCase } from './entities/test-case.entity.js';
@@ -91,6 +95,12 @@ export class ProjectsService {
     const project = await this.projects.findAnywhere(id);
     if (!project) throw ApiError.notFound('project');
     return project;
+  }
+
+  /** Internal API: a project named without its organization, with it (404 if none). */
+  async getAnywhere(id: string): Promise<InternalProjectResponse> {
+    const project = await this.findAnywhere(id);
+    return { ...toProjectResponse(project), organization_id: project.organizationId };
   }
 
   async listTestCasesAnywhere(

@@ -3,11 +3,12 @@ import { ProjectLookupModule } from '../projects/project-lookup.module.js';
 import { TestRunsModule } from '../testruns/testruns.module.js';
 import { ResultWriterModule } from './result-writer.module.js';
 import { ResultsController } from './results.controller.js';
+import { ResultsInternalController } from './results.internal.controller.js';
 import { ResultsService } from './results.service.js';
 
 @Module({
   imports: [TestRunsModule, ProjectLookupModule, ResultWriterModule],
-  controllers: [ResultsController],
+  controllers: [ResultsController, ResultsInternalController],
   providers: [ResultsService],
 })
 export class ResultsModule {}

@@ -8,6 +8,7 @@ import type { TestRun } from '../testruns/entities/test-run.entity.js';
 import { TestRunsService } from '../testruns/testruns.service.js';
 import {
   IngestResponse,
+  type InternalResultResponse,
   ResultQuery,
   ResultResponse,
   SubmittedResultsResponse,
@@ -110,6 +111,30 @@ export class ResultsService {
       total,
       query,
     );
+  }
+
+  /**
+   * For the internal API: the run's results as `list` answers them (in the run's
+   * organization; 404 if the run is unknown), each with its test case's title and automation id.
+   */
+  async listAnywhere(runId: string, query: ResultQuery): Promise<Page<InternalResultResponse>> {
+    const run = await this.testRuns.findAnywhere(runId);
+    const page = await this.list(run.organizationId, runId, query);
+    const names = await this.testCases.names(
+      run.projectId,
+      page.data.map((result) => result.test_case_id),
+    );
+    return {
+      ...page,
+      data: page.data.map((result) => {
+        const name = names.get(result.test_case_id);
+        return {
+          ...result,
+          test_case_title: name?.title ?? '',
+          automation_id: name?.automationId ?? null,
+        };
+      }),
+    };
   }
 
   private async store(

@@ -1,7 +1,8 @@
-import { Body } from '@nestjs/common';
-import { CreateRoute, InternalController } from '../auth/route.decorators.js';
+import { Body, Query } from '@nestjs/common';
+import { CreateRoute, InternalController, ListRoute, ReadRoute } from '../auth/route.decorators.js';
 import { PathId } from '../common/ids.js';
-import { TestRunFields, TestRunResponse } from './dto/test-run.dto.js';
+import type { Page } from '../common/pagination/pagination.js';
+import { ProjectTestRunQuery, TestRunFields, TestRunResponse } from './dto/test-run.dto.js';
 import { TestRunsService } from './testruns.service.js';
 
 @InternalController()
@@ -14,5 +15,20 @@ export class TestRunsInternalController {
     @Body() dto: TestRunFields,
   ): Promise<TestRunResponse> {
     return this.testRuns.createFromUi(projectId, dto);
+  }
+
+  @ReadRoute('testruns/:id', TestRunResponse, { errors: [404] })
+  get(@PathId('test_run') id: string): Promise<TestRunResponse> {
+    return this.testRuns.getAnywhere(id);
+  }
+
+  @ListRoute('projects/:id/testruns', TestRunResponse, 'The project’s test runs, newest first', {
+    errors: [400, 404],
+  })
+  list(
+    @PathId('project') projectId: string,
+    @Query() query: ProjectTestRunQuery,
+  ): Promise<Page<TestRunResponse>> {
+    return this.testRuns.listInProject(projectId, query);
   }
 }

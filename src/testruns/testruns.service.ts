@@ -15,6 +15,7 @@ import { ResultWriter } from '../results/result-writer.js';
 import {
   CreateTestRunDto,
   TestRunFields,
+  type ProjectTestRunQuery,
   TestRunQuery,
   TestRunResponse,
   UpdateTestRunDto,
@@ -180,6 +181,23 @@ export class TestRunsService {
     return toPage(runs.map(toTestRunResponse), total, query);
   }
 
+  /**
+   * For the internal API: a project's runs, newest first, in its organization (404 if the
+   * project is unknown).
+   */
+  async listInProject(
+    projectId: string,
+    query: ProjectTestRunQuery,
+  ): Promise<Page<TestRunResponse>> {
+    const organizationId = await this.projects.organizationOf(projectId);
+    return this.list(organizationId, { ...query, project_id: projectId });
+  }
+
+  /** Internal API: a run named without its organization (404 if none). */
+  async getAnywhere(id: string): Promise<TestRunResponse> {
+    return toTestRunResponse(await this.findAnywhere(id));
+  }
+
   async get(organizationId: string, id: string): Promise<TestRunResponse> {
     return toTestRunResponse(await this.find(organizationId, id));
   }
@@ -187,6 +205,11 @@ export class TestRunsService {
   /** The run if it is the organization's; 404 otherwise (`TestRunLookup.find`). */
   find(organizationId: string, id: string): Promise<TestRun> {
     return this.lookup.find(organizationId, id);
+  }
+
+  /** For the internal API: the run, whatever its organization; 404 if none. */
+  findAnywhere(id: string): Promise<TestRun> {
+    return this.lookup.findAnywhere(id);
   }
 
   async update(

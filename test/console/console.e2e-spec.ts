@@ -1,7 +1,7 @@
-import pg from 'pg';
 import { request, type APIRequestContext } from 'playwright-core';
 import { freePort, spawnService, waitForOutput, type ServiceProcess } from '../support/process.js';
 import { openBrowser, screenshot, seriousViolations, textWhen, type Browser } from './browser.js';
+import { freshDatabase } from './database.js';
 
 const TOKEN = 'console-operator-token-0123456789';
 const COOKIE = '__Host-tm_console';
@@ -11,44 +11,6 @@ const COOKIE = '__Host-tm_console';
  * certificate): sign-in, the organizations page, sign-out. Each test leaves a screenshot in
  * docs/console/ and checks the page with axe.
  */
-const ADMIN_DATABASE_URL =
-  process.env.TEST_ADMIN_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
-
-/**
- * A database of the console's own, copied from the run's migrated one: the pages show exactly
- * what the tests made (an empty list first), and the organizations made here stay out of the
- * other files' counts. The run's teardown drops it with the worker's copy if a test cannot.
- */
-async function freshDatabase(): Promise<{ url: string; drop: () => Promise<void> }> {
-  const template = process.env.TEST_DATABASE_NAME;
-  if (!template) throw new Error('TEST_DATABASE_NAME is unset: run through jest (global setup)');
-  const url = new URL(process.env.DATABASE_URL as string);
-  const name = `${url.pathname.slice(1)}_console`;
-  url.pathname = `/${name}`;
-  const admin = new pg.Client({ connectionString: ADMIN_DATABASE_URL });
-  await admin.connect();
-  try {
-    await admin.query(`DROP DATABASE IF EXISTS ${pg.escapeIdentifier(name)} WITH (FORCE)`);
-    await admin.query(
-      `CREATE DATABASE ${pg.escapeIdentifier(name)} TEMPLATE ${pg.escapeIdentifier(template)}`,
-    );
-  } finally {
-    await admin.end();
-  }
-  return {
-    url: url.toString(),
-    drop: async () => {
-      const client = new pg.Client({ connectionString: ADMIN_DATABASE_URL });
-      await client.connect();
-      try {
-        await client.query(`DROP DATABASE IF EXISTS ${pg.escapeIdentifier(name)} WITH (FORCE)`);
-      } finally {
-        await client.end();
-      }
-    },
-  };
-}
-
 describe('web console in a browser', () => {
   let database: Awaited<ReturnType<typeof freshDatabase>>;
   let service: ServiceProcess;
@@ -157,7 +119,9 @@ describe('web console in a browser', () => {
     expect(await textWhen(row, 'Enterprise')).toContain('0 of 40');
 
     // A pipeline of the organization makes 30 calls; the list shows them against the limit.
-    const href = await row.getByRole('link').getAttribute('href');
+    const href = await row
+      .getByRole('link', { name: 'Console Demo Org', exact: true })
+      .getAttribute('href');
     const id = href?.split('/').pop();
     const key = await outside.post(`/internal/v1/organizations/${id}/api-keys`, {
       headers: { Authorization: `Bearer ${TOKEN}` },
@@ -223,7 +187,7 @@ describe('web console in a browser', () => {
 
   it('edits it from a page whose URL can be shared, and the service has the change', async () => {
     await page().goto('/console/organizations');
-    await page().getByRole('link', { name: `Console Demo Org` }).click();
+    await page().getByRole('link', { name: `Console Demo Org`, exact: true }).click();
     await page().waitForURL(/\/console\/organizations\/[0-9a-f-]{36}$/);
     const id = page().url().split('/').pop() as string;
     // A shared link opens the same page.

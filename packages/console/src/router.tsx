@@ -10,13 +10,28 @@ import {
 import { sessionQuery } from './api/session';
 import { SignedInLayout } from './components/signed-in-layout';
 import { OrganizationsPage } from './pages/organizations-page';
+import type { ResultStatus, TestRunStatus } from './api/runs';
+import { RESULT_STATUS_NAMES, RUN_STATUS_NAMES } from './components/run-counts';
 import { EditOrganizationPage, NewOrganizationPage } from './pages/organization-pages';
+import { OrganizationProjectsPage } from './pages/organization-projects-page';
+import { ProjectRunsPage } from './pages/project-runs-page';
+import { RunPage } from './pages/run-page';
 import { CONSOLE_BASE, SignInPage } from './pages/sign-in-page';
 
 /** A page's place in a list, from `?offset=`: a whole number; none on the first page. */
 function pageSearch(search: Record<string, unknown>): { offset?: number } {
   const offset = Number(search.offset);
   return Number.isInteger(offset) && offset > 0 ? { offset } : {};
+}
+
+/** `?offset=` and `?status=`, the status one of `names` (any other is dropped). */
+function filteredPageSearch<S extends string>(names: Record<S, string>) {
+  return (search: Record<string, unknown>): { offset?: number; status?: S } => {
+    const status = search.status;
+    return typeof status === 'string' && Object.hasOwn(names, status)
+      ? { ...pageSearch(search), status: status as S }
+      : pageSearch(search);
+  };
 }
 
 const root = createRootRouteWithContext<{ queryClient: QueryClient }>()({
@@ -92,9 +107,50 @@ const editOrganization = createRoute({
   },
 });
 
+const organizationProjects = createRoute({
+  getParentRoute: () => signedIn,
+  path: 'organizations/$organizationId/projects',
+  validateSearch: pageSearch,
+  component: function OrganizationProjectsRoute() {
+    const { organizationId } = organizationProjects.useParams();
+    const { offset } = organizationProjects.useSearch();
+    return <OrganizationProjectsPage id={organizationId} offset={offset ?? 0} />;
+  },
+});
+
+const projectRuns = createRoute({
+  getParentRoute: () => signedIn,
+  path: 'projects/$projectId',
+  validateSearch: filteredPageSearch<TestRunStatus>(RUN_STATUS_NAMES),
+  component: function ProjectRunsRoute() {
+    const { projectId } = projectRuns.useParams();
+    const { offset, status } = projectRuns.useSearch();
+    return <ProjectRunsPage id={projectId} offset={offset ?? 0} status={status} />;
+  },
+});
+
+const run = createRoute({
+  getParentRoute: () => signedIn,
+  path: 'runs/$runId',
+  validateSearch: filteredPageSearch<ResultStatus>(RESULT_STATUS_NAMES),
+  component: function RunRoute() {
+    const { runId } = run.useParams();
+    const { offset, status } = run.useSearch();
+    return <RunPage key={runId} id={runId} offset={offset ?? 0} status={status} />;
+  },
+});
+
 const routes = root.addChildren([
   signIn,
-  signedIn.addChildren([home, organizations, newOrganization, editOrganization]),
+  signedIn.addChildren([
+    home,
+    organizations,
+    newOrganization,
+    editOrganization,
+    organizationProjects,
+    projectRuns,
+    run,
+  ]),
 ]);
 
 export function createConsoleRouter(queryClient: QueryClient) {

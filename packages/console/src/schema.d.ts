@@ -58,6 +58,24 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/internal/v1/projects/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Get a project, with its organization */
+        get: operations["ProjectsInternalController_get"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /** Change a project’s quality gate */
+        patch: operations["ProjectGateSettingsInternalController_update"];
+        trace?: never;
+    };
     "/internal/v1/projects/{id}/testcases": {
         parameters: {
             query?: never;
@@ -169,10 +187,28 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        get?: never;
+        /** List a project’s test runs */
+        get: operations["TestRunsInternalController_list"];
         put?: never;
         /** Create a test run from the console */
         post: operations["TestRunsInternalController_create"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/internal/v1/testruns/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Get a test run */
+        get: operations["TestRunsInternalController_get"];
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -196,21 +232,21 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/internal/v1/projects/{id}": {
+    "/internal/v1/testruns/{id}/results": {
         parameters: {
             query?: never;
             header?: never;
             path?: never;
             cookie?: never;
         };
-        get?: never;
+        /** List a test run’s results */
+        get: operations["ResultsInternalController_list"];
         put?: never;
         post?: never;
         delete?: never;
         options?: never;
         head?: never;
-        /** Change a project’s quality gate */
-        patch: operations["ProjectGateSettingsInternalController_update"];
+        patch?: never;
         trace?: never;
     };
     "/internal/v1/organizations/{id}/api-keys": {
@@ -439,6 +475,25 @@ export interface components {
              */
             key: string;
             description?: string;
+        };
+        InternalProjectResponse: {
+            /** Format: uuid */
+            id: string;
+            /** @example Web shop */
+            name: string;
+            /**
+             * @description Short code, unique within the organization
+             * @example WEB
+             */
+            key: string;
+            /** @example Storefront and checkout */
+            description: string | null;
+            /** Format: date-time */
+            created_at: string;
+            /** Format: date-time */
+            updated_at: string;
+            /** Format: uuid */
+            organization_id: string;
         };
         CreateTestCaseDto: {
             title: string;
@@ -669,6 +724,55 @@ export interface components {
             release_id?: string;
             /** @description Cases of the project to start as `untested` */
             test_case_ids?: string[];
+        };
+        InternalResultResponse: {
+            /** Format: uuid */
+            id: string;
+            /** Format: uuid */
+            test_run_id: string;
+            /** Format: uuid */
+            test_case_id: string;
+            /** @enum {string} */
+            status: "passed" | "failed" | "blocked" | "skipped" | "retest" | "untested";
+            /** @example 1250 */
+            duration_ms: number | null;
+            message: string | null;
+            /**
+             * @example [
+             *       "JIRA-123"
+             *     ]
+             */
+            defects: string[];
+            /**
+             * @description Failed attempts before the final status
+             * @example 0
+             */
+            retries: number;
+            /**
+             * @description `passed` after failed attempts
+             * @example false
+             */
+            flaky: boolean;
+            /** Format: date-time */
+            executed_at: string | null;
+            /** Format: date-time */
+            created_at: string;
+            /**
+             * @description What kind of failure: JUnit’s `type` of the `<failure>` or `<error>`, or as sent
+             * @example java.lang.AssertionError
+             */
+            failure_type: string | null;
+            /** @description The failure’s stack trace: the JUnit element’s text when it has a `message` attribute, or as sent; at most 65,536 characters */
+            stack_trace: string | null;
+            /**
+             * @description Names the failure’s cause: the same error in another run or case has the same signature (a hash of `failure_type` and of the message without what varies between runs). Null unless the status is `failed` or `blocked`
+             * @example 3f9a0c1d2b4e5f60
+             */
+            signature: string | null;
+            /** @example pays by card */
+            test_case_title: string;
+            /** @example checkout.Payment.pays by card */
+            automation_id: string | null;
         };
         UpdateGateSettingsDto: {
             /**
@@ -1213,6 +1317,127 @@ export interface operations {
             };
             /** @description Idempotency-Key used for another request (`idempotency_key_reused`) */
             422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+        };
+    };
+    ProjectsInternalController_get: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["InternalProjectResponse"];
+                };
+            };
+            /** @description Operator token wrong, or no live console session */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description A change made with the console session without its CSRF token (`csrf_token_invalid`) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description No such resource in your organization (`not_found`) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+        };
+    };
+    ProjectGateSettingsInternalController_update: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The console session’s `csrf_token`: required on a change made with the session cookie, unused with the operator token */
+                "X-CSRF-Token"?: string;
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["UpdateGateSettingsDto"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ProjectGateSettingsResponse"];
+                };
+            };
+            /** @description Invalid request (`invalid_request`, `details.field` names the first offending field) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description Operator token wrong, or no live console session */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description A change made with the console session without its CSRF token (`csrf_token_invalid`) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description No such resource in your organization (`not_found`) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description Unsupported content type (`unsupported_media_type`) */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -1874,6 +2099,71 @@ export interface operations {
             };
         };
     };
+    TestRunsInternalController_list: {
+        parameters: {
+            query?: {
+                limit?: number;
+                offset?: number;
+                status?: "in_progress" | "submitted" | "completed";
+            };
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The project’s test runs, newest first */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["TestRunResponse"][];
+                        pagination: components["schemas"]["PaginationMeta"];
+                    };
+                };
+            };
+            /** @description Invalid request (`invalid_request`, `details.field` names the first offending field) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description Operator token wrong, or no live console session */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description A change made with the console session without its CSRF token (`csrf_token_invalid`) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description No such resource in your organization (`not_found`) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+        };
+    };
     TestRunsInternalController_create: {
         parameters: {
             query?: never;
@@ -1965,6 +2255,54 @@ export interface operations {
             };
         };
     };
+    TestRunsInternalController_get: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TestRunResponse"];
+                };
+            };
+            /** @description Operator token wrong, or no live console session */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description A change made with the console session without its CSRF token (`csrf_token_invalid`) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description No such resource in your organization (`not_found`) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+        };
+    };
     TestRunLiveInternalController_watch: {
         parameters: {
             query?: never;
@@ -2023,30 +2361,34 @@ export interface operations {
             };
         };
     };
-    ProjectGateSettingsInternalController_update: {
+    ResultsInternalController_list: {
         parameters: {
-            query?: never;
-            header?: {
-                /** @description The console session’s `csrf_token`: required on a change made with the session cookie, unused with the operator token */
-                "X-CSRF-Token"?: string;
+            query?: {
+                limit?: number;
+                offset?: number;
+                status?: "passed" | "failed" | "blocked" | "skipped" | "retest" | "untested";
+                test_case_id?: string;
+                /** @description Every result, not only each case’s current one */
+                include_history?: boolean;
             };
+            header?: never;
             path: {
                 id: string;
             };
             cookie?: never;
         };
-        requestBody: {
-            content: {
-                "application/json": components["schemas"]["UpdateGateSettingsDto"];
-            };
-        };
+        requestBody?: never;
         responses: {
+            /** @description Results of the run, newest first (each case’s current one unless include_history), each with its test case’s title and automation id */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ProjectGateSettingsResponse"];
+                    "application/json": {
+                        data: components["schemas"]["InternalResultResponse"][];
+                        pagination: components["schemas"]["PaginationMeta"];
+                    };
                 };
             };
             /** @description Invalid request (`invalid_request`, `details.field` names the first offending field) */
@@ -2078,15 +2420,6 @@ export interface operations {
             };
             /** @description No such resource in your organization (`not_found`) */
             404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
-                };
-            };
-            /** @description Unsupported content type (`unsupported_media_type`) */
-            415: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -23,6 +23,12 @@ export class ProjectResponse {
   updated_at!: string;
 }
 
+/** A project as the console reads it: with the organization it belongs to. */
+export class InternalProjectResponse extends ProjectResponse {
+  @ApiId()
+  organization_id!: string;
+}
+
 export class CreateProjectDto {
   @ApiProperty({ minLength: 1, maxLength: 255, example: 'Web shop' })
   @IsName()

@@ -71,6 +71,15 @@ export class ResultResponse {
   signature!: string | null;
 }
 
+/** A result as the console lists it: with the title and automation id of its test case. */
+export class InternalResultResponse extends ResultResponse {
+  @ApiProperty({ example: 'pays by card' })
+  test_case_title!: string;
+
+  @ApiNullable(String, { example: 'checkout.Payment.pays by card' })
+  automation_id!: string | null;
+}
+
 /**
  * One result in a submission. Name the case by `test_case_id` or by `automation_id`. Its schema
  * comes from the field table the parser checks with (`result-item-fields.ts`).

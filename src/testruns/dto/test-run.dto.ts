@@ -7,7 +7,7 @@ import {
   ApiNullableTimestamp,
   ApiTimestamp,
 } from '../../common/openapi.decorators.js';
-import { CreatedBetweenQuery } from '../../common/pagination/pagination.js';
+import { CreatedBetweenQuery, PaginationQuery } from '../../common/pagination/pagination.js';
 import { IsId, IsName, IsOptionalId } from '../../common/validation.js';
 import { TEST_RUN_STATUSES, type TestRunStatus } from '../entities/test-run.entity.js';
 
@@ -128,4 +128,12 @@ export class TestRunQuery extends CreatedBetweenQuery {
 
   @IsOptionalId('release_id must be a release id (UUID)')
   release_id?: string;
+}
+
+/** A project's runs in the console (`GET /internal/v1/projects/{id}/testruns`). */
+export class ProjectTestRunQuery extends PaginationQuery {
+  @ApiPropertyOptional({ enum: TEST_RUN_STATUSES })
+  @IsOptional()
+  @IsIn(TEST_RUN_STATUSES)
+  status?: TestRunStatus;
 }

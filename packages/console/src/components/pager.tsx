@@ -9,8 +9,21 @@ interface Pagination {
   has_more: boolean;
 }
 
-/** "1–25 of 42" and links to the previous and next pages (`?offset=` in the URL). */
-export function Pager({ pagination, to }: { pagination: Pagination; to: string }) {
+/**
+ * "1–25 of 42" and links to the previous and next pages (`?offset=` in the URL). `params` are
+ * the route's path parameters, `search` the other search parameters the pages keep (a filter).
+ */
+export function Pager({
+  pagination,
+  to,
+  params,
+  search = {},
+}: {
+  pagination: Pagination;
+  to: string;
+  params?: Record<string, string>;
+  search?: Record<string, string>;
+}) {
   const { total, limit, offset, has_more } = pagination;
   const first = total === 0 ? 0 : offset + 1;
   const last = Math.min(offset + limit, total);
@@ -20,12 +33,17 @@ export function Pager({ pagination, to }: { pagination: Pagination; to: string }
         {number.format(first)}–{number.format(last)} of {number.format(total)}
       </span>
       {offset > 0 ? (
-        <Link to={to} search={offset > limit ? { offset: offset - limit } : {}} rel="prev">
+        <Link
+          to={to}
+          params={params}
+          search={offset > limit ? { ...search, offset: offset - limit } : search}
+          rel="prev"
+        >
           Previous
         </Link>
       ) : null}
       {has_more ? (
-        <Link to={to} search={{ offset: offset + limit }} rel="next">
+        <Link to={to} params={params} search={{ ...search, offset: offset + limit }} rel="next">
           Next
         </Link>
       ) : null}

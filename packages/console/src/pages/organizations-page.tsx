@@ -42,6 +42,7 @@ export function OrganizationsPage({ offset }: { offset: number }) {
           <thead>
             <tr>
               <th scope="col">Name</th>
+              <th scope="col">Projects</th>
               <th scope="col">Plan</th>
               <th scope="col">Calls this month</th>
               <th scope="col">Resets</th>
@@ -58,6 +59,15 @@ export function OrganizationsPage({ offset }: { offset: number }) {
                     {org.name}
                   </Link>
                 </th>
+                <td>
+                  <Link
+                    to="/organizations/$organizationId/projects"
+                    params={{ organizationId: org.id }}
+                    aria-label={`Projects of ${org.name}`}
+                  >
+                    Projects
+                  </Link>
+                </td>
                 <td>{PLAN_NAMES[org.plan]}</td>
                 <td>
                   <UsageBar used={org.calls_this_period} limit={org.monthly_call_limit} />

@@ -1,0 +1,91 @@
+import { useQuery } from '@tanstack/react-query';
+import { Link } from '@tanstack/react-router';
+import { ApiFailure } from '../api/client';
+import { organization } from '../api/organizations';
+import { organizationProjects } from '../api/projects';
+import { Pager } from '../components/pager';
+import { Empty, LoadError, Loading } from '../components/states';
+
+export const PROJECTS_PAGE_SIZE = 25;
+
+const day = new Intl.DateTimeFormat('en', { dateStyle: 'medium', timeZone: 'UTC' });
+
+/** An organization's projects, newest first, a page at a time. */
+export function OrganizationProjectsPage({ id, offset }: { id: string; offset: number }) {
+  const org = useQuery(organization(id));
+  const page = useQuery(organizationProjects(id, { limit: PROJECTS_PAGE_SIZE, offset }));
+
+  let body;
+  if (page.isPending) body = <Loading what="projects" />;
+  else if (page.isError && page.error instanceof ApiFailure && page.error.status === 404) {
+    body = (
+      <p className="state" role="alert">
+        There is no such organization.
+      </p>
+    );
+  } else if (page.isError) {
+    body = <LoadError error={page.error} onRetry={() => page.refetch()} />;
+  } else if (page.data.data.length === 0 && offset === 0) {
+    body = (
+      <Empty>
+        <p>This organization has no projects yet.</p>
+      </Empty>
+    );
+  } else if (page.data.data.length === 0) {
+    body = (
+      <Empty>
+        <p>This page is past the last project.</p>
+        <Link to="/organizations/$organizationId/projects" params={{ organizationId: id }}>
+          Go to the first page
+        </Link>
+      </Empty>
+    );
+  } else {
+    body = (
+      <>
+        <table>
+          <caption className="visually-hidden">Projects, newest first</caption>
+          <thead>
+            <tr>
+              <th scope="col">Name</th>
+              <th scope="col">Key</th>
+              <th scope="col">Description</th>
+              <th scope="col">Created</th>
+            </tr>
+          </thead>
+          <tbody>
+            {page.data.data.map((p) => (
+              <tr key={p.id}>
+                <th scope="row">
+                  <Link to="/projects/$projectId" params={{ projectId: p.id }}>
+                    {p.name}
+                  </Link>
+                </th>
+                <td>
+                  <code>{p.key}</code>
+                </td>
+                <td>{p.description ?? <span className="muted">—</span>}</td>
+                <td>{day.format(new Date(p.created_at))}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+        <Pager
+          pagination={page.data.pagination}
+          to="/organizations/$organizationId/projects"
+          params={{ organizationId: id }}
+        />
+      </>
+    );
+  }
+
+  return (
+    <>
+      <p>
+        <Link to="/organizations">← Organizations</Link>
+      </p>
+      <h1>{org.data ? `Projects of ${org.data.name}` : 'Projects'}</h1>
+      {body}
+    </>
+  );
+}

@@ -1,0 +1,137 @@
+import { useQuery } from '@tanstack/react-query';
+import { Link, useNavigate } from '@tanstack/react-router';
+import { ApiFailure } from '../api/client';
+import { project } from '../api/projects';
+import { projectRuns, type TestRunStatus } from '../api/runs';
+import { Pager } from '../components/pager';
+import { CountsLine, RUN_STATUS_NAMES, RunStatus } from '../components/run-counts';
+import { Empty, LoadError, Loading } from '../components/states';
+import { StatusFilter } from '../components/status-filter';
+
+export const RUNS_PAGE_SIZE = 25;
+
+const time = new Intl.DateTimeFormat('en', {
+  dateStyle: 'medium',
+  timeStyle: 'short',
+  timeZone: 'UTC',
+});
+
+/** A project's test runs, newest first: status and counts, a page at a time. */
+export function ProjectRunsPage({
+  id,
+  offset,
+  status,
+}: {
+  id: string;
+  offset: number;
+  status?: TestRunStatus;
+}) {
+  const navigate = useNavigate();
+  const current = useQuery(project(id));
+  const page = useQuery(projectRuns(id, { limit: RUNS_PAGE_SIZE, offset, status }));
+  const filter: Record<string, string> = status ? { status } : {};
+
+  let body;
+  if (page.isPending) body = <Loading what="test runs" />;
+  else if (page.isError && page.error instanceof ApiFailure && page.error.status === 404) {
+    body = (
+      <p className="state" role="alert">
+        There is no such project.
+      </p>
+    );
+  } else if (page.isError) {
+    body = <LoadError error={page.error} onRetry={() => page.refetch()} />;
+  } else if (page.data.data.length === 0 && offset === 0) {
+    body = (
+      <Empty>
+        <p>
+          {status
+            ? `No ${RUN_STATUS_NAMES[status].toLowerCase()} runs in this project.`
+            : 'This project has no test runs yet.'}
+        </p>
+      </Empty>
+    );
+  } else if (page.data.data.length === 0) {
+    body = (
+      <Empty>
+        <p>This page is past the last run.</p>
+        <Link to="/projects/$projectId" params={{ projectId: id }} search={filter}>
+          Go to the first page
+        </Link>
+      </Empty>
+    );
+  } else {
+    body = (
+      <>
+        <table>
+          <caption className="visually-hidden">Test runs, newest first</caption>
+          <thead>
+            <tr>
+              <th scope="col">Run</th>
+              <th scope="col">Status</th>
+              <th scope="col">Results</th>
+              <th scope="col">Created (UTC)</th>
+            </tr>
+          </thead>
+          <tbody>
+            {page.data.data.map((run) => (
+              <tr key={run.id}>
+                <th scope="row">
+                  <Link to="/runs/$runId" params={{ runId: run.id }}>
+                    {run.name}
+                  </Link>
+                </th>
+                <td>
+                  <RunStatus status={run.status} />
+                </td>
+                <td>
+                  <CountsLine counts={run.counts} />
+                </td>
+                <td>{time.format(new Date(run.created_at))}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+        <Pager
+          pagination={page.data.pagination}
+          to="/projects/$projectId"
+          params={{ projectId: id }}
+          search={filter}
+        />
+      </>
+    );
+  }
+
+  return (
+    <>
+      <p>
+        {current.data ? (
+          <Link
+            to="/organizations/$organizationId/projects"
+            params={{ organizationId: current.data.organization_id }}
+          >
+            ← Projects
+          </Link>
+        ) : (
+          <Link to="/organizations">← Organizations</Link>
+        )}
+      </p>
+      <div className="page-head">
+        <h1>{current.data ? `Test runs of ${current.data.name}` : 'Test runs'}</h1>
+        <StatusFilter
+          label="Status"
+          value={status}
+          names={RUN_STATUS_NAMES}
+          onChange={(next) =>
+            void navigate({
+              to: '/projects/$projectId',
+              params: { projectId: id },
+              search: next ? { status: next } : {},
+            })
+          }
+        />
+      </div>
+      {body}
+    </>
+  );
+}
