@@ -6,8 +6,15 @@ import { chromium, type BrowserContext, type Locator, type Page } from 'playwrig
 
 /** Debian's chromium (`apt-get install -y chromium`; `.ci/run` installs it when missing). */
 export const CHROMIUM = '/usr/bin/chromium';
-/** Where each browser test leaves its screenshot (linked from the README). */
-export const SCREENSHOTS = 'docs/console';
+/**
+ * Where each browser test leaves its screenshot: `docs/console` (which the README links) when
+ * `UPDATE_SCREENSHOTS=1`, otherwise a folder outside the checkout, so that a test run changes
+ * no tracked file.
+ */
+export const SCREENSHOTS =
+  process.env.UPDATE_SCREENSHOTS === '1'
+    ? 'docs/console'
+    : join(tmpdir(), 'tm-console-screenshots');
 
 /** Flags that keep the browser off the network and quiet: it only talks to the service. */
 const QUIET_FLAGS = [
