@@ -1,6 +1,5 @@
 import { Agent, request } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { startApp, type TestApp } from './support/app.js';
+import { listenOnLoopback, startApp, type TestApp } from './support/app.js';
 
 /** `GET /healthz` on `agent`: the status, and whether it went over a connection used before. */
 function healthz(port: number, agent: Agent): Promise<{ status: number; reused: boolean }> {
@@ -19,8 +18,7 @@ describe('idle keep-alive connections', () => {
   let port: number;
   beforeAll(async () => {
     t = await startApp();
-    await t.app.listen(0, '127.0.0.1');
-    port = (t.app.getHttpServer().address() as AddressInfo).port;
+    port = await listenOnLoopback(t);
   });
   afterAll(() => t.close());
 

@@ -1,10 +1,9 @@
 import { request, type IncomingMessage } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { RunLiveService } from '../src/testruns/live/run-live.service.js';
 import { createProject } from './factories/catalog.js';
 import { createTenant } from './factories/organizations.js';
 import { createRun, RUN_SCOPES, submitResults } from './factories/runs.js';
-import { OPERATOR, startApp, type TestApp } from './support/app.js';
+import { OPERATOR, listenOnLoopback, startApp, type TestApp } from './support/app.js';
 
 /** Retries `assertion` until it passes (10 s at most): events arrive after the change commits. */
 async function eventually(assertion: () => void, ms = 10_000): Promise<void> {
@@ -58,8 +57,7 @@ describe('a test run, live (GET /internal/v1/testruns/{id}/live)', () => {
   let port: number;
   beforeAll(async () => {
     t = await startApp();
-    await t.app.listen(0, '127.0.0.1');
-    port = (t.app.getHttpServer().address() as AddressInfo).port;
+    port = await listenOnLoopback(t);
   });
   afterAll(() => t.close());
 

@@ -1,4 +1,5 @@
 import type { INestApplication, Type } from '@nestjs/common';
+import type { AddressInfo } from 'node:net';
 import supertest from 'supertest';
 import { createApp } from '../../src/app.js';
 import { loadSettings, Settings } from '../../src/config/settings.js';
@@ -40,6 +41,12 @@ export async function startApp(
     http: supertest(app.getHttpServer()),
     close: () => app.close(),
   };
+}
+
+/** Starts `t` listening on a free loopback port, for clients that need a real socket. */
+export async function listenOnLoopback(t: TestApp): Promise<number> {
+  await t.app.listen(0, '127.0.0.1');
+  return (t.app.getHttpServer().address() as AddressInfo).port;
 }
 
 /** Marks a request as arriving over HTTPS through the (trusted, loopback) proxy. */
