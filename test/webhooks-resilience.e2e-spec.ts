@@ -170,12 +170,26 @@ describe('webhook delivery survives failures', () => {
         (rows) => rows.length === 30 && rows.every((r) => r.status === 'succeeded'),
         30_000,
       );
-      // Every job has finished too (a job ends after its send is answered), so a second send
-      // of any attempt would have reached the receiver by now.
+      // Every job of these deliveries has finished too (a job ends after its send is
+      // answered), so a second send of any attempt would have reached the receiver by now.
+      // Only these: the queue is shared with the test files that ran before in this worker,
+      // whose deliveries may still have retries waiting.
+      const ours = new Set(
+        (
+          (await t.app
+            .get(DataSource)
+            .query('SELECT id FROM webhook_delivery WHERE subscription_id = $1', [
+              webhookId,
+            ])) as Array<{ id: string }>
+        ).map((row) => row.id),
+      );
       const queue = t.app.get<Queue>(getQueueToken(WEBHOOK_DELIVERY_QUEUE));
       await eventually(
-        () => queue.getJobCounts(),
-        (counts) => counts.active + counts.waiting + counts.delayed === 0,
+        async () =>
+          (await queue.getJobs(['active', 'waiting', 'delayed'])).filter(
+            (job) => job !== null && ours.has((job.data as { deliveryId: string }).deliveryId),
+          ).length,
+        (unfinished) => unfinished === 0,
       );
       const perDelivery = new Map<string, number>();
       for (const r of receiver.received) {
