@@ -1,4 +1,4 @@
-import { type AddressInfo, connect } from 'node:net';
+import { connect } from 'node:net';
 import { gzipSync } from 'node:zlib';
 import { jest } from '@jest/globals';
 import type supertest from 'supertest';
@@ -8,7 +8,14 @@ import { SCOPES } from '../src/auth/scopes.js';
 import { createProject } from './factories/catalog.js';
 import { createApiKey, createTenant } from './factories/organizations.js';
 import { createRun } from './factories/runs.js';
-import { HTTPS, OPERATOR, startApp, withKey, type TestApp } from './support/app.js';
+import {
+  listenOnLoopback,
+  HTTPS,
+  OPERATOR,
+  startApp,
+  withKey,
+  type TestApp,
+} from './support/app.js';
 import { AuthProbeModule } from './support/probe.module.js';
 import { pollUntil } from './support/service-control.js';
 
@@ -95,8 +102,7 @@ describe('authentication and scopes', () => {
     let key: string;
     beforeAll(async () => {
       key = (await createTenant(t, ['builds:create'])).key;
-      await t.app.listen(0, '127.0.0.1');
-      port = (t.app.getHttpServer().address() as AddressInfo).port;
+      port = await listenOnLoopback(t);
     });
 
     /**
@@ -195,8 +201,7 @@ describe('authentication and scopes', () => {
     it('answers 404 to a large body for the internal API when it is off, as to any request', async () => {
       const off = await startApp({ ADMIN_TOKEN: '' });
       try {
-        await off.app.listen(0, '127.0.0.1');
-        const offPort = (off.app.getHttpServer().address() as AddressInfo).port;
+        const offPort = await listenOnLoopback(off);
         const res = await fetch(`http://127.0.0.1:${offPort}/internal/v1/organizations`, {
           method: 'POST',
           headers: {

@@ -1,11 +1,10 @@
 import { readFileSync } from 'node:fs';
-import type { AddressInfo } from 'node:net';
 import createClient from 'openapi-fetch';
 import openapiTS, { astToString } from 'openapi-typescript';
 import { createProject, createRelease } from '../factories/catalog.js';
 import { createTenant } from '../factories/organizations.js';
 import { RUN_SCOPES } from '../factories/runs.js';
-import { startApp, type TestApp } from '../support/app.js';
+import { listenOnLoopback, startApp, type TestApp } from '../support/app.js';
 // The reporter's generated types: one copy, which this test keeps honest.
 import type { paths } from '../../packages/reporter/src/schema.js';
 
@@ -21,8 +20,7 @@ describe('generated client contract', () => {
 
   beforeAll(async () => {
     t = await startApp({ WEBHOOK_ALLOWED_HOSTS: '127.0.0.1' });
-    await t.app.listen(0, '127.0.0.1');
-    const { port } = t.app.getHttpServer().address() as AddressInfo;
+    const port = await listenOnLoopback(t);
     const tenant = await createTenant(t, [
       ...RUN_SCOPES,
       'builds:create',

@@ -1,13 +1,12 @@
 import { readFileSync } from 'node:fs';
 import { Agent, request as httpRequest } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { Logger } from '@nestjs/common';
 import fc from 'fast-check';
 import { SCOPES } from '../../src/auth/scopes.js';
 import { createProject, createRelease, createTestCase } from '../factories/catalog.js';
 import { createTenant } from '../factories/organizations.js';
 import { createRun, submitResults } from '../factories/runs.js';
-import { OPERATOR, startApp, withKey, type TestApp } from '../support/app.js';
+import { listenOnLoopback, OPERATOR, startApp, withKey, type TestApp } from '../support/app.js';
 import { Receiver } from '../support/receiver.js';
 import { ajv, validatorFor } from '../support/response-validator.js';
 import {
@@ -142,8 +141,7 @@ describe('OpenAPI fuzzing (R5)', () => {
       WEBHOOK_ALLOWED_HOSTS: '127.0.0.1',
     };
     t = await startApp(settings);
-    await t.app.listen(0, '127.0.0.1');
-    baseUrl = { host: '127.0.0.1', port: (t.app.getHttpServer().address() as AddressInfo).port };
+    baseUrl = { host: '127.0.0.1', port: await listenOnLoopback(t) };
   });
 
   afterAll(async () => {

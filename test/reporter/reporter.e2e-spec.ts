@@ -9,7 +9,7 @@ import { httpTransport } from '../../packages/reporter/src/transport.js';
 import { createProject, type ProjectFixture } from '../factories/catalog.js';
 import { createApiKey, createTenant } from '../factories/organizations.js';
 import { createRun, RUN_SCOPES, submitResults } from '../factories/runs.js';
-import { startApp, withKey, type TestApp } from '../support/app.js';
+import { listenOnLoopback, startApp, withKey, type TestApp } from '../support/app.js';
 import { FaultProxy, type Fault } from './fault-proxy.js';
 
 const HTTPS_HEADERS = JSON.stringify({ 'X-Forwarded-Proto': 'https' });
@@ -40,8 +40,7 @@ describe('pipeline reporter (tm-report) against the service', () => {
 
   beforeAll(async () => {
     t = await startApp();
-    await t.app.listen(0, '127.0.0.1');
-    port = (t.app.getHttpServer().address() as AddressInfo).port;
+    port = await listenOnLoopback(t);
     const tenant = await createTenant(t, [...RUN_SCOPES, 'builds:create', 'builds:read']);
     key = tenant.key;
     orgId = tenant.org.id;
