@@ -126,6 +126,36 @@ describe('a test run, live (GET /internal/v1/testruns/{id}/live)', () => {
     withApiKey.resume();
   });
 
+  it('keeps no viewer that left before its stream began', async () => {
+    const live = t.app.get(RunLiveService);
+    const { run } = await runWithKey();
+    // Each request is cut off at once: most are gone before the run has been read, when
+    // their `close` has already been emitted.
+    await Promise.all(
+      Array.from(
+        { length: 40 },
+        () =>
+          new Promise<void>((resolve) => {
+            const req = request({
+              host: '127.0.0.1',
+              port,
+              path: `/internal/v1/testruns/${run.id}/live`,
+              headers: OPERATOR,
+            });
+            req.on('error', () => resolve());
+            req.on('close', () => resolve());
+            req.end(() => setImmediate(() => req.destroy()));
+          }),
+      ),
+    );
+    await eventually(() => expect(live.viewing).toBe(0));
+    // And the stream still opens for the next viewer.
+    const view = new LiveView(await open(run.id));
+    await eventually(() => expect(view.events.length).toBeGreaterThan(0));
+    view.close();
+    await eventually(() => expect(live.viewing).toBe(0));
+  });
+
   it('lets go of a viewer that left', async () => {
     const live = t.app.get(RunLiveService);
     const { run } = await runWithKey();

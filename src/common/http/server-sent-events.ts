@@ -3,14 +3,23 @@ import type { Observable } from 'rxjs';
 
 /** How often a quiet stream sends a comment, so proxies and load balancers keep it open. */
 const HEARTBEAT_MS = 15_000;
+/**
+ * Bytes a client may leave unread before its stream is ended: a viewer that does not read
+ * would otherwise make the process hold every event for it. An EventSource reconnects and
+ * starts again from the current state.
+ */
+const MAX_UNREAD_BYTES = 1024 * 1024;
 
 /**
  * Answers with a `text/event-stream` of `events`, each as an event of `type` with its JSON as
  * data, until the client leaves (which unsubscribes) or `events` completes. Called once the
  * request has been checked: an error thrown before it still gets the error envelope, which
- * Nest's `@Sse()` cannot promise behind interceptors (it may send its headers first).
+ * Nest's `@Sse()` cannot promise behind interceptors (it may send its headers first). A client
+ * that left while it was being checked is not subscribed at all: its `close` has already
+ * been emitted and would never unsubscribe it.
  */
 export function sendEvents<T>(response: Response, type: string, events: Observable<T>): void {
+  if (response.destroyed || response.socket === null || response.socket.destroyed) return;
   response.status(200);
   response.set({
     'Content-Type': 'text/event-stream; charset=utf-8',
@@ -19,10 +28,14 @@ export function sendEvents<T>(response: Response, type: string, events: Observab
     'X-Accel-Buffering': 'no',
   });
   response.flushHeaders();
-  const heartbeat = setInterval(() => response.write(': keep-alive\n\n'), HEARTBEAT_MS);
+  const send = (text: string) => {
+    if (response.writableLength > MAX_UNREAD_BYTES) response.destroy();
+    else response.write(text);
+  };
+  const heartbeat = setInterval(() => send(': keep-alive\n\n'), HEARTBEAT_MS);
   heartbeat.unref();
   const subscription = events.subscribe({
-    next: (event) => response.write(`event: ${type}\ndata: ${JSON.stringify(event)}\n\n`),
+    next: (event) => send(`event: ${type}\ndata: ${JSON.stringify(event)}\n\n`),
     error: () => response.end(),
     complete: () => response.end(),
   });

@@ -25,6 +25,7 @@ export class RunLiveService implements OnApplicationShutdown {
   private listener: ChannelListener | null = null;
   private readonly viewers = new Map<string, Set<Subscriber<TestRunResponse>>>();
   private viewerCount = 0;
+  private opening = 0;
   private readonly reading = new Map<string, Promise<void>>();
   private readonly readAgain = new Set<string>();
 
@@ -40,7 +41,8 @@ export class RunLiveService implements OnApplicationShutdown {
 
   /** The run now, then after every change, until the viewer leaves (404 for no such run). */
   async watch(runId: string): Promise<Observable<TestRunResponse>> {
-    if (this.viewerCount >= MAX_LIVE_VIEWERS)
+    // Views being opened count too, or concurrent requests would all pass the check.
+    if (this.viewerCount + this.opening >= MAX_LIVE_VIEWERS)
       throw new ApiError(
         503,
         ErrorCode.ServiceUnavailable,
@@ -48,7 +50,13 @@ export class RunLiveService implements OnApplicationShutdown {
         {},
         { 'Retry-After': '5' },
       );
-    const first = toTestRunResponse(await this.runs.findAnywhere(runId));
+    this.opening++;
+    let first: TestRunResponse;
+    try {
+      first = toTestRunResponse(await this.runs.findAnywhere(runId));
+    } finally {
+      this.opening--;
+    }
     this.listen();
     return new Observable<TestRunResponse>((subscriber) => {
       let viewers = this.viewers.get(runId);
