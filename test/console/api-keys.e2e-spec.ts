@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { request, type APIRequestContext } from 'playwright-core';
 import { freePort, spawnService, waitForOutput, type ServiceProcess } from '../support/process.js';
 import { openBrowser, screenshot, seriousViolations, textWhen, type Browser } from './browser.js';
@@ -93,8 +94,15 @@ describe('web console: API keys of an organization', () => {
       'API keys of Keys Ltd',
     );
     await page().getByText('This organization has no API keys yet.').waitFor();
-    // The scopes offered are the schema's, all of them.
-    expect(await page().getByRole('checkbox').count()).toBe(11);
+    // The scopes offered are the internal API document's, all of them, in its order.
+    const document = JSON.parse(readFileSync('internal-openapi.json', 'utf8'));
+    const declared: string[] =
+      document.components.schemas.CreateApiKeyDto.properties.scopes.items.enum;
+    expect(declared).toContain('projects:read');
+    const offered = await page()
+      .getByRole('checkbox')
+      .evaluateAll((boxes) => boxes.map((box) => box.getAttribute('value')));
+    expect(offered).toEqual(declared);
     await expectAccessible();
     await screenshot(page(), 'api-keys-empty');
   }, 30_000);
@@ -128,7 +136,7 @@ describe('web console: API keys of an organization', () => {
     expect(await textWhen(dialog.getByRole('status'), 'Copied')).toBe('Copied to the clipboard.');
     expect(await page().evaluate('navigator.clipboard.readText()')).toBe(shownKey);
     await expectAccessible();
-    await screenshot(page(), 'api-key-created');
+    await screenshot(page(), 'api-key-created', { fullPage: false });
 
     const used = await outside.get('/api/v1/organizations', {
       headers: { Authorization: `Bearer ${shownKey}` },
@@ -179,7 +187,7 @@ describe('web console: API keys of an organization', () => {
     dialog = page().getByRole('dialog', { name: 'Delete the key “GitHub Actions”?' });
     await dialog.waitFor();
     await expectAccessible();
-    await screenshot(page(), 'api-key-delete');
+    await screenshot(page(), 'api-key-delete', { fullPage: false });
     await dialog.getByRole('button', { name: 'Delete key' }).click();
     await dialog.waitFor({ state: 'detached' });
     await page().getByText('This organization has no API keys yet.').waitFor();

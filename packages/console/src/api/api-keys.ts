@@ -8,6 +8,12 @@ export type Scope = ApiKey['scopes'][number];
 
 const API_KEYS = 'api-keys';
 
+/**
+ * Every scope a key can carry, in the order the service declares them: read at build time from
+ * internal-openapi.json (vite.config.ts), so the console holds no copy of the list.
+ */
+export const API_KEY_SCOPES = __API_KEY_SCOPES__ as readonly Scope[];
+
 /** An organization's live keys, newest first (never the key itself, only its prefix). */
 export const organizationApiKeys = (
   organizationId: string,

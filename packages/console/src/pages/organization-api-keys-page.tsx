@@ -2,6 +2,7 @@ import { useQuery } from '@tanstack/react-query';
 import { Link } from '@tanstack/react-router';
 import { useEffect, useRef, useState, type FormEvent, type ReactNode } from 'react';
 import {
+  API_KEY_SCOPES,
   organizationApiKeys,
   useCreateApiKey,
   useDeleteApiKey,
@@ -14,24 +15,6 @@ import { Pager } from '../components/pager';
 import { Empty, LoadError, Loading } from '../components/states';
 
 export const API_KEYS_PAGE_SIZE = 25;
-
-/**
- * What each scope lets a key do. Typed by the generated schema's enum: a scope the service adds
- * or drops fails the console's type check until it is described here.
- */
-export const SCOPE_DESCRIPTIONS: Record<Scope, string> = {
-  'builds:read': 'Read builds',
-  'builds:create': 'Create builds',
-  'builds:update': 'Update builds',
-  'testruns:read': 'Read test runs',
-  'testruns:create': 'Create test runs',
-  'testruns:update': 'Update test runs',
-  'results:read': 'Read results',
-  'results:submit': 'Submit results',
-  'projects:read': 'Read projects',
-  'webhooks:manage': 'Manage webhooks',
-  'quarantine:manage': 'Manage quarantine',
-};
 
 const when = new Intl.DateTimeFormat('en', {
   dateStyle: 'medium',
@@ -228,20 +211,18 @@ function CreateApiKeyForm({ organizationId }: { organizationId: string }) {
         <fieldset aria-invalid={failedField === 'scopes' || undefined}>
           <legend>Scopes (at least one)</legend>
           <div className="scope-choices">
-            {(Object.entries(SCOPE_DESCRIPTIONS) as Array<[Scope, string]>).map(
-              ([scope, description]) => (
-                <label key={scope} className="choice">
-                  <input
-                    type="checkbox"
-                    name="scopes"
-                    value={scope}
-                    checked={scopes.includes(scope)}
-                    onChange={(event) => toggle(scope, event.target.checked)}
-                  />
-                  <code>{scope}</code> <span className="muted">{description}</span>
-                </label>
-              ),
-            )}
+            {API_KEY_SCOPES.map((scope) => (
+              <label key={scope} className="choice">
+                <input
+                  type="checkbox"
+                  name="scopes"
+                  value={scope}
+                  checked={scopes.includes(scope)}
+                  onChange={(event) => toggle(scope, event.target.checked)}
+                />
+                <code>{scope}</code>
+              </label>
+            ))}
           </div>
         </fieldset>
         {create.error ? (
