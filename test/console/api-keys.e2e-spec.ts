@@ -208,6 +208,28 @@ describe('web console: API keys of an organization', () => {
     expect(refused.status()).toBe(401);
   }, 30_000);
 
+  it('pages through the keys, newest first, in URLs that can be shared', async () => {
+    for (let n = 1; n <= 26; n++) {
+      const made = await outside.post(`/internal/v1/organizations/${org.id}/api-keys`, {
+        headers: OPERATOR,
+        data: { name: `Runner ${String(n).padStart(2, '0')}`, scopes: ['results:submit'] },
+      });
+      expect(made.status()).toBe(201);
+    }
+    await page().goto(`/console/organizations/${org.id}/api-keys`);
+    const pages = page().getByRole('navigation', { name: 'Pages' });
+    expect(await textWhen(pages, '1–25 of 26')).toBe('1–25 of 26Next');
+    expect(await page().locator('table.api-keys tbody tr').first().textContent()).toContain(
+      'Runner 26',
+    );
+    await page().getByRole('link', { name: 'Next' }).click();
+    await page().waitForURL(/\/api-keys\?offset=25$/);
+    expect(await textWhen(pages, '26–26 of 26')).toBe('26–26 of 26Previous');
+    const rows = page().locator('table.api-keys tbody tr');
+    expect(await rows.count()).toBe(1);
+    expect(await rows.first().textContent()).toContain('Runner 01');
+  }, 30_000);
+
   it('shows its loading and error states, and tries again', async () => {
     let answer: 'slow' | 'fail' = 'slow';
     let release: () => void = () => undefined;
