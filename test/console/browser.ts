@@ -63,9 +63,17 @@ export async function openBrowser(baseURL: string): Promise<Browser> {
   };
 }
 
-export async function screenshot(page: Page, name: string): Promise<void> {
+/**
+ * The whole page, or only the viewport with `fullPage: false` (a modal dialog: its backdrop
+ * covers the viewport, not a full-page capture).
+ */
+export async function screenshot(
+  page: Page,
+  name: string,
+  { fullPage = true } = {},
+): Promise<void> {
   mkdirSync(SCREENSHOTS, { recursive: true });
-  await page.screenshot({ path: join(SCREENSHOTS, `${name}.png`), fullPage: true });
+  await page.screenshot({ path: join(SCREENSHOTS, `${name}.png`), fullPage });
 }
 
 /** The page's serious and critical accessibility violations (axe-core), by rule and target. */

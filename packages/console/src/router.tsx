@@ -13,6 +13,7 @@ import { OrganizationsPage } from './pages/organizations-page';
 import type { ResultStatus, TestRunStatus } from './api/runs';
 import { RESULT_STATUS_NAMES, RUN_STATUS_NAMES } from './components/run-counts';
 import { EditOrganizationPage, NewOrganizationPage } from './pages/organization-pages';
+import { OrganizationApiKeysPage } from './pages/organization-api-keys-page';
 import { OrganizationProjectsPage } from './pages/organization-projects-page';
 import { ProjectRunsPage } from './pages/project-runs-page';
 import { RunPage } from './pages/run-page';
@@ -118,6 +119,17 @@ const organizationProjects = createRoute({
   },
 });
 
+const organizationApiKeys = createRoute({
+  getParentRoute: () => signedIn,
+  path: 'organizations/$organizationId/api-keys',
+  validateSearch: pageSearch,
+  component: function OrganizationApiKeysRoute() {
+    const { organizationId } = organizationApiKeys.useParams();
+    const { offset } = organizationApiKeys.useSearch();
+    return <OrganizationApiKeysPage id={organizationId} offset={offset ?? 0} />;
+  },
+});
+
 const projectRuns = createRoute({
   getParentRoute: () => signedIn,
   path: 'projects/$projectId',
@@ -148,6 +160,7 @@ const routes = root.addChildren([
     newOrganization,
     editOrganization,
     organizationProjects,
+    organizationApiKeys,
     projectRuns,
     run,
   ]),

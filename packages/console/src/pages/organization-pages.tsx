@@ -66,6 +66,17 @@ export function EditOrganizationPage({ id }: { id: string }) {
     <>
       <BackToList />
       <h1>{current.data ? `Edit ${current.data.name}` : 'Edit organization'}</h1>
+      {current.data ? (
+        <p>
+          <Link to="/organizations/$organizationId/api-keys" params={{ organizationId: id }}>
+            API keys
+          </Link>{' '}
+          ·{' '}
+          <Link to="/organizations/$organizationId/projects" params={{ organizationId: id }}>
+            Projects
+          </Link>
+        </p>
+      ) : null}
       {body}
     </>
   );

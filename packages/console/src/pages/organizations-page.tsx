@@ -43,6 +43,7 @@ export function OrganizationsPage({ offset }: { offset: number }) {
             <tr>
               <th scope="col">Name</th>
               <th scope="col">Projects</th>
+              <th scope="col">API keys</th>
               <th scope="col">Plan</th>
               <th scope="col">Calls this month</th>
               <th scope="col">Resets</th>
@@ -66,6 +67,15 @@ export function OrganizationsPage({ offset }: { offset: number }) {
                     aria-label={`Projects of ${org.name}`}
                   >
                     Projects
+                  </Link>
+                </td>
+                <td>
+                  <Link
+                    to="/organizations/$organizationId/api-keys"
+                    params={{ organizationId: org.id }}
+                    aria-label={`API keys of ${org.name}`}
+                  >
+                    API keys
                   </Link>
                 </td>
                 <td>{PLAN_NAMES[org.plan]}</td>

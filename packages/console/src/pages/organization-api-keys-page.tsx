@@ -1,0 +1,315 @@
+import { useQuery } from '@tanstack/react-query';
+import { Link } from '@tanstack/react-router';
+import { useEffect, useRef, useState, type FormEvent, type ReactNode } from 'react';
+import {
+  API_KEY_SCOPES,
+  organizationApiKeys,
+  useCreateApiKey,
+  useDeleteApiKey,
+  type ApiKey,
+  type Scope,
+} from '../api/api-keys';
+import { ApiFailure } from '../api/client';
+import { organization } from '../api/organizations';
+import { Pager } from '../components/pager';
+import { Empty, LoadError, Loading } from '../components/states';
+
+export const API_KEYS_PAGE_SIZE = 25;
+
+const when = new Intl.DateTimeFormat('en', {
+  dateStyle: 'medium',
+  timeStyle: 'short',
+  timeZone: 'UTC',
+});
+
+/** An organization's API keys: the list, a form to create one, and deleting with confirmation. */
+export function OrganizationApiKeysPage({ id, offset }: { id: string; offset: number }) {
+  const org = useQuery(organization(id));
+  const page = useQuery(organizationApiKeys(id, { limit: API_KEYS_PAGE_SIZE, offset }));
+  const [deleting, setDeleting] = useState<ApiKey | null>(null);
+
+  let body;
+  if (page.isPending) body = <Loading what="API keys" />;
+  else if (page.isError && page.error instanceof ApiFailure && page.error.status === 404) {
+    body = (
+      <p className="state" role="alert">
+        There is no such organization.
+      </p>
+    );
+  } else if (page.isError) {
+    body = <LoadError error={page.error} onRetry={() => page.refetch()} />;
+  } else if (page.data.data.length === 0 && offset === 0) {
+    body = (
+      <Empty>
+        <p>This organization has no API keys yet. Create one below for a pipeline.</p>
+      </Empty>
+    );
+  } else if (page.data.data.length === 0) {
+    body = (
+      <Empty>
+        <p>This page is past the last key.</p>
+        <Link to="/organizations/$organizationId/api-keys" params={{ organizationId: id }}>
+          Go to the first page
+        </Link>
+      </Empty>
+    );
+  } else {
+    body = (
+      <>
+        <table className="api-keys">
+          <caption className="visually-hidden">API keys, newest first</caption>
+          <thead>
+            <tr>
+              <th scope="col">Name</th>
+              <th scope="col">Prefix</th>
+              <th scope="col">Scopes</th>
+              <th scope="col">Last used</th>
+              <th scope="col">Created</th>
+              <th scope="col">
+                <span className="visually-hidden">Actions</span>
+              </th>
+            </tr>
+          </thead>
+          <tbody>
+            {page.data.data.map((key) => (
+              <tr key={key.id}>
+                <th scope="row">{key.name}</th>
+                <td>
+                  <code>{key.prefix}…</code>
+                </td>
+                <td>
+                  <ul className="scopes">
+                    {key.scopes.map((scope) => (
+                      <li key={scope}>
+                        <code>{scope}</code>
+                      </li>
+                    ))}
+                  </ul>
+                </td>
+                <td>
+                  {key.last_used_at ? (
+                    when.format(new Date(key.last_used_at))
+                  ) : (
+                    <span className="muted">Never</span>
+                  )}
+                </td>
+                <td>{when.format(new Date(key.created_at))}</td>
+                <td>
+                  <button
+                    type="button"
+                    className="secondary"
+                    aria-label={`Delete ${key.name}`}
+                    onClick={() => setDeleting(key)}
+                  >
+                    Delete
+                  </button>
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+        <Pager
+          pagination={page.data.pagination}
+          to="/organizations/$organizationId/api-keys"
+          params={{ organizationId: id }}
+        />
+      </>
+    );
+  }
+
+  return (
+    <>
+      <p>
+        <Link to="/organizations">← Organizations</Link>
+      </p>
+      <h1>{org.data ? `API keys of ${org.data.name}` : 'API keys'}</h1>
+      {body}
+      {page.isError ? null : <CreateApiKeyForm organizationId={id} />}
+      {deleting ? <DeleteDialog apiKey={deleting} onClose={() => setDeleting(null)} /> : null}
+    </>
+  );
+}
+
+/**
+ * A modal `<dialog>` shown while it is mounted: focus kept inside, on the `data-autofocus`
+ * element first; Escape closes it.
+ */
+function Modal({
+  labelledBy,
+  onClose,
+  children,
+}: {
+  labelledBy: string;
+  onClose: () => void;
+  children: ReactNode;
+}) {
+  const ref = useRef<HTMLDialogElement>(null);
+  useEffect(() => {
+    const dialog = ref.current;
+    if (dialog && !dialog.open) dialog.showModal();
+    // showModal focuses the first button; the safe one (marked) takes the focus instead.
+    dialog?.querySelector<HTMLElement>('[data-autofocus]')?.focus();
+    return () => dialog?.close();
+  }, []);
+  return (
+    <dialog
+      ref={ref}
+      className="card"
+      aria-labelledby={labelledBy}
+      onCancel={(event) => {
+        event.preventDefault();
+        onClose();
+      }}
+    >
+      {children}
+    </dialog>
+  );
+}
+
+/** A name and the scopes, checked one by one; the new key then shows once in a dialog. */
+function CreateApiKeyForm({ organizationId }: { organizationId: string }) {
+  const [name, setName] = useState('');
+  const [scopes, setScopes] = useState<Scope[]>([]);
+  /** The new key, in this component's state only, until its dialog closes. */
+  const [shown, setShown] = useState<{ key: string; name: string } | null>(null);
+  const create = useCreateApiKey(organizationId, (key, keyName) =>
+    setShown({ key, name: keyName }),
+  );
+  const failedField = create.error instanceof ApiFailure ? create.error.field : undefined;
+
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    create.mutate(
+      { name, scopes },
+      {
+        onSuccess: () => {
+          setName('');
+          setScopes([]);
+        },
+      },
+    );
+  };
+  const toggle = (scope: Scope, on: boolean) =>
+    setScopes((current) => (on ? [...current, scope] : current.filter((s) => s !== scope)));
+
+  return (
+    <>
+      <h2 id="new-key" className="section">
+        New API key
+      </h2>
+      <form onSubmit={submit} className="card form" aria-labelledby="new-key">
+        <label htmlFor="key-name">Name</label>
+        <input
+          id="key-name"
+          name="name"
+          required
+          maxLength={255}
+          value={name}
+          onChange={(event) => setName(event.target.value)}
+          aria-invalid={failedField === 'name' || undefined}
+        />
+        <fieldset aria-invalid={failedField === 'scopes' || undefined}>
+          <legend>Scopes (at least one)</legend>
+          <div className="scope-choices">
+            {API_KEY_SCOPES.map((scope) => (
+              <label key={scope} className="choice">
+                <input
+                  type="checkbox"
+                  name="scopes"
+                  value={scope}
+                  checked={scopes.includes(scope)}
+                  onChange={(event) => toggle(scope, event.target.checked)}
+                />
+                <code>{scope}</code>
+              </label>
+            ))}
+          </div>
+        </fieldset>
+        {create.error ? (
+          <p className="form-error" role="alert">
+            {create.error.message}
+          </p>
+        ) : null}
+        <div className="actions">
+          <button type="submit" disabled={create.isPending}>
+            {create.isPending ? 'Creating…' : 'Create key'}
+          </button>
+        </div>
+      </form>
+      {shown ? <NewKeyDialog shown={shown} onClose={() => setShown(null)} /> : null}
+    </>
+  );
+}
+
+/** The new key, once: a copy button and the warning that it will not be shown again. */
+function NewKeyDialog({
+  shown,
+  onClose,
+}: {
+  shown: { key: string; name: string };
+  onClose: () => void;
+}) {
+  const [copied, setCopied] = useState<'yes' | 'failed' | null>(null);
+  const copy = () =>
+    navigator.clipboard.writeText(shown.key).then(
+      () => setCopied('yes'),
+      () => setCopied('failed'),
+    );
+  return (
+    <Modal labelledBy="new-key-title" onClose={onClose}>
+      <h2 id="new-key-title">Key “{shown.name}” created</h2>
+      <p className="warning" role="alert">
+        Copy this key now: it will not be shown again. Only its prefix stays visible here.
+      </p>
+      <p>
+        <code className="secret" aria-label="The new API key">
+          {shown.key}
+        </code>
+      </p>
+      <p role="status" className="muted">
+        {copied === 'yes' ? 'Copied to the clipboard.' : ''}
+        {copied === 'failed' ? 'Could not copy: select the key and copy it by hand.' : ''}
+      </p>
+      <div className="actions">
+        <button type="button" onClick={copy} data-autofocus>
+          Copy key
+        </button>
+        <button type="button" className="secondary" onClick={onClose}>
+          I have stored it, close
+        </button>
+      </div>
+    </Modal>
+  );
+}
+
+/** Deleting a key, once confirmed: it stops working at once. */
+function DeleteDialog({ apiKey, onClose }: { apiKey: ApiKey; onClose: () => void }) {
+  const remove = useDeleteApiKey();
+  return (
+    <Modal labelledBy="delete-key-title" onClose={onClose}>
+      <h2 id="delete-key-title">Delete the key “{apiKey.name}”?</h2>
+      <p>
+        Pipelines using <code>{apiKey.prefix}…</code> will be refused at once. This cannot be
+        undone.
+      </p>
+      {remove.error ? (
+        <p className="form-error" role="alert">
+          {remove.error.message}
+        </p>
+      ) : null}
+      <div className="actions">
+        <button
+          type="button"
+          className="danger"
+          disabled={remove.isPending}
+          onClick={() => remove.mutate(apiKey.id, { onSuccess: onClose })}
+        >
+          {remove.isPending ? 'Deleting…' : 'Delete key'}
+        </button>
+        <button type="button" className="secondary" onClick={onClose} data-autofocus>
+          Cancel
+        </button>
+      </div>
+    </Modal>
+  );
+}
