@@ -1,8 +1,11 @@
-import { createHash } from 'node:crypto';
+import { createHmac } from 'node:crypto';
 import { DataSource } from 'typeorm';
 import { ADMIN_TOKEN, HTTPS, OPERATOR, startApp, type TestApp } from '../support/app.js';
 
 const SESSION = '/internal/v1/session';
+/** What the table keeps of a session's secret: its HMAC keyed with the operator token. */
+const storedHash = (secret: string, token = ADMIN_TOKEN) =>
+  createHmac('sha256', token).update(secret).digest('hex');
 const COOKIE_NAME = '__Host-tm_console';
 
 /** Each test signs in from an address of its own, so the failure counts never mix. */
@@ -75,13 +78,29 @@ describe('console sessions', () => {
 
     it('stores only a hash of the session secret, and never the token', async () => {
       const s = await signIn();
-      const hash = createHash('sha256').update(s.secret).digest('hex');
+      const hash = storedHash(s.secret);
       const rows = await db.query('SELECT * FROM console_session WHERE secret_hash = $1', [hash]);
       expect(rows).toHaveLength(1);
       const everything = JSON.stringify(await db.query('SELECT * FROM console_session'));
       expect(everything).not.toContain(s.secret);
       expect(everything).not.toContain(ADMIN_TOKEN);
       expect(everything).not.toContain(s.csrf);
+    });
+
+    it('ends every session opened with the operator token once the token changes', async () => {
+      const s = await signIn();
+      expect((await t.http.get('/internal/v1/organizations').set(withSession(s))).status).toBe(200);
+      // The same database, restarted with another token: the old cookie opens nothing.
+      const rotated = await startApp({ ADMIN_TOKEN: 'another-operator-token-9876543210' });
+      try {
+        const res = await rotated.http.get('/internal/v1/organizations').set(withSession(s));
+        expect(res.status).toBe(401);
+        expect((await rotated.http.get(SESSION).set(withSession(s))).status).toBe(401);
+      } finally {
+        await rotated.close();
+      }
+      // Under its own token the session is still there: nothing but the key changed.
+      expect((await t.http.get(SESSION).set(withSession(s))).status).toBe(200);
     });
 
     it('ends the session the browser held when it signs in again', async () => {
@@ -223,7 +242,7 @@ describe('console sessions', () => {
 
     it('refuses an expired session with 401', async () => {
       const s = await signIn();
-      const hash = createHash('sha256').update(s.secret).digest('hex');
+      const hash = storedHash(s.secret);
       await db.query(
         `UPDATE console_session SET expires_at = now() - interval '1 second' WHERE secret_hash = $1`,
         [hash],
@@ -235,7 +254,7 @@ describe('console sessions', () => {
 
     it('deletes expired sessions at the next sign-in', async () => {
       const old = await signIn();
-      const hash = createHash('sha256').update(old.secret).digest('hex');
+      const hash = storedHash(old.secret);
       await db.query(
         `UPDATE console_session SET expires_at = now() - interval '1 hour' WHERE secret_hash = $1`,
         [hash],
@@ -261,7 +280,7 @@ describe('console sessions', () => {
       );
       const after = await t.http.get('/internal/v1/organizations').set(withSession(s));
       expect(after.status).toBe(401);
-      const hash = createHash('sha256').update(s.secret).digest('hex');
+      const hash = storedHash(s.secret);
       expect(
         await db.query('SELECT id FROM console_session WHERE secret_hash = $1', [hash]),
       ).toEqual([]);

@@ -1,4 +1,4 @@
-import { createHash, createHmac, randomBytes } from 'node:crypto';
+import { createHmac, randomBytes } from 'node:crypto';
 import { secretsEqual } from '../api-key-format.js';
 
 /** A new session secret: 32 random bytes, base64url (what the cookie carries). */
@@ -6,9 +6,13 @@ export function generateSessionSecret(): string {
   return randomBytes(32).toString('base64url');
 }
 
-/** What the database keeps of a secret. */
-export function hashSessionSecret(secret: string): string {
-  return createHash('sha256').update(secret).digest('hex');
+/**
+ * What the database keeps of a secret: its HMAC keyed with the operator token. A copy of the
+ * table proves nothing without the token, and changing the token ends every session opened
+ * with the old one (their cookies no longer hash to a stored row).
+ */
+export function hashSessionSecret(secret: string, operatorToken: string): string {
+  return createHmac('sha256', operatorToken).update(secret).digest('hex');
 }
 
 /**

@@ -74,17 +74,21 @@ export class SessionsService {
     }
     this.throttle.succeeded(client);
     const previous = sessionSecretFrom(req.get('cookie'));
-    if (previous !== null) await this.sessions.delete(hashSessionSecret(previous));
-    return this.open('token', 'operator');
+    if (previous !== null) await this.sessions.delete(hashSessionSecret(previous, token));
+    return this.open('token', 'operator', token);
   }
 
   /** Opens a session for `subject`, clearing expired ones while at it. */
-  private async open(method: LiveSession['method'], subject: string): Promise<SignedIn> {
+  private async open(
+    method: LiveSession['method'],
+    subject: string,
+    operatorToken: string,
+  ): Promise<SignedIn> {
     await this.sessions.deleteExpired();
     const secret = generateSessionSecret();
     const expiresAt = new Date(Date.now() + SESSION_LIFETIME_MS);
     const session = await this.sessions.insert(
-      hashSessionSecret(secret),
+      hashSessionSecret(secret, operatorToken),
       method,
       subject,
       expiresAt,
@@ -99,8 +103,11 @@ export class SessionsService {
   async sessionOf(req: Request): Promise<RequestSession | null> {
     if (this.ofRequest.has(req)) return this.ofRequest.get(req) ?? null;
     const secret = sessionSecretFrom(req.get('cookie'));
+    const token = this.settings.adminToken;
     const session =
-      secret === null ? null : await this.sessions.findLive(hashSessionSecret(secret));
+      secret === null || token === null
+        ? null
+        : await this.sessions.findLive(hashSessionSecret(secret, token));
     const found = secret !== null && session !== null ? { secret, session } : null;
     this.ofRequest.set(req, found);
     return found;
@@ -133,7 +140,9 @@ export class SessionsService {
   /** Ends the request's session (if any); returns the cookie that clears it in the browser. */
   async signOut(req: Request): Promise<string> {
     const found = await this.sessionOf(req);
-    if (found !== null) await this.sessions.delete(hashSessionSecret(found.secret));
+    const token = this.settings.adminToken;
+    if (found !== null && token !== null)
+      await this.sessions.delete(hashSessionSecret(found.secret, token));
     this.ofRequest.set(req, null);
     return clearedSessionCookie();
   }

@@ -11,7 +11,7 @@ export type SignInMethod = (typeof SIGN_IN_METHODS)[number];
  */
 @Entity('console_session')
 export class ConsoleSession extends Row {
-  /** SHA-256 of the cookie's secret, hex. */
+  /** HMAC-SHA-256 of the cookie's secret keyed with the operator token, hex (`hashSessionSecret`). */
   @Index('UQ_console_session_secret_hash', { unique: true })
   @Column({ type: 'char', length: 64, select: false })
   secretHash!: string;
