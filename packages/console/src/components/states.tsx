@@ -1,3 +1,4 @@
+import type { UseQueryResult } from '@tanstack/react-query';
 import type { ReactNode } from 'react';
 import { ApiFailure } from '../api/client';
 
@@ -28,4 +29,48 @@ export function LoadError({ error, onRetry }: { error: Error; onRetry: () => voi
       </button>
     </div>
   );
+}
+
+/** Shown when the page names something that does not exist (the API answered 404). */
+export function Missing({ children }: { children: ReactNode }) {
+  return (
+    <p className="state" role="alert">
+      {children}
+    </p>
+  );
+}
+
+/** What a paged list says instead of its rows. */
+export interface ListTexts {
+  /** The loading line's object, e.g. "projects". */
+  what: string;
+  /** Said for a 404: the list's parent does not exist. Without it a 404 is a load error. */
+  missing?: ReactNode;
+  /** The first page has no rows. */
+  empty: ReactNode;
+  /** A page past the last one (an old shared link). */
+  pastLast: ReactNode;
+}
+
+/**
+ * A paged list's state when it has no rows to show (loading, no such parent, an error, empty,
+ * past the last page), or null when it does: every list page answers these alike.
+ */
+export function listState(
+  page: UseQueryResult<{ data: unknown[] }>,
+  offset: number,
+  texts: ListTexts,
+): ReactNode {
+  if (page.isPending) return <Loading what={texts.what} />;
+  if (page.isError) {
+    if (
+      texts.missing !== undefined &&
+      page.error instanceof ApiFailure &&
+      page.error.status === 404
+    )
+      return <Missing>{texts.missing}</Missing>;
+    return <LoadError error={page.error} onRetry={() => void page.refetch()} />;
+  }
+  if (page.data.data.length > 0) return null;
+  return <Empty>{offset === 0 ? texts.empty : texts.pastLast}</Empty>;
 }

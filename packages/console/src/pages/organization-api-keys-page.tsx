@@ -12,7 +12,7 @@ import {
 import { ApiFailure } from '../api/client';
 import { organization } from '../api/organizations';
 import { Pager } from '../components/pager';
-import { Empty, LoadError, Loading } from '../components/states';
+import { listState } from '../components/states';
 
 export const API_KEYS_PAGE_SIZE = 25;
 
@@ -28,32 +28,20 @@ export function OrganizationApiKeysPage({ id, offset }: { id: string; offset: nu
   const page = useQuery(organizationApiKeys(id, { limit: API_KEYS_PAGE_SIZE, offset }));
   const [deleting, setDeleting] = useState<ApiKey | null>(null);
 
-  let body;
-  if (page.isPending) body = <Loading what="API keys" />;
-  else if (page.isError && page.error instanceof ApiFailure && page.error.status === 404) {
-    body = (
-      <p className="state" role="alert">
-        There is no such organization.
-      </p>
-    );
-  } else if (page.isError) {
-    body = <LoadError error={page.error} onRetry={() => page.refetch()} />;
-  } else if (page.data.data.length === 0 && offset === 0) {
-    body = (
-      <Empty>
-        <p>This organization has no API keys yet. Create one below for a pipeline.</p>
-      </Empty>
-    );
-  } else if (page.data.data.length === 0) {
-    body = (
-      <Empty>
+  let body = listState(page, offset, {
+    what: 'API keys',
+    missing: 'There is no such organization.',
+    empty: <p>This organization has no API keys yet. Create one below for a pipeline.</p>,
+    pastLast: (
+      <>
         <p>This page is past the last key.</p>
         <Link to="/organizations/$organizationId/api-keys" params={{ organizationId: id }}>
           Go to the first page
         </Link>
-      </Empty>
-    );
-  } else {
+      </>
+    ),
+  });
+  if (body === null && page.isSuccess) {
     body = (
       <>
         <table className="api-keys">

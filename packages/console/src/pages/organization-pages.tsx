@@ -2,7 +2,7 @@ import { useQuery } from '@tanstack/react-query';
 import { Link, useNavigate } from '@tanstack/react-router';
 import { ApiFailure } from '../api/client';
 import { organization, useCreateOrganization, useUpdateOrganization } from '../api/organizations';
-import { LoadError, Loading } from '../components/states';
+import { LoadError, Loading, Missing } from '../components/states';
 import { OrganizationForm } from './organization-form';
 
 function BackToList() {
@@ -40,11 +40,7 @@ export function EditOrganizationPage({ id }: { id: string }) {
   let body;
   if (current.isPending) body = <Loading what="the organization" />;
   else if (current.isError && current.error instanceof ApiFailure && current.error.status === 404) {
-    body = (
-      <p className="state" role="alert">
-        There is no such organization.
-      </p>
-    );
+    body = <Missing>There is no such organization.</Missing>;
   } else if (current.isError) {
     body = <LoadError error={current.error} onRetry={() => current.refetch()} />;
   } else {

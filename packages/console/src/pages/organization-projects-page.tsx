@@ -1,10 +1,9 @@
 import { useQuery } from '@tanstack/react-query';
 import { Link } from '@tanstack/react-router';
-import { ApiFailure } from '../api/client';
 import { organization } from '../api/organizations';
 import { organizationProjects } from '../api/projects';
 import { Pager } from '../components/pager';
-import { Empty, LoadError, Loading } from '../components/states';
+import { listState } from '../components/states';
 
 export const PROJECTS_PAGE_SIZE = 25;
 
@@ -15,32 +14,20 @@ export function OrganizationProjectsPage({ id, offset }: { id: string; offset: n
   const org = useQuery(organization(id));
   const page = useQuery(organizationProjects(id, { limit: PROJECTS_PAGE_SIZE, offset }));
 
-  let body;
-  if (page.isPending) body = <Loading what="projects" />;
-  else if (page.isError && page.error instanceof ApiFailure && page.error.status === 404) {
-    body = (
-      <p className="state" role="alert">
-        There is no such organization.
-      </p>
-    );
-  } else if (page.isError) {
-    body = <LoadError error={page.error} onRetry={() => page.refetch()} />;
-  } else if (page.data.data.length === 0 && offset === 0) {
-    body = (
-      <Empty>
-        <p>This organization has no projects yet.</p>
-      </Empty>
-    );
-  } else if (page.data.data.length === 0) {
-    body = (
-      <Empty>
+  let body = listState(page, offset, {
+    what: 'projects',
+    missing: 'There is no such organization.',
+    empty: <p>This organization has no projects yet.</p>,
+    pastLast: (
+      <>
         <p>This page is past the last project.</p>
         <Link to="/organizations/$organizationId/projects" params={{ organizationId: id }}>
           Go to the first page
         </Link>
-      </Empty>
-    );
-  } else {
+      </>
+    ),
+  });
+  if (body === null && page.isSuccess) {
     body = (
       <>
         <table>

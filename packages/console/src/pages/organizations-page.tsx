@@ -2,7 +2,7 @@ import { useQuery } from '@tanstack/react-query';
 import { Link } from '@tanstack/react-router';
 import { organizationsPage, sharedLimits } from '../api/organizations';
 import { Pager } from '../components/pager';
-import { Empty, LoadError, Loading } from '../components/states';
+import { listState } from '../components/states';
 import { UsageBar } from '../components/usage-bar';
 import { PLAN_NAMES } from './organization-form';
 
@@ -16,24 +16,22 @@ export function OrganizationsPage({ offset }: { offset: number }) {
   const page = useQuery(organizationsPage({ limit: ORGANIZATIONS_PAGE_SIZE, offset }));
   const limits = useQuery(sharedLimits);
 
-  let body;
-  if (page.isPending) body = <Loading what="organizations" />;
-  else if (page.isError) body = <LoadError error={page.error} onRetry={() => page.refetch()} />;
-  else if (page.data.data.length === 0 && offset === 0) {
-    body = (
-      <Empty>
+  let body = listState(page, offset, {
+    what: 'organizations',
+    empty: (
+      <>
         <p>No organizations yet.</p>
         <Link to="/organizations/new">Create the first organization</Link>
-      </Empty>
-    );
-  } else if (page.data.data.length === 0) {
-    body = (
-      <Empty>
+      </>
+    ),
+    pastLast: (
+      <>
         <p>This page is past the last organization.</p>
         <Link to="/organizations">Go to the first page</Link>
-      </Empty>
-    );
-  } else {
+      </>
+    ),
+  });
+  if (body === null && page.isSuccess) {
     const perMinute = limits.data ? number.format(limits.data.per_minute) : '…';
     body = (
       <>

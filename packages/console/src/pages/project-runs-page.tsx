@@ -1,11 +1,10 @@
 import { useQuery } from '@tanstack/react-query';
 import { Link, useNavigate } from '@tanstack/react-router';
-import { ApiFailure } from '../api/client';
 import { project } from '../api/projects';
 import { projectRuns, type TestRunStatus } from '../api/runs';
 import { Pager } from '../components/pager';
 import { CountsLine, RUN_STATUS_NAMES, RunStatus } from '../components/run-counts';
-import { Empty, LoadError, Loading } from '../components/states';
+import { listState } from '../components/states';
 import { StatusFilter } from '../components/status-filter';
 
 export const RUNS_PAGE_SIZE = 25;
@@ -31,36 +30,26 @@ export function ProjectRunsPage({
   const page = useQuery(projectRuns(id, { limit: RUNS_PAGE_SIZE, offset, status }));
   const filter: Record<string, string> = status ? { status } : {};
 
-  let body;
-  if (page.isPending) body = <Loading what="test runs" />;
-  else if (page.isError && page.error instanceof ApiFailure && page.error.status === 404) {
-    body = (
-      <p className="state" role="alert">
-        There is no such project.
+  let body = listState(page, offset, {
+    what: 'test runs',
+    missing: 'There is no such project.',
+    empty: (
+      <p>
+        {status
+          ? `No ${RUN_STATUS_NAMES[status].toLowerCase()} runs in this project.`
+          : 'This project has no test runs yet.'}
       </p>
-    );
-  } else if (page.isError) {
-    body = <LoadError error={page.error} onRetry={() => page.refetch()} />;
-  } else if (page.data.data.length === 0 && offset === 0) {
-    body = (
-      <Empty>
-        <p>
-          {status
-            ? `No ${RUN_STATUS_NAMES[status].toLowerCase()} runs in this project.`
-            : 'This project has no test runs yet.'}
-        </p>
-      </Empty>
-    );
-  } else if (page.data.data.length === 0) {
-    body = (
-      <Empty>
+    ),
+    pastLast: (
+      <>
         <p>This page is past the last run.</p>
         <Link to="/projects/$projectId" params={{ projectId: id }} search={filter}>
           Go to the first page
         </Link>
-      </Empty>
-    );
-  } else {
+      </>
+    ),
+  });
+  if (body === null && page.isSuccess) {
     body = (
       <>
         <table>

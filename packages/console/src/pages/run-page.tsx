@@ -9,7 +9,7 @@ import {
   ResultStatusBadge,
   RunStatus,
 } from '../components/run-counts';
-import { Empty, LoadError, Loading } from '../components/states';
+import { listState, LoadError, Loading, Missing } from '../components/states';
 import { StatusFilter } from '../components/status-filter';
 
 export const RESULTS_PAGE_SIZE = 50;
@@ -55,38 +55,31 @@ export function RunPage({
         <p>
           <Link to="/organizations">← Organizations</Link>
         </p>
-        <p className="state" role="alert">
-          There is no such test run.
-        </p>
+        <Missing>There is no such test run.</Missing>
       </>
     );
   }
   if (run.isError) return <LoadError error={run.error} onRetry={() => run.refetch()} />;
 
-  let table;
-  if (results.isPending) table = <Loading what="results" />;
-  else if (results.isError) {
-    table = <LoadError error={results.error} onRetry={() => results.refetch()} />;
-  } else if (results.data.data.length === 0 && offset === 0) {
-    table = (
-      <Empty>
-        <p>
-          {status
-            ? `No ${RESULT_STATUS_NAMES[status].toLowerCase()} results in this run.`
-            : 'No results yet. They appear here as the pipeline reports them.'}
-        </p>
-      </Empty>
-    );
-  } else if (results.data.data.length === 0) {
-    table = (
-      <Empty>
+  let table = listState(results, offset, {
+    what: 'results',
+    empty: (
+      <p>
+        {status
+          ? `No ${RESULT_STATUS_NAMES[status].toLowerCase()} results in this run.`
+          : 'No results yet. They appear here as the pipeline reports them.'}
+      </p>
+    ),
+    pastLast: (
+      <>
         <p>This page is past the last result.</p>
         <Link to="/runs/$runId" params={{ runId: id }} search={filter}>
           Go to the first page
         </Link>
-      </Empty>
-    );
-  } else {
+      </>
+    ),
+  });
+  if (table === null && results.isSuccess) {
     table = (
       <>
         <table className="results">
