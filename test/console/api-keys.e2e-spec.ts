@@ -1,10 +1,9 @@
 import { readFileSync } from 'node:fs';
-import { request, type APIRequestContext } from 'playwright-core';
-import { freePort, spawnService, waitForOutput, type ServiceProcess } from '../support/process.js';
-import { openBrowser, screenshot, seriousViolations, textWhen, type Browser } from './browser.js';
-import { freshDatabase } from './database.js';
+import type { APIRequestContext } from 'playwright-core';
+import { screenshot, seriousViolations, textWhen, type Browser } from './browser.js';
+import { CONSOLE_TOKEN, startConsoleStack, type ConsoleStack } from './stack.js';
 
-const TOKEN = 'console-operator-token-0123456789';
+const TOKEN = CONSOLE_TOKEN;
 const OPERATOR = { Authorization: `Bearer ${TOKEN}` };
 const KEYS_ROUTE = '**/internal/v1/organizations/*/api-keys?**';
 
@@ -14,8 +13,7 @@ const KEYS_ROUTE = '**/internal/v1/organizations/*/api-keys?**';
  * prefix only, deleted after confirming and then refused. Screenshots go to docs/console/.
  */
 describe('web console: API keys of an organization', () => {
-  let database: Awaited<ReturnType<typeof freshDatabase>>;
-  let service: ServiceProcess;
+  let stack: ConsoleStack;
   let browser: Browser;
   /** The public API's callers and the operator's setup, outside the browser. */
   let outside: APIRequestContext;
@@ -24,22 +22,11 @@ describe('web console: API keys of an organization', () => {
   let shownKey: string;
 
   beforeAll(async () => {
-    database = await freshDatabase('console_api_keys');
-    const port = await freePort();
-    const base = `https://localhost:${port}`;
-    service = spawnService({
-      DATABASE_URL: database.url,
-      ADMIN_TOKEN: TOKEN,
-      APP_ROLE: 'api',
-      PORT: String(port),
-      TLS_SELF_SIGNED: 'true',
-    });
-    await waitForOutput(service, /Listening on/, 30_000);
-    browser = await openBrowser(base);
+    stack = await startConsoleStack('console_api_keys');
+    ({ browser, outside } = stack);
     await browser.context.grantPermissions(['clipboard-read', 'clipboard-write'], {
-      origin: base,
+      origin: stack.base,
     });
-    outside = await request.newContext({ baseURL: base, ignoreHTTPSErrors: true });
     const res = await outside.post('/internal/v1/organizations', {
       headers: OPERATOR,
       data: { name: 'Keys Ltd', plan: 'pro' },
@@ -48,15 +35,7 @@ describe('web console: API keys of an organization', () => {
     org = (await res.json()) as { id: string; name: string };
   }, 60_000);
 
-  afterAll(async () => {
-    await outside?.dispose();
-    await browser?.close();
-    if (service?.child.pid !== undefined && service.child.exitCode === null) {
-      process.kill(service.child.pid, 'SIGTERM');
-      await service.exited;
-    }
-    await database?.drop();
-  });
+  afterAll(() => stack?.stop());
 
   const page = () => browser.page;
   const keysUrl = () => new RegExp(`/console/organizations/${org.id}/api-keys$`);

@@ -1,9 +1,8 @@
-import { request, type APIRequestContext } from 'playwright-core';
-import { freePort, spawnService, waitForOutput, type ServiceProcess } from '../support/process.js';
-import { openBrowser, screenshot, seriousViolations, textWhen, type Browser } from './browser.js';
-import { freshDatabase } from './database.js';
+import type { APIRequestContext } from 'playwright-core';
+import { screenshot, seriousViolations, textWhen, type Browser } from './browser.js';
+import { CONSOLE_TOKEN, startConsoleStack, type ConsoleStack } from './stack.js';
 
-const TOKEN = 'console-operator-token-0123456789';
+const TOKEN = CONSOLE_TOKEN;
 const COOKIE = '__Host-tm_console';
 
 /**
@@ -12,38 +11,17 @@ const COOKIE = '__Host-tm_console';
  * docs/console/ and checks the page with axe.
  */
 describe('web console in a browser', () => {
-  let database: Awaited<ReturnType<typeof freshDatabase>>;
-  let service: ServiceProcess;
-  let base: string;
+  let stack: ConsoleStack;
   let browser: Browser;
   /** Another client of the service: the operator token, or a cookie taken from the browser. */
   let outside: APIRequestContext;
 
   beforeAll(async () => {
-    database = await freshDatabase();
-    const port = await freePort();
-    base = `https://localhost:${port}`;
-    service = spawnService({
-      DATABASE_URL: database.url,
-      ADMIN_TOKEN: TOKEN,
-      APP_ROLE: 'api',
-      PORT: String(port),
-      TLS_SELF_SIGNED: 'true',
-    });
-    await waitForOutput(service, /Listening on/, 30_000);
-    browser = await openBrowser(base);
-    outside = await request.newContext({ baseURL: base, ignoreHTTPSErrors: true });
+    stack = await startConsoleStack('console');
+    ({ browser, outside } = stack);
   }, 60_000);
 
-  afterAll(async () => {
-    await outside?.dispose();
-    await browser?.close();
-    if (service?.child.pid !== undefined && service.child.exitCode === null) {
-      process.kill(service.child.pid, 'SIGTERM');
-      await service.exited;
-    }
-    await database?.drop();
-  });
+  afterAll(() => stack?.stop());
 
   const page = () => browser.page;
   const sessionCookie = async () =>

@@ -1,9 +1,8 @@
-import { request, type APIRequestContext } from 'playwright-core';
-import { freePort, spawnService, waitForOutput, type ServiceProcess } from '../support/process.js';
-import { openBrowser, screenshot, seriousViolations, textWhen, type Browser } from './browser.js';
-import { freshDatabase } from './database.js';
+import type { APIRequestContext } from 'playwright-core';
+import { screenshot, seriousViolations, textWhen, type Browser } from './browser.js';
+import { CONSOLE_TOKEN, startConsoleStack, type ConsoleStack } from './stack.js';
 
-const TOKEN = 'console-operator-token-0123456789';
+const TOKEN = CONSOLE_TOKEN;
 const OPERATOR = { Authorization: `Bearer ${TOKEN}` };
 const UNKNOWN_ID = '9d0b3a52-7c1e-4f7a-8a3b-1c2d3e4f5a6b';
 
@@ -27,8 +26,7 @@ const REPORT = `<?xml version="1.0" encoding="UTF-8"?>
  * through the public API; its results filtered by status. Screenshots go to docs/console/.
  */
 describe('web console: projects, test runs and a live run', () => {
-  let database: Awaited<ReturnType<typeof freshDatabase>>;
-  let service: ServiceProcess;
+  let stack: ConsoleStack;
   let browser: Browser;
   /** The pipeline and the operator's setup, outside the browser. */
   let outside: APIRequestContext;
@@ -44,19 +42,8 @@ describe('web console: projects, test runs and a live run', () => {
   }
 
   beforeAll(async () => {
-    database = await freshDatabase('console_runs');
-    const port = await freePort();
-    const base = `https://localhost:${port}`;
-    service = spawnService({
-      DATABASE_URL: database.url,
-      ADMIN_TOKEN: TOKEN,
-      APP_ROLE: 'api',
-      PORT: String(port),
-      TLS_SELF_SIGNED: 'true',
-    });
-    await waitForOutput(service, /Listening on/, 30_000);
-    browser = await openBrowser(base);
-    outside = await request.newContext({ baseURL: base, ignoreHTTPSErrors: true });
+    stack = await startConsoleStack('console_runs');
+    ({ browser, outside } = stack);
 
     org = await made(
       outside.post('/internal/v1/organizations', {
@@ -99,15 +86,7 @@ describe('web console: projects, test runs and a live run', () => {
     );
   }, 60_000);
 
-  afterAll(async () => {
-    await outside?.dispose();
-    await browser?.close();
-    if (service?.child.pid !== undefined && service.child.exitCode === null) {
-      process.kill(service.child.pid, 'SIGTERM');
-      await service.exited;
-    }
-    await database?.drop();
-  });
+  afterAll(() => stack?.stop());
 
   const page = () => browser.page;
   const count = (status: string) => page().locator(`dd[data-count="${status}"]`);

@@ -1,0 +1,52 @@
+import { request, type APIRequestContext } from 'playwright-core';
+import { freePort, spawnService, waitForOutput, type ServiceProcess } from '../support/process.js';
+import { openBrowser, type Browser } from './browser.js';
+import { freshDatabase } from './database.js';
+
+/** The operator token the browser tests' service is started with. */
+export const CONSOLE_TOKEN = 'console-operator-token-0123456789';
+
+/** The built service (HTTPS, self-signed) on a database of its own, a browser and a client. */
+export interface ConsoleStack {
+  base: string;
+  service: ServiceProcess;
+  browser: Browser;
+  /** Another client of the service (the operator, a pipeline), outside the browser. */
+  outside: APIRequestContext;
+  stop(): Promise<void>;
+}
+
+/**
+ * Starts `dist/main.js` as the api role on a fresh copy of the run's database (named with
+ * `suffix`, one per test file), a headless chromium and a request context for it.
+ */
+export async function startConsoleStack(suffix: string): Promise<ConsoleStack> {
+  const database = await freshDatabase(suffix);
+  const port = await freePort();
+  const base = `https://localhost:${port}`;
+  const service = spawnService({
+    DATABASE_URL: database.url,
+    ADMIN_TOKEN: CONSOLE_TOKEN,
+    APP_ROLE: 'api',
+    PORT: String(port),
+    TLS_SELF_SIGNED: 'true',
+  });
+  await waitForOutput(service, /Listening on/, 30_000);
+  const browser = await openBrowser(base);
+  const outside = await request.newContext({ baseURL: base, ignoreHTTPSErrors: true });
+  return {
+    base,
+    service,
+    browser,
+    outside,
+    stop: async () => {
+      await outside.dispose();
+      await browser.close();
+      if (service.child.pid !== undefined && service.child.exitCode === null) {
+        process.kill(service.child.pid, 'SIGTERM');
+        await service.exited;
+      }
+      await database.drop();
+    },
+  };
+}
