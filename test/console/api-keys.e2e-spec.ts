@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import type { APIRequestContext } from 'playwright-core';
 import { screenshot, seriousViolations, textWhen, type Browser } from './browser.js';
-import { CONSOLE_TOKEN, startConsoleStack, type ConsoleStack } from './stack.js';
+import { CONSOLE_TOKEN, STACK_START_MS, startConsoleStack, type ConsoleStack } from './stack.js';
 
 const TOKEN = CONSOLE_TOKEN;
 const OPERATOR = { Authorization: `Bearer ${TOKEN}` };
@@ -33,7 +33,7 @@ describe('web console: API keys of an organization', () => {
     });
     if (res.status() !== 201) throw new Error(`${res.status()} ${await res.text()}`);
     org = (await res.json()) as { id: string; name: string };
-  }, 60_000);
+  }, STACK_START_MS);
 
   afterAll(() => stack?.stop());
 

@@ -1,6 +1,6 @@
 import type { APIRequestContext } from 'playwright-core';
 import { screenshot, seriousViolations, textWhen, type Browser } from './browser.js';
-import { CONSOLE_TOKEN, startConsoleStack, type ConsoleStack } from './stack.js';
+import { CONSOLE_TOKEN, STACK_START_MS, startConsoleStack, type ConsoleStack } from './stack.js';
 
 const TOKEN = CONSOLE_TOKEN;
 const COOKIE = '__Host-tm_console';
@@ -19,7 +19,7 @@ describe('web console in a browser', () => {
   beforeAll(async () => {
     stack = await startConsoleStack('console');
     ({ browser, outside } = stack);
-  }, 60_000);
+  }, STACK_START_MS);
 
   afterAll(() => stack?.stop());
 

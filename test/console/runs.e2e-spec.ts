@@ -1,6 +1,6 @@
 import type { APIRequestContext } from 'playwright-core';
 import { screenshot, seriousViolations, textWhen, type Browser } from './browser.js';
-import { CONSOLE_TOKEN, startConsoleStack, type ConsoleStack } from './stack.js';
+import { CONSOLE_TOKEN, STACK_START_MS, startConsoleStack, type ConsoleStack } from './stack.js';
 
 const TOKEN = CONSOLE_TOKEN;
 const OPERATOR = { Authorization: `Bearer ${TOKEN}` };
@@ -84,7 +84,7 @@ describe('web console: projects, test runs and a live run', () => {
         data: { project_id: project.id, name: 'Nightly 42' },
       }),
     );
-  }, 60_000);
+  }, STACK_START_MS);
 
   afterAll(() => stack?.stop());
 

@@ -6,6 +6,12 @@ import { freshDatabase } from './database.js';
 /** The operator token the browser tests' service is started with. */
 export const CONSOLE_TOKEN = 'console-operator-token-0123456789';
 
+/**
+ * How long a file's `beforeAll` gives `startConsoleStack`: the service's start takes ~2 s on a
+ * quiet machine, but over 30 s was seen while other engineers' installs loaded both cores.
+ */
+export const STACK_START_MS = 120_000;
+
 /** The built service (HTTPS, self-signed) on a database of its own, a browser and a client. */
 export interface ConsoleStack {
   base: string;
@@ -31,7 +37,7 @@ export async function startConsoleStack(suffix: string): Promise<ConsoleStack> {
     PORT: String(port),
     TLS_SELF_SIGNED: 'true',
   });
-  await waitForOutput(service, /Listening on/, 30_000);
+  await waitForOutput(service, /Listening on/, STACK_START_MS - 20_000);
   const browser = await openBrowser(base);
   const outside = await request.newContext({ baseURL: base, ignoreHTTPSErrors: true });
   return {
