@@ -1,11 +1,23 @@
 import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
-import { copyFileSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { createPrivateKey, X509Certificate } from 'node:crypto';
+import { copyFileSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { get as httpsGet } from 'node:https';
 import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve as resolvePath } from 'node:path';
 import { freePort, spawnService, waitForOutput } from './support/process.js';
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** `GET https://localhost:port/healthz` trusting only `ca`: its status. */
+function healthOver(port: number, ca: Buffer): Promise<number> {
+  return new Promise((resolve, reject) => {
+    httpsGet({ host: 'localhost', port, path: '/healthz', ca }, (res) => {
+      res.resume();
+      resolve(res.statusCode ?? 0);
+    }).on('error', reject);
+  });
+}
 
 describe('the service process', () => {
   it('refuses to start with a bad setting and names it', async () => {
@@ -47,7 +59,7 @@ describe('the service process', () => {
       expect(await startIn(token)).toEqual({ listening: 'http', internal: 404 });
     });
 
-    it('start:local writes .env from .env.example with a token of its own, once, and says so', () => {
+    it('start:local writes .env from .env.example with a token and a certificate of its own, once, and says so', async () => {
       copyFileSync(resolvePath('.env.example'), join(dir, '.env.example'));
       const script = resolvePath('scripts/local-env.mjs');
       const first = execFileSync(process.execPath, [script], { cwd: dir, encoding: 'utf8' });
@@ -58,7 +70,27 @@ describe('the service process', () => {
       // Said where it is, not printed (a log is no place for it).
       expect(first).not.toContain(token);
       expect(first).toMatch(/ADMIN_TOKEN in \.env/);
-      expect(written).toMatch(/^TLS_SELF_SIGNED=true$/m);
+      // HTTPS with a certificate made once, in files a client can be told to trust.
+      expect(written).toMatch(/^TLS_SELF_SIGNED=false$/m);
+      const cert = /^TLS_CERT_FILE=(.+)$/m.exec(written)?.[1] as string;
+      const key = /^TLS_KEY_FILE=(.+)$/m.exec(written)?.[1] as string;
+      expect(cert).toBe(join(dir, '.local/tls/localhost.crt'));
+      const certificate = new X509Certificate(readFileSync(cert));
+      expect(certificate.subjectAltName).toMatch(/DNS:localhost.*IP Address:127\.0\.0\.1/);
+      expect(certificate.checkPrivateKey(createPrivateKey(readFileSync(key)))).toBe(true);
+      expect(statSync(key).mode & 0o077).toBe(0);
+      expect(first).toContain(cert);
+      // The service serves that certificate, and a client told to trust it (as the reporter is
+      // with NODE_EXTRA_CA_CERTS) verifies it for localhost.
+      const port = await freePort();
+      const service = spawnService({ PORT: String(port) }, dir);
+      try {
+        await waitForOutput(service, /Listening on https:/);
+        expect(await healthOver(port, readFileSync(cert))).toBe(200);
+      } finally {
+        service.child.kill('SIGKILL');
+        await service.exited;
+      }
       const second = execFileSync(process.execPath, [script], { cwd: dir, encoding: 'utf8' });
       expect(second).toMatch(/using the settings in \.env/);
       expect(readFileSync(join(dir, '.env'), 'utf8')).toBe(written);
