@@ -11,20 +11,22 @@ interface Focused {
   ring: boolean;
 }
 
+/** Evaluated in the page (a string: the tests' TypeScript has no DOM types). */
+const FOCUSED = `(() => {
+  const element = document.activeElement;
+  if (element === null || element === document.body) return { tag: 'body', text: '', ring: false };
+  const style = getComputedStyle(element);
+  return {
+    tag: element.tagName.toLowerCase(),
+    text: (element.getAttribute('aria-label') ?? element.textContent ?? '').trim(),
+    ring:
+      (style.outlineStyle !== 'none' && parseFloat(style.outlineWidth) > 0) ||
+      style.boxShadow !== 'none',
+  };
+})()`;
+
 function focused(page: Page): Promise<Focused> {
-  return page.evaluate(() => {
-    const element = document.activeElement as HTMLElement | null;
-    if (element === null || element === document.body)
-      return { tag: 'body', text: '', ring: false };
-    const style = getComputedStyle(element);
-    return {
-      tag: element.tagName.toLowerCase(),
-      text: (element.getAttribute('aria-label') ?? element.textContent ?? '').trim(),
-      ring:
-        (style.outlineStyle !== 'none' && parseFloat(style.outlineWidth) > 0) ||
-        style.boxShadow !== 'none',
-    };
-  });
+  return page.evaluate<Focused>(FOCUSED);
 }
 
 /**

@@ -1,5 +1,10 @@
 import { ApiError } from '../../common/errors/api-error.js';
-import { SIGN_IN_FAILURES_ALLOWED, SIGN_IN_WINDOW_MS, SignInThrottle } from './sign-in-throttle.js';
+import {
+  SIGN_IN_FAILURES_ALLOWED,
+  SIGN_IN_FAILURES_ALLOWED_IN_ALL,
+  SIGN_IN_WINDOW_MS,
+  SignInThrottle,
+} from './sign-in-throttle.js';
 
 describe('SignInThrottle', () => {
   let now: number;
@@ -43,5 +48,22 @@ describe('SignInThrottle', () => {
     throttle.succeeded('a');
     throttle.failed('a');
     expect(refusal('a')).toBeNull();
+  });
+
+  it('refuses every address once all of them together have used up the allowance', () => {
+    // One failure from each of many addresses: what a forged X-Forwarded-For would look like.
+    for (let i = 0; i < SIGN_IN_FAILURES_ALLOWED_IN_ALL; i++) {
+      expect(refusal(`10.0.${i >> 8}.${i & 255}`)).toBeNull();
+      throttle.failed(`10.0.${i >> 8}.${i & 255}`);
+    }
+    const error = refusal('192.0.2.7');
+    expect(error?.getStatus()).toBe(429);
+    expect(error?.message).toBe('Too many failed sign-ins; try again later.');
+    expect(error?.headers['Retry-After']).toBe(String(SIGN_IN_WINDOW_MS / 1000));
+    // A success does not reopen it for the others; the window's end does.
+    throttle.succeeded('10.0.0.1');
+    expect(refusal('192.0.2.7')).not.toBeNull();
+    now += SIGN_IN_WINDOW_MS;
+    expect(refusal('192.0.2.7')).toBeNull();
   });
 });
