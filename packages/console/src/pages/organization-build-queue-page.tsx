@@ -89,13 +89,8 @@ export function OrganizationBuildQueuePage({ id, offset }: { id: string; offset:
                 </td>
                 <td>{time.format(new Date(build.created_at))}</td>
                 <td>
-                  <button
-                    type="button"
-                    className="secondary"
-                    aria-label={`Assign ${build.name} to a release`}
-                    onClick={() => setAssigning(build)}
-                  >
-                    Assign to release
+                  <button type="button" className="secondary" onClick={() => setAssigning(build)}>
+                    Assign<span className="visually-hidden"> {build.name}</span> to a release
                   </button>
                 </td>
               </tr>
