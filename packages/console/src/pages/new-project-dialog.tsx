@@ -61,7 +61,7 @@ export function NewProjectDialog({
           }
           aria-describedby="project-key-hint"
         />
-        <p id="project-key-hint" className="muted">
+        <p id="project-key-hint" className="hint muted">
           A short code for the project, unique in the organization (e.g. WEB).
         </p>
         <label htmlFor="project-description">Description (optional)</label>
