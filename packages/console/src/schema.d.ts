@@ -101,7 +101,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** List a project’s releases */
+        /** List a project’s releases, with their progress */
         get: operations["ReleasesInternalController_list"];
         put?: never;
         /** Create a release */
@@ -119,6 +119,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
+        /** Get a release, with its progress and readiness */
         get: operations["ReleasesInternalController_get"];
         put?: never;
         post?: never;
@@ -222,6 +223,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
+        /** List a release’s test runs */
         get: operations["TestRunsInternalController_listInRelease"];
         put?: never;
         post?: never;
