@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import { ApiError } from '../common/errors/api-error.js';
 import { requireReference } from '../database/references.js';
 import { Transactions } from '../database/transactions.js';
 import { Release } from './entities/release.entity.js';
@@ -18,5 +19,12 @@ export class ReleaseLookup {
   async require(organizationId: string, id: string, field: string): Promise<ReleaseReference> {
     const release = await requireReference(this.transactions, Release, organizationId, id, field);
     return { id: release.id, projectId: release.projectId };
+  }
+
+  /** Internal API: the organization of the release `id` (of whatever organization); 404 if none. */
+  async organizationOf(id: string): Promise<string> {
+    const release = await this.transactions.manager.findOneBy(Release, { id });
+    if (!release) throw ApiError.notFound('release');
+    return release.organizationId;
   }
 }

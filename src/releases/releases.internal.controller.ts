@@ -3,11 +3,17 @@ import {
   CreateRoute,
   InternalController,
   ListRoute,
+  ReadRoute,
   UpdateRoute,
 } from '../auth/route.decorators.js';
 import { PathId } from '../common/ids.js';
 import { PaginationQuery, type Page } from '../common/pagination/pagination.js';
-import { CreateReleaseDto, ReleaseResponse, UpdateReleaseDto } from './dto/release.dto.js';
+import {
+  CreateReleaseDto,
+  ReleaseOverviewResponse,
+  ReleaseResponse,
+  UpdateReleaseDto,
+} from './dto/release.dto.js';
 import { ReleasesService } from './releases.service.js';
 
 @InternalController()
@@ -22,14 +28,22 @@ export class ReleasesInternalController {
     return this.releases.create(projectId, dto);
   }
 
-  @ListRoute('projects/:id/releases', ReleaseResponse, 'Releases of the project, newest first', {
-    errors: [400, 404],
-  })
+  @ListRoute(
+    'projects/:id/releases',
+    ReleaseOverviewResponse,
+    'Releases of the project, newest first, each with its progress',
+    { errors: [400, 404] },
+  )
   list(
     @PathId('project') projectId: string,
     @Query() query: PaginationQuery,
-  ): Promise<Page<ReleaseResponse>> {
-    return this.releases.list(projectId, query);
+  ): Promise<Page<ReleaseOverviewResponse>> {
+    return this.releases.overviewPage(projectId, query);
+  }
+
+  @ReadRoute('releases/:id', ReleaseOverviewResponse, { errors: [404] })
+  get(@PathId('release') id: string): Promise<ReleaseOverviewResponse> {
+    return this.releases.overviewAnywhere(id);
   }
 
   @UpdateRoute('releases/:id', ReleaseResponse, { errors: [400, 404, 409, 415] })

@@ -24,6 +24,11 @@ export class ReleasesRepository {
     return this.transactions.manager.findOneBy(Release, { id, organizationId });
   }
 
+  /** The release, whatever its organization (the internal API). */
+  findAnywhere(id: string): Promise<Release | null> {
+    return this.transactions.manager.findOneBy(Release, { id });
+  }
+
   /** The release (of whatever organization), row-locked for the rest of the transaction. */
   lockAnywhere(id: string): Promise<Release | null> {
     return this.transactions.manager.findOne(Release, {

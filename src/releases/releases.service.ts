@@ -8,7 +8,12 @@ import { ProjectLookup } from '../projects/project-lookup.js';
 import { ReleaseProgressResponse } from './dto/release-progress.dto.js';
 import { ReleaseProgress } from './release-progress.js';
 import { ReleasesRepository } from './releases.repository.js';
-import { CreateReleaseDto, ReleaseResponse, UpdateReleaseDto } from './dto/release.dto.js';
+import {
+  CreateReleaseDto,
+  ReleaseOverviewResponse,
+  ReleaseResponse,
+  UpdateReleaseDto,
+} from './dto/release.dto.js';
 import { Release, RELEASE_STATUSES, type ReleaseStatus } from './entities/release.entity.js';
 
 export function toReleaseResponse(release: Release): ReleaseResponse {
@@ -58,10 +63,26 @@ export class ReleasesService {
     return toReleaseResponse(release);
   }
 
-  async list(projectId: string, query: PaginationQuery): Promise<Page<ReleaseResponse>> {
+  /** Internal API: a page of the project's releases, newest first, each with its progress. */
+  async overviewPage(
+    projectId: string,
+    query: PaginationQuery,
+  ): Promise<Page<ReleaseOverviewResponse>> {
     await this.projects.organizationOf(projectId);
     const [releases, total] = await this.releases.page(projectId, query);
-    return toPage(releases.map(toReleaseResponse), total, query);
+    const overviews = await Promise.all(releases.map((release) => this.overviewOf(release)));
+    return toPage(overviews, total, query);
+  }
+
+  /** Internal API: the release (of whatever organization) with its progress; 404 if none. */
+  async overviewAnywhere(id: string): Promise<ReleaseOverviewResponse> {
+    const release = await this.releases.findAnywhere(id);
+    if (!release) throw ApiError.notFound('release');
+    return this.overviewOf(release);
+  }
+
+  private async overviewOf(release: Release): Promise<ReleaseOverviewResponse> {
+    return { ...toReleaseResponse(release), progress: await this.progressOf.of(release) };
   }
 
   /** `GET /releases/{id}/progress`: readiness of the organization's release. */

@@ -31,4 +31,14 @@ export class TestRunsInternalController {
   ): Promise<Page<TestRunResponse>> {
     return this.testRuns.listInProject(projectId, query);
   }
+
+  @ListRoute('releases/:id/testruns', TestRunResponse, 'The release’s test runs, newest first', {
+    errors: [400, 404],
+  })
+  listInRelease(
+    @PathId('release') releaseId: string,
+    @Query() query: ProjectTestRunQuery,
+  ): Promise<Page<TestRunResponse>> {
+    return this.testRuns.listInRelease(releaseId, query);
+  }
 }

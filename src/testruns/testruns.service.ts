@@ -193,6 +193,15 @@ export class TestRunsService {
     return this.list(organizationId, { ...query, project_id: projectId });
   }
 
+  /** For the internal API: a release's runs, newest first (404 if the release is unknown). */
+  async listInRelease(
+    releaseId: string,
+    query: ProjectTestRunQuery,
+  ): Promise<Page<TestRunResponse>> {
+    const organizationId = await this.releases.organizationOf(releaseId);
+    return this.list(organizationId, { ...query, release_id: releaseId });
+  }
+
   /** Internal API: a run named without its organization (404 if none). */
   async getAnywhere(id: string): Promise<TestRunResponse> {
     return toTestRunResponse(await this.findAnywhere(id));

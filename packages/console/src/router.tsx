@@ -17,6 +17,9 @@ import { OrganizationApiKeysPage } from './pages/organization-api-keys-page';
 import { OrganizationProjectsPage } from './pages/organization-projects-page';
 import { ProjectRunsPage } from './pages/project-runs-page';
 import { RunPage } from './pages/run-page';
+import { OrganizationBuildQueuePage } from './pages/organization-build-queue-page';
+import { ProjectReleasesPage } from './pages/project-releases-page';
+import { ReleasePage } from './pages/release-page';
 import { CONSOLE_BASE, SignInPage } from './pages/sign-in-page';
 
 /** A page's place in a list, from `?offset=`: a whole number; none on the first page. */
@@ -152,6 +155,39 @@ const run = createRoute({
   },
 });
 
+const projectReleases = createRoute({
+  getParentRoute: () => signedIn,
+  path: 'projects/$projectId/releases',
+  validateSearch: pageSearch,
+  component: function ProjectReleasesRoute() {
+    const { projectId } = projectReleases.useParams();
+    const { offset } = projectReleases.useSearch();
+    return <ProjectReleasesPage id={projectId} offset={offset ?? 0} />;
+  },
+});
+
+const releasePage = createRoute({
+  getParentRoute: () => signedIn,
+  path: 'releases/$releaseId',
+  validateSearch: pageSearch,
+  component: function ReleaseRoute() {
+    const { releaseId } = releasePage.useParams();
+    const { offset } = releasePage.useSearch();
+    return <ReleasePage key={releaseId} id={releaseId} offset={offset ?? 0} />;
+  },
+});
+
+const organizationBuildQueue = createRoute({
+  getParentRoute: () => signedIn,
+  path: 'organizations/$organizationId/build-queue',
+  validateSearch: pageSearch,
+  component: function OrganizationBuildQueueRoute() {
+    const { organizationId } = organizationBuildQueue.useParams();
+    const { offset } = organizationBuildQueue.useSearch();
+    return <OrganizationBuildQueuePage id={organizationId} offset={offset ?? 0} />;
+  },
+});
+
 const routes = root.addChildren([
   signIn,
   signedIn.addChildren([
@@ -163,6 +199,9 @@ const routes = root.addChildren([
     organizationApiKeys,
     projectRuns,
     run,
+    projectReleases,
+    releasePage,
+    organizationBuildQueue,
   ]),
 ]);
 

@@ -101,7 +101,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** List a project’s releases */
+        /** List a project’s releases, with their progress */
         get: operations["ReleasesInternalController_list"];
         put?: never;
         /** Create a release */
@@ -119,7 +119,8 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        get?: never;
+        /** Get a release, with its progress and readiness */
+        get: operations["ReleasesInternalController_get"];
         put?: never;
         post?: never;
         delete?: never;
@@ -207,6 +208,23 @@ export interface paths {
         };
         /** Get a test run */
         get: operations["TestRunsInternalController_get"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/internal/v1/releases/{id}/testruns": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List a release’s test runs */
+        get: operations["TestRunsInternalController_listInRelease"];
         put?: never;
         post?: never;
         delete?: never;
@@ -505,6 +523,45 @@ export interface components {
              */
             priority?: "low" | "medium" | "high" | "critical";
         };
+        ReleaseRunCounts: {
+            total: number;
+            in_progress: number;
+            submitted: number;
+            completed: number;
+        };
+        ReleaseResultCounts: {
+            /** @description Cases with a current result across the release’s runs */
+            total: number;
+            passed: number;
+            failed: number;
+            blocked: number;
+            skipped: number;
+            retest: number;
+            untested: number;
+        };
+        ReleaseProgressResponse: {
+            /** Format: uuid */
+            release_id: string;
+            /** @enum {string} */
+            status: "planned" | "in_progress" | "completed";
+            /** @description Builds assigned to the release */
+            builds: number;
+            test_runs: components["schemas"]["ReleaseRunCounts"];
+            /** @description Each case counted once, by its current result */
+            results: components["schemas"]["ReleaseResultCounts"];
+            /**
+             * @description passed / executed, 4 decimals
+             * @example 0.9583
+             */
+            pass_rate: number | null;
+            /**
+             * @description executed / total, 4 decimals
+             * @example 0.96
+             */
+            completion_rate: number | null;
+            /** @description At least one run, every run completed, nothing failed or blocked */
+            ready: boolean;
+        };
         CreateReleaseDto: {
             name: string;
             version?: string;
@@ -539,6 +596,33 @@ export interface components {
             created_at: string;
             /** Format: date-time */
             updated_at: string;
+        };
+        ReleaseOverviewResponse: {
+            /** Format: uuid */
+            id: string;
+            /** Format: uuid */
+            project_id: string;
+            /** @example Spring release */
+            name: string;
+            /** @example 2026.4 */
+            version: string | null;
+            /** @enum {string} */
+            status: "planned" | "in_progress" | "completed";
+            /**
+             * Format: date
+             * @example 2026-04-30
+             */
+            target_date: string | null;
+            /**
+             * Format: date-time
+             * @description When it was completed
+             */
+            released_at: string | null;
+            /** Format: date-time */
+            created_at: string;
+            /** Format: date-time */
+            updated_at: string;
+            progress: components["schemas"]["ReleaseProgressResponse"];
         };
         UpdateReleaseDto: {
             /**
@@ -1622,14 +1706,14 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Releases of the project, newest first */
+            /** @description Releases of the project, newest first, each with its progress */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": {
-                        data: components["schemas"]["ReleaseResponse"][];
+                        data: components["schemas"]["ReleaseOverviewResponse"][];
                         pagination: components["schemas"]["PaginationMeta"];
                     };
                 };
@@ -1754,6 +1838,54 @@ export interface operations {
             };
             /** @description Idempotency-Key used for another request (`idempotency_key_reused`) */
             422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+        };
+    };
+    ReleasesInternalController_get: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ReleaseOverviewResponse"];
+                };
+            };
+            /** @description Operator token wrong, or no live console session */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description A change made with the console session without its CSRF token (`csrf_token_invalid`) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description No such resource in your organization (`not_found`) */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -2272,6 +2404,71 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["TestRunResponse"];
+                };
+            };
+            /** @description Operator token wrong, or no live console session */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description A change made with the console session without its CSRF token (`csrf_token_invalid`) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description No such resource in your organization (`not_found`) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+        };
+    };
+    TestRunsInternalController_listInRelease: {
+        parameters: {
+            query?: {
+                limit?: number;
+                offset?: number;
+                status?: "in_progress" | "submitted" | "completed";
+            };
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The release’s test runs, newest first */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["TestRunResponse"][];
+                        pagination: components["schemas"]["PaginationMeta"];
+                    };
+                };
+            };
+            /** @description Invalid request (`invalid_request`, `details.field` names the first offending field) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
                 };
             };
             /** @description Operator token wrong, or no live console session */

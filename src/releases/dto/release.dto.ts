@@ -7,6 +7,7 @@ import {
   ApiTimestamp,
 } from '../../common/openapi.decorators.js';
 import { IsCalendarDate, IsName } from '../../common/validation.js';
+import { ReleaseProgressResponse } from './release-progress.dto.js';
 import { RELEASE_STATUSES, type ReleaseStatus } from '../entities/release.entity.js';
 
 export class ReleaseResponse {
@@ -36,6 +37,12 @@ export class ReleaseResponse {
 
   @ApiTimestamp()
   updated_at!: string;
+}
+
+/** A release with its readiness, as `GET /releases/{id}/progress` computes it (the console). */
+export class ReleaseOverviewResponse extends ReleaseResponse {
+  @ApiProperty({ type: ReleaseProgressResponse })
+  progress!: ReleaseProgressResponse;
 }
 
 export class CreateReleaseDto {

@@ -1,4 +1,4 @@
-import { keepPreviousData, queryOptions } from '@tanstack/react-query';
+import { keepPreviousData, queryOptions, useMutation, useQueryClient } from '@tanstack/react-query';
 import type { components } from '../schema';
 import { api, unwrap } from './client';
 
@@ -28,3 +28,19 @@ export const project = (id: string) =>
     queryKey: [PROJECTS, 'one', id],
     queryFn: () => unwrap(api.GET('/internal/v1/projects/{id}', { params: { path: { id } } })),
   });
+
+export type CreateProject = components['schemas']['CreateProjectDto'];
+
+export function useCreateProject(organizationId: string) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (body: CreateProject) =>
+      unwrap(
+        api.POST('/internal/v1/organizations/{id}/projects', {
+          params: { path: { id: organizationId } },
+          body,
+        }),
+      ),
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: [PROJECTS] }),
+  });
+}

@@ -2,6 +2,7 @@ import { useQuery } from '@tanstack/react-query';
 import { Link, useNavigate } from '@tanstack/react-router';
 import { ApiFailure } from '../api/client';
 import { organization, useCreateOrganization, useUpdateOrganization } from '../api/organizations';
+import { OrganizationNav } from '../components/organization-nav';
 import { LoadError, Loading, Missing } from '../components/states';
 import { OrganizationForm } from './organization-form';
 
@@ -62,17 +63,7 @@ export function EditOrganizationPage({ id }: { id: string }) {
     <>
       <BackToList />
       <h1>{current.data ? `Edit ${current.data.name}` : 'Edit organization'}</h1>
-      {current.data ? (
-        <p>
-          <Link to="/organizations/$organizationId/api-keys" params={{ organizationId: id }}>
-            API keys
-          </Link>{' '}
-          ·{' '}
-          <Link to="/organizations/$organizationId/projects" params={{ organizationId: id }}>
-            Projects
-          </Link>
-        </p>
-      ) : null}
+      {current.data ? <OrganizationNav organizationId={id} /> : null}
       {body}
     </>
   );

@@ -1,9 +1,12 @@
 import { useQuery } from '@tanstack/react-query';
 import { Link } from '@tanstack/react-router';
+import { useState } from 'react';
 import { organization } from '../api/organizations';
 import { organizationProjects } from '../api/projects';
+import { OrganizationNav } from '../components/organization-nav';
 import { Pager } from '../components/pager';
 import { listState } from '../components/states';
+import { NewProjectDialog } from './new-project-dialog';
 
 export const PROJECTS_PAGE_SIZE = 25;
 
@@ -13,6 +16,7 @@ const day = new Intl.DateTimeFormat('en', { dateStyle: 'medium', timeZone: 'UTC'
 export function OrganizationProjectsPage({ id, offset }: { id: string; offset: number }) {
   const org = useQuery(organization(id));
   const page = useQuery(organizationProjects(id, { limit: PROJECTS_PAGE_SIZE, offset }));
+  const [creating, setCreating] = useState(false);
 
   let body = listState(page, offset, {
     what: 'projects',
@@ -71,8 +75,19 @@ export function OrganizationProjectsPage({ id, offset }: { id: string; offset: n
       <p>
         <Link to="/organizations">← Organizations</Link>
       </p>
-      <h1>{org.data ? `Projects of ${org.data.name}` : 'Projects'}</h1>
+      <div className="page-head">
+        <h1>{org.data ? `Projects of ${org.data.name}` : 'Projects'}</h1>
+        {org.isSuccess ? (
+          <button type="button" onClick={() => setCreating(true)}>
+            New project
+          </button>
+        ) : null}
+      </div>
+      <OrganizationNav organizationId={id} />
       {body}
+      {creating ? (
+        <NewProjectDialog organizationId={id} onClose={() => setCreating(false)} />
+      ) : null}
     </>
   );
 }

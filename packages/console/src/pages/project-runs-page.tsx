@@ -3,6 +3,7 @@ import { Link, useNavigate } from '@tanstack/react-router';
 import { project } from '../api/projects';
 import { projectRuns, type TestRunStatus } from '../api/runs';
 import { Pager } from '../components/pager';
+import { ProjectNav } from '../components/project-nav';
 import { CountsLine, RUN_STATUS_NAMES, RunStatus } from '../components/run-counts';
 import { listState } from '../components/states';
 import { StatusFilter } from '../components/status-filter';
@@ -120,6 +121,7 @@ export function ProjectRunsPage({
           }
         />
       </div>
+      <ProjectNav projectId={id} />
       {body}
     </>
   );

@@ -1,0 +1,240 @@
+import { useQuery } from '@tanstack/react-query';
+import { Link } from '@tanstack/react-router';
+import { useState, type FormEvent } from 'react';
+import { ApiFailure } from '../api/client';
+import { project } from '../api/projects';
+import {
+  release,
+  releaseRuns,
+  useUpdateRelease,
+  type Release,
+  type ReleaseStatus,
+  type UpdateRelease,
+} from '../api/releases';
+import { Pager } from '../components/pager';
+import {
+  ReadinessBadge,
+  RELEASE_STATUS_NAMES,
+  ReleaseStatusBadge,
+  ReleaseTiles,
+} from '../components/release-progress';
+import { CountsLine, RunStatus } from '../components/run-counts';
+import { LoadError, Loading, Missing, listState } from '../components/states';
+
+export const RELEASE_RUNS_PAGE_SIZE = 25;
+
+const time = new Intl.DateTimeFormat('en', {
+  dateStyle: 'medium',
+  timeStyle: 'short',
+  timeZone: 'UTC',
+});
+
+/** A release: its readiness and figures as the service computes them, its runs, and editing. */
+export function ReleasePage({ id, offset }: { id: string; offset: number }) {
+  const current = useQuery(release(id));
+  const owner = useQuery({
+    ...project(current.data?.project_id ?? ''),
+    enabled: current.isSuccess,
+  });
+  // Here, not in the form: the form remounts with the saved release, the outcome stays.
+  const update = useUpdateRelease(id);
+
+  let body;
+  if (current.isPending) body = <Loading what="the release" />;
+  else if (current.isError && current.error instanceof ApiFailure && current.error.status === 404) {
+    body = <Missing>There is no such release.</Missing>;
+  } else if (current.isError) {
+    body = <LoadError error={current.error} onRetry={() => void current.refetch()} />;
+  } else {
+    const r = current.data;
+    body = (
+      <>
+        <p className="title-row">
+          <ReleaseStatusBadge status={r.status} /> <ReadinessBadge ready={r.progress.ready} />
+        </p>
+        <dl className="facts">
+          <dt>Version</dt>
+          <dd>{r.version ?? <span className="muted">—</span>}</dd>
+          <dt>Target date</dt>
+          <dd>{r.target_date ?? <span className="muted">—</span>}</dd>
+          <dt>Released</dt>
+          <dd>
+            {r.released_at ? (
+              `${time.format(new Date(r.released_at))} UTC`
+            ) : (
+              <span className="muted">Not yet</span>
+            )}
+          </dd>
+        </dl>
+        <h2 className="section">Progress</h2>
+        <ReleaseTiles progress={r.progress} />
+        <h2 className="section" id="release-runs">
+          Test runs
+        </h2>
+        <ReleaseRuns id={id} offset={offset} />
+        <h2 className="section" id="edit-release">
+          Edit release
+        </h2>
+        <EditReleaseForm key={r.updated_at} editing={r} update={update} />
+      </>
+    );
+  }
+
+  return (
+    <>
+      <p>
+        {current.data ? (
+          <Link to="/projects/$projectId/releases" params={{ projectId: current.data.project_id }}>
+            ← Releases{owner.data ? ` of ${owner.data.name}` : ''}
+          </Link>
+        ) : (
+          <Link to="/organizations">← Organizations</Link>
+        )}
+      </p>
+      <h1>{current.data ? current.data.name : 'Release'}</h1>
+      {body}
+    </>
+  );
+}
+
+/** The release's runs, newest first, each linked to its page. */
+function ReleaseRuns({ id, offset }: { id: string; offset: number }) {
+  const page = useQuery(releaseRuns(id, { limit: RELEASE_RUNS_PAGE_SIZE, offset }));
+  const state = listState(page, offset, {
+    what: 'test runs',
+    empty: <p>No test runs belong to this release yet.</p>,
+    pastLast: (
+      <>
+        <p>This page is past the last run.</p>
+        <Link to="/releases/$releaseId" params={{ releaseId: id }}>
+          Go to the first page
+        </Link>
+      </>
+    ),
+  });
+  if (state !== null || !page.isSuccess) return state;
+  return (
+    <>
+      <table aria-labelledby="release-runs">
+        <thead>
+          <tr>
+            <th scope="col">Run</th>
+            <th scope="col">Status</th>
+            <th scope="col">Results</th>
+            <th scope="col">Created (UTC)</th>
+          </tr>
+        </thead>
+        <tbody>
+          {page.data.data.map((run) => (
+            <tr key={run.id}>
+              <th scope="row">
+                <Link to="/runs/$runId" params={{ runId: run.id }}>
+                  {run.name}
+                </Link>
+              </th>
+              <td>
+                <RunStatus status={run.status} />
+              </td>
+              <td>
+                <CountsLine counts={run.counts} />
+              </td>
+              <td>{time.format(new Date(run.created_at))}</td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+      <Pager
+        pagination={page.data.pagination}
+        to="/releases/$releaseId"
+        params={{ releaseId: id }}
+      />
+    </>
+  );
+}
+
+/**
+ * Name, version, target date and status; only what changed is sent. Which status changes are
+ * allowed is the service's rule: its refusal shows here.
+ */
+function EditReleaseForm({
+  editing,
+  update,
+}: {
+  editing: Release;
+  update: ReturnType<typeof useUpdateRelease>;
+}) {
+  const [name, setName] = useState(editing.name);
+  const [version, setVersion] = useState(editing.version ?? '');
+  const [targetDate, setTargetDate] = useState(editing.target_date ?? '');
+  const [status, setStatus] = useState<ReleaseStatus>(editing.status);
+  const failedField = update.error instanceof ApiFailure ? update.error.field : undefined;
+
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    const changes: UpdateRelease = {};
+    if (name !== editing.name) changes.name = name;
+    if (version !== (editing.version ?? '')) changes.version = version;
+    if (targetDate !== (editing.target_date ?? '')) changes.target_date = targetDate;
+    if (status !== editing.status) changes.status = status;
+    update.mutate(changes);
+  };
+
+  return (
+    <form onSubmit={submit} className="card form" aria-labelledby="edit-release">
+      <label htmlFor="edit-release-name">Name</label>
+      <input
+        id="edit-release-name"
+        name="name"
+        required
+        value={name}
+        onChange={(event) => setName(event.target.value)}
+        aria-invalid={failedField === 'name' || undefined}
+      />
+      <label htmlFor="edit-release-version">Version</label>
+      <input
+        id="edit-release-version"
+        name="version"
+        value={version}
+        onChange={(event) => setVersion(event.target.value)}
+        aria-invalid={failedField === 'version' || undefined}
+      />
+      <label htmlFor="edit-release-target">Target date</label>
+      <input
+        id="edit-release-target"
+        name="target_date"
+        type="date"
+        value={targetDate}
+        onChange={(event) => setTargetDate(event.target.value)}
+        aria-invalid={failedField === 'target_date' || undefined}
+      />
+      <label htmlFor="edit-release-status">Status</label>
+      <select
+        id="edit-release-status"
+        name="status"
+        value={status}
+        onChange={(event) => setStatus(event.target.value as ReleaseStatus)}
+      >
+        {Object.entries(RELEASE_STATUS_NAMES).map(([value, label]) => (
+          <option key={value} value={value}>
+            {label}
+          </option>
+        ))}
+      </select>
+      {update.error ? (
+        <p className="form-error" role="alert">
+          {update.error.message}
+        </p>
+      ) : null}
+      {update.isSuccess ? (
+        <p role="status" className="muted">
+          Saved.
+        </p>
+      ) : null}
+      <div className="actions">
+        <button type="submit" disabled={update.isPending}>
+          {update.isPending ? 'Saving…' : 'Save changes'}
+        </button>
+      </div>
+    </form>
+  );
+}
