@@ -1,6 +1,6 @@
 import type { APIRequestContext, APIResponse } from 'playwright-core';
 import { screenshot, seriousViolations, textWhen, type Browser } from './browser.js';
-import { CONSOLE_TOKEN, startConsoleStack, type ConsoleStack } from './stack.js';
+import { CONSOLE_TOKEN, STACK_START_MS, startConsoleStack, type ConsoleStack } from './stack.js';
 
 const TOKEN = CONSOLE_TOKEN;
 const OPERATOR = { Authorization: `Bearer ${TOKEN}` };
@@ -57,7 +57,7 @@ describe('web console: projects, releases and the build queue', () => {
       }),
     );
     pipeline = { Authorization: `Bearer ${key}` };
-  }, 60_000);
+  }, STACK_START_MS);
 
   afterAll(() => stack?.stop());
 
