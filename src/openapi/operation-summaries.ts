@@ -60,6 +60,13 @@ export const INTERNAL_SUMMARIES: Record<string, string> = {
   'POST /internal/v1/organizations/{id}/api-keys': 'Create an API key (shown once)',
   'GET /internal/v1/organizations/{id}/api-keys': 'List an organization’s API keys',
   'DELETE /internal/v1/api-keys/{id}': 'Delete an API key',
+  'POST /internal/v1/organizations/{id}/webhooks':
+    'Create a webhook subscription (secret shown once)',
+  'GET /internal/v1/organizations/{id}/webhooks': 'List an organization’s webhook subscriptions',
+  'PATCH /internal/v1/webhooks/{id}': 'Switch a webhook subscription on or off',
+  'DELETE /internal/v1/webhooks/{id}': 'Delete a webhook subscription',
+  'GET /internal/v1/webhooks/{id}/deliveries': 'List deliveries of a subscription',
+  'POST /internal/v1/webhooks/{id}/deliveries/{deliveryId}/redeliver': 'Redeliver an event',
   'GET /internal/v1/testruns/{id}/live': 'A test run, live (server-sent events)',
   'GET /internal/v1/limits': 'The per-minute limit every organization has',
   'POST /internal/v1/session': 'Sign in to the console with the operator token',
