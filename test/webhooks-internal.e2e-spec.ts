@@ -87,6 +87,9 @@ describe('internal API: webhooks', () => {
     ]);
     expect(JSON.stringify(listed.body)).not.toContain(webhook.secret);
 
+    const read = await t.http.get(`/internal/v1/webhooks/${webhook.id}`).set(OPERATOR).expect(200);
+    expect(read.body).toEqual({ ...listed.body.data[0], organization_id: org.id });
+
     // The same subscription the organization's pipelines see through the public API.
     const publicList = await t.http.get('/api/v1/webhooks').set(withKey(key)).expect(200);
     expect(publicList.body.data).toEqual(listed.body.data);
@@ -215,6 +218,8 @@ describe('internal API: webhooks', () => {
     expect((await t.http.get('/api/v1/webhooks').set(withKey(key))).body.data).toEqual([]);
     const again = await t.http.delete(`/internal/v1/webhooks/${webhook.id}`).set(OPERATOR);
     expect(again.status).toBe(404);
+    const read = await t.http.get(`/internal/v1/webhooks/${webhook.id}`).set(OPERATOR);
+    expect(read.status).toBe(404);
   });
 
   it('answers 404 for unknown and malformed ids', async () => {
@@ -223,6 +228,7 @@ describe('internal API: webhooks', () => {
       ['get', `/internal/v1/organizations/${UNKNOWN_ID}/webhooks`],
       ['post', `/internal/v1/organizations/${UNKNOWN_ID}/webhooks`, { url, events: ['*'] }],
       ['post', '/internal/v1/organizations/not-an-id/webhooks', { url, events: ['*'] }],
+      ['get', `/internal/v1/webhooks/${UNKNOWN_ID}`],
       ['patch', `/internal/v1/webhooks/${UNKNOWN_ID}`, { active: true }],
       ['delete', `/internal/v1/webhooks/${UNKNOWN_ID}`],
       ['delete', '/internal/v1/webhooks/not-an-id'],
@@ -274,6 +280,7 @@ describe('internal API: webhooks', () => {
     for (const [method, path] of [
       ['get', `/internal/v1/organizations/${org.id}/webhooks`],
       ['post', `/internal/v1/organizations/${org.id}/webhooks`],
+      ['get', `/internal/v1/webhooks/${webhook.id}`],
       ['patch', `/internal/v1/webhooks/${webhook.id}`],
       ['delete', `/internal/v1/webhooks/${webhook.id}`],
       ['get', `/internal/v1/webhooks/${webhook.id}/deliveries`],

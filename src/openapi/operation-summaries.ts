@@ -63,6 +63,7 @@ export const INTERNAL_SUMMARIES: Record<string, string> = {
   'POST /internal/v1/organizations/{id}/webhooks':
     'Create a webhook subscription (secret shown once)',
   'GET /internal/v1/organizations/{id}/webhooks': 'List an organization’s webhook subscriptions',
+  'GET /internal/v1/webhooks/{id}': 'Get a webhook subscription, with its organization',
   'PATCH /internal/v1/webhooks/{id}': 'Switch a webhook subscription on or off',
   'DELETE /internal/v1/webhooks/{id}': 'Delete a webhook subscription',
   'GET /internal/v1/webhooks/{id}/deliveries': 'List deliveries of a subscription',

@@ -5,6 +5,7 @@ import {
   DeleteRoute,
   InternalController,
   ListRoute,
+  ReadRoute,
   UpdateRoute,
 } from '../auth/route.decorators.js';
 import { PathId } from '../common/ids.js';
@@ -17,6 +18,7 @@ import {
   CreateWebhookFieldsDto,
   DeliveryQuery,
   DeliveryResponse,
+  InternalWebhookResponse,
   UpdateWebhookDto,
   WebhookResponse,
 } from './dto/webhook.dto.js';
@@ -49,6 +51,11 @@ export class WebhooksInternalController {
     @Body() dto: CreateWebhookFieldsDto,
   ): Promise<CreatedWebhookResponse> {
     return this.webhooks.createInOrganization(organizationId, createWebhookCommand(dto));
+  }
+
+  @ReadRoute('webhooks/:id', InternalWebhookResponse, { errors: [404] })
+  get(@PathId('webhook') id: string): Promise<InternalWebhookResponse> {
+    return this.webhooks.getAnywhere(id);
   }
 
   @UpdateRoute('webhooks/:id', WebhookResponse, { errors: [400, 404, 415] })

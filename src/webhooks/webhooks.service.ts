@@ -15,6 +15,7 @@ import {
   CreatedWebhookResponse,
   DeliveryQuery,
   DeliveryResponse,
+  InternalWebhookResponse,
   WebhookResponse,
 } from './dto/webhook.dto.js';
 import type { WebhookDelivery } from './entities/webhook-delivery.entity.js';
@@ -160,6 +161,12 @@ export class WebhooksService {
     });
     if (!organization) throw ApiError.notFound('organization');
     return this.create(organization, command);
+  }
+
+  async getAnywhere(id: string): Promise<InternalWebhookResponse> {
+    const subscription = await this.subscriptions.findAnywhere(id);
+    if (!subscription) throw ApiError.notFound('webhook');
+    return { ...toWebhookResponse(subscription), organization_id: subscription.organizationId };
   }
 
   async deleteAnywhere(id: string): Promise<void> {

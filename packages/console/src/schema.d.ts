@@ -274,7 +274,8 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        get?: never;
+        /** Get a webhook subscription, with its organization */
+        get: operations["WebhooksInternalController_get"];
         put?: never;
         post?: never;
         /** Delete a webhook subscription */
@@ -961,6 +962,25 @@ export interface components {
              */
             events: ("*" | "build.created.v1" | "testrun.created.v1" | "testrun.submitted.v1" | "testrun.completed.v1" | "testcase.failed.v1" | "release.released.v1" | "testcase.quarantined.v1" | "testcase.unquarantined.v1")[];
             description?: string;
+        };
+        InternalWebhookResponse: {
+            /** Format: uuid */
+            id: string;
+            /** @example https://ci.example.com/hooks/test-management */
+            url: string;
+            /**
+             * @description Event types, or ["*"]
+             * @example [
+             *       "testrun.completed.v1"
+             *     ]
+             */
+            events: string[];
+            description: string | null;
+            active: boolean;
+            /** Format: date-time */
+            created_at: string;
+            /** Format: uuid */
+            organization_id: string;
         };
         UpdateWebhookDto: {
             /** @description false stops deliveries to it (as a 410 Gone from the receiver does); true resumes them for events from now on */
@@ -2737,6 +2757,54 @@ export interface operations {
             };
             /** @description Idempotency-Key used for another request (`idempotency_key_reused`) */
             422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+        };
+    };
+    WebhooksInternalController_get: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["InternalWebhookResponse"];
+                };
+            };
+            /** @description Operator token wrong, or no live console session */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description A change made with the console session without its CSRF token (`csrf_token_invalid`) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description No such resource in your organization (`not_found`) */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };

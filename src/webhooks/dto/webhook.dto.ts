@@ -34,6 +34,12 @@ export class WebhookResponse {
   created_at!: string;
 }
 
+/** A subscription as the internal API shows it: with its organization. */
+export class InternalWebhookResponse extends WebhookResponse {
+  @ApiId()
+  organization_id!: string;
+}
+
 export class CreatedWebhookResponse extends WebhookResponse {
   @ApiNullable(String, {
     description:
