@@ -70,6 +70,10 @@ export function EditOrganizationPage({ id }: { id: string }) {
           ·{' '}
           <Link to="/organizations/$organizationId/projects" params={{ organizationId: id }}>
             Projects
+          </Link>{' '}
+          ·{' '}
+          <Link to="/organizations/$organizationId/webhooks" params={{ organizationId: id }}>
+            Webhooks
           </Link>
         </p>
       ) : null}
