@@ -201,7 +201,8 @@ export function WebhookDeliveriesPage({
         )}
       </p>
       <h1 className="endpoint-title">
-        Deliveries {hook ? <code className="wrap">{hook.url}</code> : null}
+        Deliveries{hook ? ' to ' : null}
+        {hook ? <code className="wrap">{hook.url}</code> : null}
       </h1>
       {hook ? (
         <dl className="facts">
