@@ -214,14 +214,16 @@ describe('web console: webhooks of an organization', () => {
   }, 30_000);
 
   it('shows a failed attempt with its HTTP status and the response excerpt, as text', async () => {
-    await causeEvent('first');
-    const [failed] = await deliveriesWhen((ds) => ds.length === 1 && ds[0].attempts === 1);
-    expect(failed.status).toBe('pending');
-
     await page()
       .getByRole('link', { name: `Deliveries to ${receiverUrl}` })
       .click();
     await page().waitForURL(new RegExp(`/console/webhooks/${webhookId}$`));
+    await page().getByText('Nothing has been delivered to this endpoint yet').waitFor();
+    await causeEvent('first');
+    const [failed] = await deliveriesWhen((ds) => ds.length === 1 && ds[0].attempts === 1);
+    expect(failed.status).toBe('pending');
+    // Its next attempt is ten minutes away, so the page does not poll: Refresh reads the log.
+    await page().getByRole('button', { name: 'Refresh' }).click();
     const row = page().locator('table.deliveries > tbody > tr').first();
     expect(await textWhen(row, 'Pending')).toMatch(/build\.created\.v1\s*Pending\s*1/);
     // Opened from the keyboard; the opened delivery is in the URL.
@@ -294,6 +296,31 @@ describe('web console: webhooks of an organization', () => {
     expect(await rows.count()).toBe(1);
     // The oldest: the delivery that failed, still waiting for its retry.
     expect(await rows.first().textContent()).toMatch(/Pending\s*1/);
+  }, 30_000);
+
+  it('shows a delivery log that cannot be read, and tries again', async () => {
+    const route = `**/internal/v1/webhooks/${webhookId}/deliveries?**`;
+    await page().route(route, (r) =>
+      r.fulfill({
+        status: 503,
+        contentType: 'application/json',
+        body: JSON.stringify({ error: 'service_unavailable', message: 'Busy.', details: {} }),
+      }),
+    );
+    try {
+      await page().goto(`/console/webhooks/${webhookId}?offset=25`);
+      expect(await textWhen(page().getByRole('alert'), 'Busy.', 15_000)).toContain(
+        'Could not load this page (503): Busy.',
+      );
+      await expectAccessible();
+      await screenshot(page(), 'webhook-deliveries-error');
+    } finally {
+      await page().unroute(route);
+    }
+    await page().getByRole('button', { name: 'Try again' }).click();
+    expect(await textWhen(page().getByRole('navigation', { name: 'Pages' }), '26–26')).toBe(
+      '26–26 of 26Previous',
+    );
   }, 30_000);
 
   it('shows a subscription switched off by a 410 and switches it back on', async () => {
