@@ -4,24 +4,23 @@ import { defineConfig } from 'vite';
 
 const here = fileURLToPath(new URL('.', import.meta.url));
 
-/**
- * The scopes an API key can carry, as the internal API's document declares them (the enum of
- * `CreateApiKeyDto.scopes` in internal-openapi.json, which the suite keeps in step with the
- * service): the console offers these and keeps no list of its own.
- */
-function apiKeyScopes(): string[] {
-  const document = JSON.parse(
+/** The internal API's document, which the suite keeps in step with the service. */
+function internalDocument(): { components: { schemas: Record<string, unknown> } } {
+  return JSON.parse(
     readFileSync(fileURLToPath(new URL('../../internal-openapi.json', import.meta.url)), 'utf8'),
-  ) as {
-    components: {
-      schemas: { CreateApiKeyDto: { properties: { scopes: { items: { enum: string[] } } } } };
-    };
-  };
-  const scopes = document.components.schemas.CreateApiKeyDto.properties.scopes.items.enum;
-  if (!Array.isArray(scopes) || scopes.length === 0) {
-    throw new Error('internal-openapi.json declares no API key scopes');
+  );
+}
+
+/** The enum of the array property `property` of the schema `schema` in the document. */
+function enumOf(schema: string, property: string): string[] {
+  const found = (
+    internalDocument().components.schemas[schema] as
+      { properties?: Record<string, { items?: { enum?: string[] } }> } | undefined
+  )?.properties?.[property]?.items?.enum;
+  if (!Array.isArray(found) || found.length === 0) {
+    throw new Error(`internal-openapi.json declares no values for ${schema}.${property}`);
   }
-  return scopes;
+  return found;
 }
 
 /**
@@ -33,7 +32,15 @@ export default defineConfig({
   root: here,
   base: '/console/',
   oxc: { jsx: { runtime: 'automatic' } },
-  define: { __API_KEY_SCOPES__: JSON.stringify(apiKeyScopes()) },
+  /*
+   * What the console offers as choices, as the internal API's document declares them: the
+   * scopes an API key can carry (`CreateApiKeyDto.scopes`) and the events a webhook can
+   * subscribe to (`CreateWebhookFieldsDto.events`). The console keeps no list of its own.
+   */
+  define: {
+    __API_KEY_SCOPES__: JSON.stringify(enumOf('CreateApiKeyDto', 'scopes')),
+    __WEBHOOK_EVENTS__: JSON.stringify(enumOf('CreateWebhookFieldsDto', 'events')),
+  },
   build: {
     outDir: fileURLToPath(new URL('../../dist/console', import.meta.url)),
     emptyOutDir: true,

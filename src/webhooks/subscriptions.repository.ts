@@ -35,6 +35,11 @@ export class SubscriptionsRepository {
     return this.transactions.manager.findOneBy(WebhookSubscription, { id, organizationId });
   }
 
+  /** A live subscription of any organization (the internal API finds its organization so). */
+  findAnywhere(id: string): Promise<WebhookSubscription | null> {
+    return this.transactions.manager.findOneBy(WebhookSubscription, { id });
+  }
+
   count(organizationId: string): Promise<number> {
     return this.transactions.manager.countBy(WebhookSubscription, { organizationId });
   }
@@ -47,6 +52,11 @@ export class SubscriptionsRepository {
 
   async softDelete(organizationId: string, id: string): Promise<void> {
     await this.transactions.manager.softDelete(WebhookSubscription, { id, organizationId });
+  }
+
+  /** Switches the organization's subscription on or off, in the caller's transaction. */
+  async setActive(organizationId: string, id: string, active: boolean): Promise<void> {
+    await this.transactions.manager.update(WebhookSubscription, { id, organizationId }, { active });
   }
 
   /** Switches a subscription off, at once and on its own (the delivery worker's statement). */

@@ -5,6 +5,7 @@ import { OutboxRelay } from './outbox-relay.js';
 import { SubscriptionsRepository } from './subscriptions.repository.js';
 import { WebhookDeliveryProcessor } from './webhook-delivery.processor.js';
 import { WebhooksController } from './webhooks.controller.js';
+import { WebhooksInternalController } from './webhooks.internal.controller.js';
 import { WebhooksService } from './webhooks.service.js';
 
 /**
@@ -17,10 +18,13 @@ import { WebhooksService } from './webhooks.service.js';
 })
 export class WebhookDeliveriesModule {}
 
-/** The webhook subscription API: `/webhooks` and their deliveries (`APP_ROLE` api or all). */
+/**
+ * The webhook subscription API: `/webhooks` and their deliveries, and the console's internal
+ * routes to them (`APP_ROLE` api or all).
+ */
 @Module({
   imports: [WebhookDeliveriesModule],
-  controllers: [WebhooksController],
+  controllers: [WebhooksController, WebhooksInternalController],
   providers: [WebhooksService],
 })
 export class WebhooksHttpModule {}

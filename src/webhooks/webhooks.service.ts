@@ -5,8 +5,9 @@ import { type Page, PaginationQuery, toPage } from '../common/pagination/paginat
 import { isoOrNull } from '../common/serialization.js';
 import { lockForTransaction } from '../database/advisory-locks.js';
 import { Transactions } from '../database/transactions.js';
-import type { Organization } from '../organizations/entities/organization.entity.js';
+import { Organization } from '../organizations/entities/organization.entity.js';
 import { PLAN_WEBHOOK_LIMIT } from '../organizations/plans.js';
+import { requireOrganization } from '../organizations/require-organization.js';
 import { DeliveriesRepository } from './deliveries.repository.js';
 import { DeliveriesService } from './deliveries.service.js';
 import type { CreateWebhookCommand } from './dto/create-webhook.command.js';
@@ -14,6 +15,7 @@ import {
   CreatedWebhookResponse,
   DeliveryQuery,
   DeliveryResponse,
+  InternalWebhookResponse,
   WebhookResponse,
 } from './dto/webhook.dto.js';
 import type { WebhookDelivery } from './entities/webhook-delivery.entity.js';
@@ -126,6 +128,67 @@ export class WebhooksService {
     });
     await this.deliveries.enqueue({ deliveryId: created.id, attempt: 1 });
     return toDeliveryResponse(created);
+  }
+
+  /** Switches a subscription on or off; on again, it receives the events from then on. */
+  async setActive(organizationId: string, id: string, active: boolean): Promise<WebhookResponse> {
+    return this.transactions.run(async () => {
+      await this.find(organizationId, id);
+      await this.subscriptions.setActive(organizationId, id, active);
+      return toWebhookResponse(await this.find(organizationId, id));
+    });
+  }
+
+  /*
+   * The internal API's entries: each finds the organization (from the path, or the
+   * subscription's own), then does what the public API does for that organization.
+   */
+
+  async listInOrganization(
+    organizationId: string,
+    query: PaginationQuery,
+  ): Promise<Page<WebhookResponse>> {
+    await requireOrganization(this.transactions, organizationId);
+    return this.list(organizationId, query);
+  }
+
+  async createInOrganization(
+    organizationId: string,
+    command: CreateWebhookCommand,
+  ): Promise<CreatedWebhookResponse> {
+    const organization = await this.transactions.manager.findOneBy(Organization, {
+      id: organizationId,
+    });
+    if (!organization) throw ApiError.notFound('organization');
+    return this.create(organization, command);
+  }
+
+  async getAnywhere(id: string): Promise<InternalWebhookResponse> {
+    const subscription = await this.subscriptions.findAnywhere(id);
+    if (!subscription) throw ApiError.notFound('webhook');
+    return { ...toWebhookResponse(subscription), organization_id: subscription.organizationId };
+  }
+
+  async deleteAnywhere(id: string): Promise<void> {
+    return this.delete(await this.organizationOf(id), id);
+  }
+
+  async listDeliveriesAnywhere(id: string, query: DeliveryQuery): Promise<Page<DeliveryResponse>> {
+    return this.listDeliveries(await this.organizationOf(id), id, query);
+  }
+
+  async redeliverAnywhere(id: string, deliveryId: string): Promise<DeliveryResponse> {
+    return this.redeliver(await this.organizationOf(id), id, deliveryId);
+  }
+
+  async setActiveAnywhere(id: string, active: boolean): Promise<WebhookResponse> {
+    return this.setActive(await this.organizationOf(id), id, active);
+  }
+
+  private async organizationOf(id: string): Promise<string> {
+    const subscription = await this.subscriptions.findAnywhere(id);
+    if (!subscription) throw ApiError.notFound('webhook');
+    return subscription.organizationId;
   }
 
   private async find(organizationId: string, id: string): Promise<WebhookSubscription> {

@@ -24,9 +24,14 @@ export interface ConsoleStack {
 
 /**
  * Starts `dist/main.js` as the api role on a fresh copy of the run's database (named with
- * `suffix`, one per test file), a headless chromium and a request context for it.
+ * `suffix`, one per test file), a headless chromium and a request context for it. `settings`
+ * add to or replace the service's environment (e.g. `APP_ROLE: 'all'` for the webhook worker
+ * too).
  */
-export async function startConsoleStack(suffix: string): Promise<ConsoleStack> {
+export async function startConsoleStack(
+  suffix: string,
+  settings: Record<string, string> = {},
+): Promise<ConsoleStack> {
   const database = await freshDatabase(suffix);
   const port = await freePort();
   const base = `https://localhost:${port}`;
@@ -36,6 +41,7 @@ export async function startConsoleStack(suffix: string): Promise<ConsoleStack> {
     APP_ROLE: 'api',
     PORT: String(port),
     TLS_SELF_SIGNED: 'true',
+    ...settings,
   });
   await waitForOutput(service, /Listening on/, STACK_START_MS - 20_000);
   const browser = await openBrowser(base);

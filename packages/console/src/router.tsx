@@ -15,6 +15,8 @@ import { RESULT_STATUS_NAMES, RUN_STATUS_NAMES } from './components/run-counts';
 import { EditOrganizationPage, NewOrganizationPage } from './pages/organization-pages';
 import { OrganizationApiKeysPage } from './pages/organization-api-keys-page';
 import { OrganizationProjectsPage } from './pages/organization-projects-page';
+import { OrganizationWebhooksPage } from './pages/organization-webhooks-page';
+import { WebhookDeliveriesPage } from './pages/webhook-deliveries-page';
 import { ProjectRunsPage } from './pages/project-runs-page';
 import { RunPage } from './pages/run-page';
 import { OrganizationBuildQueuePage } from './pages/organization-build-queue-page';
@@ -188,6 +190,39 @@ const organizationBuildQueue = createRoute({
   },
 });
 
+const organizationWebhooks = createRoute({
+  getParentRoute: () => signedIn,
+  path: 'organizations/$organizationId/webhooks',
+  validateSearch: pageSearch,
+  component: function OrganizationWebhooksRoute() {
+    const { organizationId } = organizationWebhooks.useParams();
+    const { offset } = organizationWebhooks.useSearch();
+    return <OrganizationWebhooksPage id={organizationId} offset={offset ?? 0} />;
+  },
+});
+
+/** A subscription's delivery log: `?offset=` and the opened delivery, `?delivery=`. */
+const webhookDeliveries = createRoute({
+  getParentRoute: () => signedIn,
+  path: 'webhooks/$webhookId',
+  validateSearch: (search: Record<string, unknown>): { offset?: number; delivery?: string } =>
+    typeof search.delivery === 'string' && search.delivery !== ''
+      ? { ...pageSearch(search), delivery: search.delivery }
+      : pageSearch(search),
+  component: function WebhookDeliveriesRoute() {
+    const { webhookId } = webhookDeliveries.useParams();
+    const { offset, delivery } = webhookDeliveries.useSearch();
+    return (
+      <WebhookDeliveriesPage
+        key={webhookId}
+        id={webhookId}
+        offset={offset ?? 0}
+        delivery={delivery}
+      />
+    );
+  },
+});
+
 const routes = root.addChildren([
   signIn,
   signedIn.addChildren([
@@ -202,6 +237,8 @@ const routes = root.addChildren([
     projectReleases,
     releasePage,
     organizationBuildQueue,
+    organizationWebhooks,
+    webhookDeliveries,
   ]),
 ]);
 

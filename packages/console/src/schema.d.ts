@@ -267,6 +267,77 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/internal/v1/organizations/{id}/webhooks": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List an organization’s webhook subscriptions */
+        get: operations["WebhooksInternalController_list"];
+        put?: never;
+        /** Create a webhook subscription (secret shown once) */
+        post: operations["WebhooksInternalController_create"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/internal/v1/webhooks/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Get a webhook subscription, with its organization */
+        get: operations["WebhooksInternalController_get"];
+        put?: never;
+        post?: never;
+        /** Delete a webhook subscription */
+        delete: operations["WebhooksInternalController_delete"];
+        options?: never;
+        head?: never;
+        /** Switch a webhook subscription on or off */
+        patch: operations["WebhooksInternalController_update"];
+        trace?: never;
+    };
+    "/internal/v1/webhooks/{id}/deliveries": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List deliveries of a subscription */
+        get: operations["WebhooksInternalController_deliveries"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/internal/v1/webhooks/{id}/deliveries/{deliveryId}/redeliver": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Redeliver an event */
+        post: operations["WebhooksInternalController_redeliver"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/internal/v1/organizations/{id}/api-keys": {
         parameters: {
             query?: never;
@@ -887,6 +958,117 @@ export interface components {
             gate_min_pass_rate: number | null;
             /** @example false */
             gate_forbid_missing_tests: boolean;
+        };
+        WebhookResponse: {
+            /** Format: uuid */
+            id: string;
+            /** @example https://ci.example.com/hooks/test-management */
+            url: string;
+            /**
+             * @description Event types, or ["*"]
+             * @example [
+             *       "testrun.completed.v1"
+             *     ]
+             */
+            events: string[];
+            description: string | null;
+            active: boolean;
+            /** Format: date-time */
+            created_at: string;
+        };
+        CreatedWebhookResponse: {
+            /** Format: uuid */
+            id: string;
+            /** @example https://ci.example.com/hooks/test-management */
+            url: string;
+            /**
+             * @description Event types, or ["*"]
+             * @example [
+             *       "testrun.completed.v1"
+             *     ]
+             */
+            events: string[];
+            description: string | null;
+            active: boolean;
+            /** Format: date-time */
+            created_at: string;
+            /**
+             * @description Signing secret (`whsec_…`), shown only in this response; null when the response is an idempotent replay (`Idempotent-Replayed: true`), since the secret is never stored for one
+             * @example whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw
+             */
+            secret: string | null;
+        };
+        AttemptResponse: {
+            /** @example 1 */
+            attempt: number;
+            /** Format: date-time */
+            at: string;
+            /** @example 500 */
+            response_status: number | null;
+            /** @description First 2 KiB of the response body */
+            response_body: string | null;
+            /** @example HTTP 500 */
+            error: string | null;
+            /** @example 83 */
+            duration_ms: number;
+        };
+        DeliveryResponse: {
+            /**
+             * Format: uuid
+             * @description The X-Service-Delivery header, the same on every attempt
+             */
+            id: string;
+            /** Format: uuid */
+            event_id: string;
+            /** @enum {string} */
+            event_type: "build.created.v1" | "testrun.created.v1" | "testrun.submitted.v1" | "testrun.completed.v1" | "testcase.failed.v1" | "release.released.v1" | "testcase.quarantined.v1" | "testcase.unquarantined.v1";
+            /** @enum {string} */
+            status: "pending" | "succeeded" | "failed";
+            /** @description Finished attempts */
+            attempts: number;
+            /** Format: date-time */
+            next_attempt_at: string | null;
+            attempt_log: components["schemas"]["AttemptResponse"][];
+            /** Format: date-time */
+            created_at: string;
+            /** Format: date-time */
+            updated_at: string;
+        };
+        CreateWebhookFieldsDto: {
+            /** @description https URL that resolves to a public address */
+            url: string;
+            /**
+             * @description Event types, or ["*"] for all (including types added later)
+             * @example [
+             *       "build.created.v1",
+             *       "testrun.completed.v1"
+             *     ]
+             */
+            events: ("*" | "build.created.v1" | "testrun.created.v1" | "testrun.submitted.v1" | "testrun.completed.v1" | "testcase.failed.v1" | "release.released.v1" | "testcase.quarantined.v1" | "testcase.unquarantined.v1")[];
+            description?: string;
+        };
+        InternalWebhookResponse: {
+            /** Format: uuid */
+            id: string;
+            /** @example https://ci.example.com/hooks/test-management */
+            url: string;
+            /**
+             * @description Event types, or ["*"]
+             * @example [
+             *       "testrun.completed.v1"
+             *     ]
+             */
+            events: string[];
+            description: string | null;
+            active: boolean;
+            /** Format: date-time */
+            created_at: string;
+            /** Format: uuid */
+            organization_id: string;
+        };
+        UpdateWebhookDto: {
+            /** @description false stops deliveries to it (as a 410 Gone from the receiver does); true resumes them for events from now on */
+            active: boolean;
         };
         CreateApiKeyDto: {
             /** @example GitHub Actions */
@@ -2617,6 +2799,469 @@ export interface operations {
             };
             /** @description No such resource in your organization (`not_found`) */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+        };
+    };
+    WebhooksInternalController_list: {
+        parameters: {
+            query?: {
+                limit?: number;
+                offset?: number;
+            };
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The organization’s webhook subscriptions, newest first (never their secrets) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["WebhookResponse"][];
+                        pagination: components["schemas"]["PaginationMeta"];
+                    };
+                };
+            };
+            /** @description Invalid request (`invalid_request`, `details.field` names the first offending field) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description Operator token wrong, or no live console session */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description A change made with the console session without its CSRF token (`csrf_token_invalid`) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description No such resource in your organization (`not_found`) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+        };
+    };
+    WebhooksInternalController_create: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The console session’s `csrf_token`: required on a change made with the session cookie, unused with the operator token */
+                "X-CSRF-Token"?: string;
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateWebhookFieldsDto"];
+            };
+        };
+        responses: {
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CreatedWebhookResponse"];
+                };
+            };
+            /** @description Invalid request (`invalid_request`, `details.field` names the first offending field) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description Operator token wrong, or no live console session */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description A change made with the console session without its CSRF token (`csrf_token_invalid`) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description No such resource in your organization (`not_found`) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description The resource’s state forbids the change (`conflict`), or the Idempotency-Key is in use */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description Unsupported content type (`unsupported_media_type`) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description Idempotency-Key used for another request (`idempotency_key_reused`) */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+        };
+    };
+    WebhooksInternalController_get: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["InternalWebhookResponse"];
+                };
+            };
+            /** @description Operator token wrong, or no live console session */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description A change made with the console session without its CSRF token (`csrf_token_invalid`) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description No such resource in your organization (`not_found`) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+        };
+    };
+    WebhooksInternalController_delete: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The console session’s `csrf_token`: required on a change made with the session cookie, unused with the operator token */
+                "X-CSRF-Token"?: string;
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted; pending retries stop */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Operator token wrong, or no live console session */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description A change made with the console session without its CSRF token (`csrf_token_invalid`) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description No such resource in your organization (`not_found`) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+        };
+    };
+    WebhooksInternalController_update: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The console session’s `csrf_token`: required on a change made with the session cookie, unused with the operator token */
+                "X-CSRF-Token"?: string;
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["UpdateWebhookDto"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookResponse"];
+                };
+            };
+            /** @description Invalid request (`invalid_request`, `details.field` names the first offending field) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description Operator token wrong, or no live console session */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description A change made with the console session without its CSRF token (`csrf_token_invalid`) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description No such resource in your organization (`not_found`) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description Unsupported content type (`unsupported_media_type`) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+        };
+    };
+    WebhooksInternalController_deliveries: {
+        parameters: {
+            query?: {
+                limit?: number;
+                offset?: number;
+                status?: "pending" | "succeeded" | "failed";
+                event_type?: "build.created.v1" | "testrun.created.v1" | "testrun.submitted.v1" | "testrun.completed.v1" | "testcase.failed.v1" | "release.released.v1" | "testcase.quarantined.v1" | "testcase.unquarantined.v1";
+            };
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deliveries to this endpoint with their attempt logs, newest first */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["DeliveryResponse"][];
+                        pagination: components["schemas"]["PaginationMeta"];
+                    };
+                };
+            };
+            /** @description Invalid request (`invalid_request`, `details.field` names the first offending field) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description Operator token wrong, or no live console session */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description A change made with the console session without its CSRF token (`csrf_token_invalid`) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description No such resource in your organization (`not_found`) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+        };
+    };
+    WebhooksInternalController_redeliver: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The console session’s `csrf_token`: required on a change made with the session cookie, unused with the operator token */
+                "X-CSRF-Token"?: string;
+            };
+            path: {
+                id: string;
+                deliveryId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A new delivery of the same event */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DeliveryResponse"];
+                };
+            };
+            /** @description Operator token wrong, or no live console session */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description A change made with the console session without its CSRF token (`csrf_token_invalid`) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description No such resource in your organization (`not_found`) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description The resource’s state forbids the change (`conflict`), or the Idempotency-Key is in use */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description Idempotency-Key used for another request (`idempotency_key_reused`) */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -23,6 +23,9 @@ export function OrganizationNav({ organizationId }: { organizationId: string }) 
       <Link to="/organizations/$organizationId/build-queue" params={params} activeProps={current}>
         Build queue
       </Link>
+      <Link to="/organizations/$organizationId/webhooks" params={params} activeProps={current}>
+        Webhooks
+      </Link>
     </nav>
   );
 }

@@ -14,6 +14,7 @@ import { organization } from '../api/organizations';
 import { Modal } from '../components/modal';
 import { Pager } from '../components/pager';
 import { listState } from '../components/states';
+import { OrganizationNav } from '../components/organization-nav';
 
 export const API_KEYS_PAGE_SIZE = 25;
 
@@ -112,6 +113,7 @@ export function OrganizationApiKeysPage({ id, offset }: { id: string; offset: nu
         <Link to="/organizations">← Organizations</Link>
       </p>
       <h1>{org.data ? `API keys of ${org.data.name}` : 'API keys'}</h1>
+      <OrganizationNav organizationId={id} />
       {body}
       {page.isError ? null : <CreateApiKeyForm organizationId={id} />}
       {deleting ? <DeleteDialog apiKey={deleting} onClose={() => setDeleting(null)} /> : null}

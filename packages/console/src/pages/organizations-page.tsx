@@ -42,6 +42,7 @@ export function OrganizationsPage({ offset }: { offset: number }) {
               <th scope="col">Name</th>
               <th scope="col">Projects</th>
               <th scope="col">API keys</th>
+              <th scope="col">Webhooks</th>
               <th scope="col">Plan</th>
               <th scope="col">Calls this month</th>
               <th scope="col">Resets</th>
@@ -74,6 +75,15 @@ export function OrganizationsPage({ offset }: { offset: number }) {
                     aria-label={`API keys of ${org.name}`}
                   >
                     API keys
+                  </Link>
+                </td>
+                <td>
+                  <Link
+                    to="/organizations/$organizationId/webhooks"
+                    params={{ organizationId: org.id }}
+                    aria-label={`Webhooks of ${org.name}`}
+                  >
+                    Webhooks
                   </Link>
                 </td>
                 <td>{PLAN_NAMES[org.plan]}</td>

@@ -1,0 +1,339 @@
+import { useQuery } from '@tanstack/react-query';
+import { Link } from '@tanstack/react-router';
+import { useState, type FormEvent } from 'react';
+import { ApiFailure } from '../api/client';
+import { organization } from '../api/organizations';
+import {
+  organizationWebhooks,
+  useCreateWebhook,
+  useDeleteWebhook,
+  useSetWebhookActive,
+  WEBHOOK_EVENTS,
+  type Webhook,
+  type WebhookEvent,
+} from '../api/webhooks';
+import { Modal } from '../components/modal';
+import { Pager } from '../components/pager';
+import { listState } from '../components/states';
+import { OrganizationNav } from '../components/organization-nav';
+
+export const WEBHOOKS_PAGE_SIZE = 25;
+
+const when = new Intl.DateTimeFormat('en', {
+  dateStyle: 'medium',
+  timeStyle: 'short',
+  timeZone: 'UTC',
+});
+
+/** How an event choice reads: `*` is every type, also those the service adds later. */
+export function EventName({ event }: { event: string }) {
+  return event === '*' ? (
+    <>
+      <code>*</code> every event
+    </>
+  ) : (
+    <code>{event}</code>
+  );
+}
+
+/** Whether deliveries go out to a subscription. */
+export function ActiveBadge({ active }: { active: boolean }) {
+  return active ? (
+    <span className="badge webhook-active">Active</span>
+  ) : (
+    <span className="badge webhook-inactive">Deactivated</span>
+  );
+}
+
+/**
+ * An organization's webhook subscriptions: the list (each leading to its delivery log), a form
+ * to add one (its signing secret shown once), switching one back on, and deleting one.
+ */
+export function OrganizationWebhooksPage({ id, offset }: { id: string; offset: number }) {
+  const org = useQuery(organization(id));
+  const page = useQuery(organizationWebhooks(id, { limit: WEBHOOKS_PAGE_SIZE, offset }));
+  const [deleting, setDeleting] = useState<Webhook | null>(null);
+  const enable = useSetWebhookActive();
+
+  let body = listState(page, offset, {
+    what: 'webhook subscriptions',
+    missing: 'There is no such organization.',
+    empty: (
+      <p>
+        This organization has no webhook subscriptions yet. Add one below to have its builds, test
+        runs and releases sent to an endpoint.
+      </p>
+    ),
+    pastLast: (
+      <>
+        <p>This page is past the last subscription.</p>
+        <Link to="/organizations/$organizationId/webhooks" params={{ organizationId: id }}>
+          Go to the first page
+        </Link>
+      </>
+    ),
+  });
+  if (body === null && page.isSuccess) {
+    body = (
+      <>
+        <table className="webhooks">
+          <caption className="visually-hidden">Webhook subscriptions, newest first</caption>
+          <thead>
+            <tr>
+              <th scope="col">Endpoint</th>
+              <th scope="col">Events</th>
+              <th scope="col">Status</th>
+              <th scope="col">Created (UTC)</th>
+              <th scope="col">
+                <span className="visually-hidden">Actions</span>
+              </th>
+            </tr>
+          </thead>
+          <tbody>
+            {page.data.data.map((hook) => (
+              <tr key={hook.id}>
+                <th scope="row" className="endpoint">
+                  <Link
+                    to="/webhooks/$webhookId"
+                    params={{ webhookId: hook.id }}
+                    aria-label={`Deliveries to ${hook.url}`}
+                  >
+                    {hook.url}
+                  </Link>
+                  {hook.description ? (
+                    <span className="description">{hook.description}</span>
+                  ) : null}
+                </th>
+                <td>
+                  <ul className="scopes">
+                    {hook.events.map((event) => (
+                      <li key={event}>
+                        <EventName event={event} />
+                      </li>
+                    ))}
+                  </ul>
+                </td>
+                <td>
+                  <ActiveBadge active={hook.active} />
+                </td>
+                <td>{when.format(new Date(hook.created_at))}</td>
+                <td className="row-actions">
+                  {hook.active ? null : (
+                    <button
+                      type="button"
+                      aria-label={`Re-enable ${hook.url}`}
+                      disabled={enable.isPending}
+                      onClick={() => enable.mutate({ id: hook.id, active: true })}
+                    >
+                      Re-enable
+                    </button>
+                  )}
+                  <button
+                    type="button"
+                    className="secondary"
+                    aria-label={`Delete ${hook.url}`}
+                    onClick={() => setDeleting(hook)}
+                  >
+                    Delete
+                  </button>
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+        {enable.error ? (
+          <p className="form-error" role="alert">
+            {enable.error.message}
+          </p>
+        ) : null}
+        <Pager
+          pagination={page.data.pagination}
+          to="/organizations/$organizationId/webhooks"
+          params={{ organizationId: id }}
+        />
+      </>
+    );
+  }
+
+  return (
+    <>
+      <p>
+        <Link to="/organizations">← Organizations</Link>
+      </p>
+      <h1>{org.data ? `Webhooks of ${org.data.name}` : 'Webhooks'}</h1>
+      <OrganizationNav organizationId={id} />
+      {body}
+      {page.isError ? null : <CreateWebhookForm organizationId={id} />}
+      {deleting ? <DeleteDialog webhook={deleting} onClose={() => setDeleting(null)} /> : null}
+    </>
+  );
+}
+
+/** An endpoint and its events, checked one by one; the signing secret then shows once. */
+function CreateWebhookForm({ organizationId }: { organizationId: string }) {
+  const [url, setUrl] = useState('');
+  const [description, setDescription] = useState('');
+  const [events, setEvents] = useState<WebhookEvent[]>([]);
+  /** The new secret, in this component's state only, until its dialog closes. */
+  const [shown, setShown] = useState<{ secret: string; url: string } | null>(null);
+  const create = useCreateWebhook(organizationId, (secret, createdUrl) =>
+    setShown({ secret, url: createdUrl }),
+  );
+  const failedField = create.error instanceof ApiFailure ? create.error.field : undefined;
+
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    create.mutate(
+      { url, events, ...(description ? { description } : {}) },
+      {
+        onSuccess: () => {
+          setUrl('');
+          setDescription('');
+          setEvents([]);
+        },
+      },
+    );
+  };
+  const toggle = (type: WebhookEvent, on: boolean) =>
+    setEvents((current) => (on ? [...current, type] : current.filter((t) => t !== type)));
+
+  return (
+    <>
+      <h2 id="new-webhook" className="section">
+        New subscription
+      </h2>
+      <form onSubmit={submit} className="card form" aria-labelledby="new-webhook">
+        <label htmlFor="webhook-url">Endpoint URL</label>
+        <input
+          id="webhook-url"
+          name="url"
+          type="url"
+          required
+          maxLength={2048}
+          placeholder="https://ci.example.com/hooks/test-management"
+          value={url}
+          onChange={(event) => setUrl(event.target.value)}
+          aria-invalid={failedField === 'url' || undefined}
+          aria-describedby="webhook-url-hint"
+        />
+        <span id="webhook-url-hint" className="muted hint">
+          The service posts each event there, signed with the secret it shows you once.
+        </span>
+        <label htmlFor="webhook-description">Description (optional)</label>
+        <input
+          id="webhook-description"
+          name="description"
+          maxLength={1000}
+          value={description}
+          onChange={(event) => setDescription(event.target.value)}
+          aria-invalid={failedField === 'description' || undefined}
+        />
+        <fieldset aria-invalid={failedField?.startsWith('events') || undefined}>
+          <legend>Events (at least one)</legend>
+          <div className="scope-choices">
+            {WEBHOOK_EVENTS.map((type) => (
+              <label key={type} className="choice">
+                <input
+                  type="checkbox"
+                  name="events"
+                  value={type}
+                  checked={events.includes(type)}
+                  onChange={(event) => toggle(type, event.target.checked)}
+                />
+                <EventName event={type} />
+              </label>
+            ))}
+          </div>
+        </fieldset>
+        {create.error ? (
+          <p className="form-error" role="alert">
+            {create.error.message}
+          </p>
+        ) : null}
+        <div className="actions">
+          <button type="submit" disabled={create.isPending}>
+            {create.isPending ? 'Creating…' : 'Create subscription'}
+          </button>
+        </div>
+      </form>
+      {shown ? <NewSecretDialog shown={shown} onClose={() => setShown(null)} /> : null}
+    </>
+  );
+}
+
+/** The new signing secret, once: a copy button and the warning that it will not be shown again. */
+function NewSecretDialog({
+  shown,
+  onClose,
+}: {
+  shown: { secret: string; url: string };
+  onClose: () => void;
+}) {
+  const [copied, setCopied] = useState<'yes' | 'failed' | null>(null);
+  const copy = () =>
+    navigator.clipboard.writeText(shown.secret).then(
+      () => setCopied('yes'),
+      () => setCopied('failed'),
+    );
+  return (
+    <Modal labelledBy="new-secret-title" onClose={onClose}>
+      <h2 id="new-secret-title">Subscription created</h2>
+      <p className="endpoint-line">
+        Deliveries to <code>{shown.url}</code> are signed with this secret.
+      </p>
+      <p className="warning" role="alert">
+        Copy this signing secret now: it will not be shown again. Your endpoint needs it to check
+        that each delivery comes from this service.
+      </p>
+      <p>
+        <code className="secret" aria-label="The signing secret">
+          {shown.secret}
+        </code>
+      </p>
+      <p role="status" className="muted">
+        {copied === 'yes' ? 'Copied to the clipboard.' : ''}
+        {copied === 'failed' ? 'Could not copy: select the secret and copy it by hand.' : ''}
+      </p>
+      <div className="actions">
+        <button type="button" onClick={copy} data-autofocus>
+          Copy secret
+        </button>
+        <button type="button" className="secondary" onClick={onClose}>
+          I have stored it, close
+        </button>
+      </div>
+    </Modal>
+  );
+}
+
+/** Deleting a subscription, once confirmed: its pending retries stop. */
+function DeleteDialog({ webhook, onClose }: { webhook: Webhook; onClose: () => void }) {
+  const remove = useDeleteWebhook();
+  return (
+    <Modal labelledBy="delete-webhook-title" onClose={onClose}>
+      <h2 id="delete-webhook-title">Delete this subscription?</h2>
+      <p>
+        Nothing more will be sent to <code className="wrap">{webhook.url}</code>, and its pending
+        retries stop. This cannot be undone.
+      </p>
+      {remove.error ? (
+        <p className="form-error" role="alert">
+          {remove.error.message}
+        </p>
+      ) : null}
+      <div className="actions">
+        <button
+          type="button"
+          className="danger"
+          disabled={remove.isPending}
+          onClick={() => remove.mutate(webhook.id, { onSuccess: onClose })}
+        >
+          {remove.isPending ? 'Deleting…' : 'Delete subscription'}
+        </button>
+        <button type="button" className="secondary" onClick={onClose} data-autofocus>
+          Cancel
+        </button>
+      </div>
+    </Modal>
+  );
+}

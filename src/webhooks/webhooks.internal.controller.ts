@@ -1,0 +1,94 @@
+import { Body, HttpCode, Post, Query } from '@nestjs/common';
+import { ApiAcceptedResponse } from '@nestjs/swagger';
+import {
+  CreateRoute,
+  DeleteRoute,
+  InternalController,
+  ListRoute,
+  ReadRoute,
+  UpdateRoute,
+} from '../auth/route.decorators.js';
+import { PathId } from '../common/ids.js';
+import { ApiErrors } from '../common/openapi.decorators.js';
+import { PaginationQuery, type Page } from '../common/pagination/pagination.js';
+import { ShownOnce } from '../idempotency/shown-once.decorator.js';
+import { createWebhookCommand } from './dto/create-webhook.command.js';
+import {
+  CreatedWebhookResponse,
+  CreateWebhookFieldsDto,
+  DeliveryQuery,
+  DeliveryResponse,
+  InternalWebhookResponse,
+  UpdateWebhookDto,
+  WebhookResponse,
+} from './dto/webhook.dto.js';
+import { WebhooksService } from './webhooks.service.js';
+
+/** An organization's webhook subscriptions and their delivery logs, for the console. */
+@InternalController()
+export class WebhooksInternalController {
+  constructor(private readonly webhooks: WebhooksService) {}
+
+  @ListRoute(
+    'organizations/:id/webhooks',
+    WebhookResponse,
+    'The organization’s webhook subscriptions, newest first (never their secrets)',
+    { errors: [400, 404] },
+  )
+  list(
+    @PathId('organization') organizationId: string,
+    @Query() query: PaginationQuery,
+  ): Promise<Page<WebhookResponse>> {
+    return this.webhooks.listInOrganization(organizationId, query);
+  }
+
+  @CreateRoute('organizations/:id/webhooks', CreatedWebhookResponse, {
+    errors: [400, 404, 409, 415, 422],
+  })
+  @ShownOnce('secret')
+  create(
+    @PathId('organization') organizationId: string,
+    @Body() dto: CreateWebhookFieldsDto,
+  ): Promise<CreatedWebhookResponse> {
+    return this.webhooks.createInOrganization(organizationId, createWebhookCommand(dto));
+  }
+
+  @ReadRoute('webhooks/:id', InternalWebhookResponse, { errors: [404] })
+  get(@PathId('webhook') id: string): Promise<InternalWebhookResponse> {
+    return this.webhooks.getAnywhere(id);
+  }
+
+  @UpdateRoute('webhooks/:id', WebhookResponse, { errors: [400, 404, 415] })
+  update(@PathId('webhook') id: string, @Body() dto: UpdateWebhookDto): Promise<WebhookResponse> {
+    return this.webhooks.setActiveAnywhere(id, dto.active);
+  }
+
+  @DeleteRoute('webhooks/:id', 'Deleted; pending retries stop', { errors: [404] })
+  delete(@PathId('webhook') id: string): Promise<void> {
+    return this.webhooks.deleteAnywhere(id);
+  }
+
+  @ListRoute(
+    'webhooks/:id/deliveries',
+    DeliveryResponse,
+    'Deliveries to this endpoint with their attempt logs, newest first',
+    { errors: [400, 404] },
+  )
+  deliveries(
+    @PathId('webhook') id: string,
+    @Query() query: DeliveryQuery,
+  ): Promise<Page<DeliveryResponse>> {
+    return this.webhooks.listDeliveriesAnywhere(id, query);
+  }
+
+  @Post('webhooks/:id/deliveries/:deliveryId/redeliver')
+  @HttpCode(202)
+  @ApiAcceptedResponse({ type: DeliveryResponse, description: 'A new delivery of the same event' })
+  @ApiErrors(404, 409, 422)
+  redeliver(
+    @PathId('webhook') id: string,
+    @PathId('delivery', 'deliveryId') deliveryId: string,
+  ): Promise<DeliveryResponse> {
+    return this.webhooks.redeliverAnywhere(id, deliveryId);
+  }
+}
