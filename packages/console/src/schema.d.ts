@@ -1021,8 +1021,7 @@ export interface components {
             updated_at: string;
             /** Format: uuid */
             organization_id: string;
-            /** @description The case’s active quarantine entry; null when it is not in quarantine */
-            quarantine: (components["schemas"]["QuarantineEntryResponse"] | null) & components["schemas"]["QuarantineEntryResponse"];
+            quarantine: components["schemas"]["QuarantineEntryResponse"] | null;
         };
         CreateApiKeyDto: {
             /** @example GitHub Actions */
