@@ -105,6 +105,14 @@ export function ProjectRunsPage({
           <Link to="/organizations">← Organizations</Link>
         )}
       </p>
+      <nav className="subnav" aria-label="Project">
+        <Link to="/projects/$projectId/cases" params={{ projectId: id }}>
+          Test cases
+        </Link>
+        <Link to="/projects/$projectId/flaky-tests" params={{ projectId: id }}>
+          Flaky tests
+        </Link>
+      </nav>
       <div className="page-head">
         <h1>{current.data ? `Test runs of ${current.data.name}` : 'Test runs'}</h1>
         <StatusFilter
