@@ -86,7 +86,7 @@ export function ProjectFlakyPage({ id, offset }: { id: string; offset: number })
                       <button
                         type="button"
                         className="secondary"
-                        aria-label={`Take ${test.title} out of quarantine`}
+                        aria-label={`Unquarantine ${test.title}`}
                         onClick={() => setDialog({ test, action: 'remove' })}
                       >
                         Unquarantine
