@@ -83,7 +83,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** List a project’s test cases */
+        /** List or search a project’s test cases */
         get: operations["ProjectsInternalController_testCases"];
         put?: never;
         /** Create a test case */
@@ -256,6 +256,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
+        /** A test case’s results across runs (its history) */
         get: operations["CaseHistoryInternalController_list"];
         put?: never;
         post?: never;
@@ -272,6 +273,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
+        /** Get a test case, with its quarantine */
         get: operations["FlakinessInternalController_testCase"];
         put?: never;
         post?: never;
@@ -288,6 +290,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
+        /** List a project’s flaky tests */
         get: operations["FlakinessInternalController_listFlakyTests"];
         put?: never;
         post?: never;
@@ -304,6 +307,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
+        /** List a project’s quarantined test cases */
         get: operations["FlakinessInternalController_listQuarantine"];
         put?: never;
         post?: never;
@@ -321,8 +325,10 @@ export interface paths {
             cookie?: never;
         };
         get?: never;
+        /** Quarantine a test case */
         put: operations["FlakinessInternalController_putInQuarantine"];
         post?: never;
+        /** Take a test case out of quarantine */
         delete: operations["FlakinessInternalController_takeOutOfQuarantine"];
         options?: never;
         head?: never;
