@@ -280,6 +280,15 @@ describe('web console: test cases, their history, flaky tests and quarantine', (
     );
     await expectAccessible();
     await screenshot(page(), 'test-case-quarantined');
+    // Changing it starts from the entry as it is.
+    await page().getByRole('button', { name: 'Change quarantine' }).click();
+    const change = page().getByRole('dialog', { name: 'Quarantine “Pays by card”' });
+    expect(await change.getByLabel('Reason').inputValue()).toBe(
+      'Flips on the shared runners; QA-7',
+    );
+    expect(await change.getByLabel('Last day (UTC, optional)').inputValue()).toBe(lastDay);
+    await page().keyboard.press('Escape');
+    await change.waitFor({ state: 'detached' });
 
     // Taken out from the flaky list, after confirming.
     await page().goBack();

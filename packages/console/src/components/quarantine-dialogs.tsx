@@ -44,6 +44,11 @@ function endOfDay(date: string): string {
   return new Date(Date.parse(`${date}T00:00:00Z`) + 86_400_000).toISOString();
 }
 
+/** The UTC day a quarantine ending at `expiresAt` lasts through (the inverse of `endOfDay`). */
+function lastDay(expiresAt: string): string {
+  return new Date(Date.parse(expiresAt) - 1).toISOString().slice(0, 10);
+}
+
 /** A reason and an optional last day; the service answers with the entry or its refusal. */
 export function QuarantineDialog({
   target,
@@ -55,7 +60,7 @@ export function QuarantineDialog({
   onClose: () => void;
 }) {
   const [reason, setReason] = useState(current?.reason ?? '');
-  const [until, setUntil] = useState('');
+  const [until, setUntil] = useState(current?.expires_at ? lastDay(current.expires_at) : '');
   const quarantine = useQuarantine(target.projectId);
   const failedField = quarantine.error instanceof ApiFailure ? quarantine.error.field : undefined;
   const submit = (event: FormEvent) => {
