@@ -164,6 +164,12 @@ SELECT q.test_case_id, tc.automation_id, q.reason, q.expires_at, q.created_at,
   ORDER BY q.created_at DESC, q.test_case_id DESC
   LIMIT $3 OFFSET $4;
 
+-- flakiness.activeEntry
+SELECT q.test_case_id, tc.automation_id, q.reason, q.expires_at, q.created_at
+  FROM quarantine_entry q
+  JOIN test_case tc ON tc.id = q.test_case_id
+  WHERE q.test_case_id = $2 AND q.organization_id = $1 AND (q.expires_at IS NULL OR q.expires_at > now());
+
 -- flakiness.backfillCaseOutcomes
 WITH slots AS (
     SELECT c.test_case_id, r.position, CASE WHEN c.status = 'failed' THEN 'F'
@@ -665,6 +671,9 @@ tc.automationId = :automationId;
 
 -- testCases.list.whereTitleContains
 tc.title ILIKE :q ESCAPE '\';
+
+-- testCases.list.whereTitleOrAutomationIdContains
+(tc.title ILIKE :q ESCAPE '\' OR tc.automationId ILIKE :q ESCAPE '\');
 
 -- testCases.list.whereUpdatedAfter
 tc.updatedAt > :updatedAfter;

@@ -1,6 +1,7 @@
 import { Module } from '@nestjs/common';
 import { ProjectsModule } from '../projects/projects.module.js';
 import { FlakinessController } from './flakiness.controller.js';
+import { FlakinessInternalController } from './flakiness.internal.controller.js';
 import { FlakyTestsRepository } from './flaky-tests.repository.js';
 import { FlakyTestsService } from './flaky-tests.service.js';
 import { QuarantineRepository } from './quarantine.repository.js';
@@ -9,7 +10,7 @@ import { QuarantineService } from './quarantine.service.js';
 /** Flaky tests and quarantine (CONTRACT §12). */
 @Module({
   imports: [ProjectsModule],
-  controllers: [FlakinessController],
+  controllers: [FlakinessController, FlakinessInternalController],
   providers: [FlakyTestsRepository, FlakyTestsService, QuarantineRepository, QuarantineService],
   exports: [QuarantineService],
 })

@@ -60,6 +60,15 @@ const ACTIVE_ENTRIES = sql(
    LIMIT $3 OFFSET $4`,
 );
 
+/** The case's active entry, if it has one. */
+const ACTIVE_ENTRY = sql(
+  'flakiness.activeEntry',
+  `SELECT q.test_case_id, tc.automation_id, q.reason, q.expires_at, q.created_at
+   FROM quarantine_entry q
+   JOIN test_case tc ON tc.id = q.test_case_id
+   WHERE q.test_case_id = $2 AND q.organization_id = $1 AND ${ACTIVE}`,
+);
+
 const COUNT_ACTIVE = sql(
   'flakiness.countActiveEntries',
   `SELECT count(*)::int AS total
@@ -98,6 +107,14 @@ export class QuarantineRepository {
     const rows = await this.transactions.manager.query<QuarantineRow[]>(RELEASE, [
       organizationId,
       projectId,
+      testCaseId,
+    ]);
+    return rows[0] ?? null;
+  }
+
+  async activeEntry(organizationId: string, testCaseId: string): Promise<QuarantineRow | null> {
+    const rows = await this.transactions.manager.query<QuarantineRow[]>(ACTIVE_ENTRY, [
+      organizationId,
       testCaseId,
     ]);
     return rows[0] ?? null;

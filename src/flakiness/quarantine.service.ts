@@ -4,7 +4,9 @@ import { type Page, type PaginationQuery, toPage } from '../common/pagination/pa
 import { parseTimestamp } from '../common/validation.js';
 import { Transactions } from '../database/transactions.js';
 import { EventsService } from '../events/events.service.js';
-import { ProjectsService } from '../projects/projects.service.js';
+import { TestCaseLookup } from '../projects/project-lookup.js';
+import { ProjectsService, toTestCaseResponse } from '../projects/projects.service.js';
+import type { InternalTestCaseResponse } from './dto/internal-test-case.dto.js';
 import type { QuarantineDto, QuarantineEntryResponse } from './dto/quarantine.dto.js';
 import { QuarantineRepository, type QuarantineRow } from './quarantine.repository.js';
 
@@ -29,6 +31,7 @@ export class QuarantineService {
     private readonly projects: ProjectsService,
     private readonly entries: QuarantineRepository,
     private readonly events: EventsService,
+    private readonly cases: TestCaseLookup,
   ) {}
 
   /** Creates or changes the case's entry: a PUT without `expires_at` quarantines until taken out. */
@@ -66,6 +69,17 @@ export class QuarantineService {
         toQuarantineEntryResponse(row),
       );
     });
+  }
+
+  /** Internal API: a test case named without its organization, with its quarantine state. */
+  async caseAnywhere(testCaseId: string): Promise<InternalTestCaseResponse> {
+    const testCase = await this.cases.findAnywhere(testCaseId);
+    const entry = await this.entries.activeEntry(testCase.organizationId, testCase.id);
+    return {
+      ...toTestCaseResponse(testCase),
+      organization_id: testCase.organizationId,
+      quarantine: entry === null ? null : toQuarantineEntryResponse(entry),
+    };
   }
 
   /** The project's active entries, newest first. */

@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { ApiError } from '../common/errors/api-error.js';
 import { type Page, toPage } from '../common/pagination/pagination.js';
+import { TestCaseLookup } from '../projects/project-lookup.js';
 import { toResultResponse } from '../results/result-response.js';
 import type { StoredResult } from '../results/stored-result.js';
 import { TestRunLookup } from '../testruns/test-run-lookup.js';
@@ -23,7 +24,14 @@ export class CaseHistoryService {
   constructor(
     private readonly repository: InsightsRepository,
     private readonly runs: TestRunLookup,
+    private readonly cases: TestCaseLookup,
   ) {}
+
+  /** Internal API: the case named without its organization (404 if none). */
+  async listAnywhere(testCaseId: string, query: CaseHistoryQuery): Promise<Page<CaseHistoryItem>> {
+    const testCase = await this.cases.findAnywhere(testCaseId);
+    return this.list(testCase.organizationId, testCaseId, query);
+  }
 
   async list(
     organizationId: string,

@@ -1,7 +1,9 @@
 import { Module } from '@nestjs/common';
+import { ProjectLookupModule } from '../projects/project-lookup.module.js';
 import { TestRunLookupModule } from '../testruns/test-run-lookup.module.js';
 import { Baselines } from './baselines.js';
 import { CaseHistoryController } from './case-history.controller.js';
+import { CaseHistoryInternalController } from './case-history.internal.controller.js';
 import { CaseHistoryService } from './case-history.service.js';
 import { InsightsRepository } from './insights.repository.js';
 import { ProjectGateSettingsInternalController } from './project-gate-settings.internal.controller.js';
@@ -18,9 +20,10 @@ import { RunVerdicts } from './run-verdicts.js';
  * `RunVerdicts` is exported for the run's lifecycle events.
  */
 @Module({
-  imports: [TestRunLookupModule],
+  imports: [ProjectLookupModule, TestRunLookupModule],
   controllers: [
     CaseHistoryController,
+    CaseHistoryInternalController,
     RunInsightsController,
     ProjectGateSettingsInternalController,
   ],

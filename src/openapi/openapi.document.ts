@@ -136,12 +136,14 @@ function toOpenApi31(document: OpenAPIObject): OpenAPIObject {
     const nullable = copy.nullable === true;
     delete copy.nullable;
     if (!nullable) return copy;
-    if (typeof copy.type === 'string') {
+    // A nullable reference comes as `type: object` beside `allOf`; it is a composition.
+    if (typeof copy.type === 'string' && copy.allOf === undefined) {
       copy.type = [copy.type, 'null'];
       if (Array.isArray(copy.enum) && !copy.enum.includes(null)) copy.enum = [...copy.enum, null];
       return copy;
     }
     // A nullable reference or composition: either the schema or null.
+    if (copy.allOf !== undefined) delete copy.type;
     return { anyOf: [copy, { type: 'null' }] };
   };
   document.paths = convert(document.paths) as OpenAPIObject['paths'];

@@ -44,7 +44,7 @@ export const INTERNAL_SUMMARIES: Record<string, string> = {
   'POST /internal/v1/organizations/{id}/projects': 'Create a project',
   'GET /internal/v1/organizations/{id}/projects': 'List an organization’s projects',
   'POST /internal/v1/projects/{id}/testcases': 'Create a test case',
-  'GET /internal/v1/projects/{id}/testcases': 'List a project’s test cases',
+  'GET /internal/v1/projects/{id}/testcases': 'List or search a project’s test cases',
   'POST /internal/v1/projects/{id}/releases': 'Create a release',
   'GET /internal/v1/projects/{id}/releases': 'List a project’s releases, with their progress',
   'GET /internal/v1/releases/{id}': 'Get a release, with its progress and readiness',
@@ -75,6 +75,12 @@ export const INTERNAL_SUMMARIES: Record<string, string> = {
   'POST /internal/v1/session': 'Sign in to the console with the operator token',
   'GET /internal/v1/session': 'The console session of the cookie sent',
   'DELETE /internal/v1/session': 'Sign out of the console',
+  'GET /internal/v1/testcases/{id}': 'Get a test case, with its quarantine',
+  'GET /internal/v1/testcases/{id}/results': 'A test case’s results across runs (its history)',
+  'GET /internal/v1/projects/{id}/flaky-tests': 'List a project’s flaky tests',
+  'GET /internal/v1/projects/{id}/quarantine': 'List a project’s quarantined test cases',
+  'PUT /internal/v1/projects/{id}/quarantine/{testCaseId}': 'Quarantine a test case',
+  'DELETE /internal/v1/projects/{id}/quarantine/{testCaseId}': 'Take a test case out of quarantine',
 };
 
 export function summarize(document: OpenAPIObject, summaries = SUMMARIES): void {

@@ -3,6 +3,7 @@ import { ApiError } from '../common/errors/api-error.js';
 import { requireReference } from '../database/references.js';
 import { Transactions } from '../database/transactions.js';
 import { Project } from './entities/project.entity.js';
+import { TestCase } from './entities/test-case.entity.js';
 import { ProjectsRepository } from './projects.repository.js';
 
 /** What other modules may ask of projects. */
@@ -41,6 +42,13 @@ export class ProjectLookup {
 @Injectable()
 export class TestCaseLookup {
   constructor(private readonly projects: ProjectsRepository) {}
+
+  /** A test case named in an internal route's path, with its organization (404 if none). */
+  async findAnywhere(id: string): Promise<TestCase> {
+    const testCase = await this.projects.testCaseAnywhere(id);
+    if (!testCase) throw ApiError.notFound('test_case');
+    return testCase;
+  }
 
   /** Whether `id` names a test case of the project. */
   inProject(projectId: string, id: string): Promise<boolean> {

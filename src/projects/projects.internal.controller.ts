@@ -3,7 +3,7 @@ import { CreateRoute, InternalController, ListRoute, ReadRoute } from '../auth/r
 import { PathId } from '../common/ids.js';
 import { PaginationQuery, type Page } from '../common/pagination/pagination.js';
 import { CreateProjectDto, InternalProjectResponse, ProjectResponse } from './dto/project.dto.js';
-import { CreateTestCaseDto, TestCaseQuery, TestCaseResponse } from './dto/test-case.dto.js';
+import { CreateTestCaseDto, InternalTestCaseQuery, TestCaseResponse } from './dto/test-case.dto.js';
 import { ProjectsService } from './projects.service.js';
 
 @InternalController()
@@ -47,12 +47,12 @@ export class ProjectsInternalController {
   @ListRoute(
     'projects/:id/testcases',
     TestCaseResponse,
-    'Test cases of the project, newest first',
+    'Test cases of the project, newest first; `q` searches titles and automation ids',
     { errors: [400, 404] },
   )
   testCases(
     @PathId('project') projectId: string,
-    @Query() query: TestCaseQuery,
+    @Query() query: InternalTestCaseQuery,
   ): Promise<Page<TestCaseResponse>> {
     return this.projects.listTestCasesAnywhere(projectId, query);
   }

@@ -13,7 +13,18 @@ const CASE_FILTERS = {
   updatedAfter: sql('testCases.list.whereUpdatedAfter', 'tc.updatedAt > :updatedAfter'),
   // The pattern comes from `likePattern`, with LIKE's wildcards escaped by a backslash.
   titleContains: sql('testCases.list.whereTitleContains', `tc.title ILIKE :q ESCAPE '\\'`),
+  // The console's search: the same pattern against the title or the automation id. No index
+  // serves it: it filters the project's cases (walking IDX_test_case_project_created), about
+  // 45 ms for page and count over a project of 20,000 cases. Trigram indexes would make that
+  // 8 ms but made creating 20,000 cases (a first report) four times slower (0.4 s → 1.9 s).
+  titleOrAutomationIdContains: sql(
+    'testCases.list.whereTitleOrAutomationIdContains',
+    `(tc.title ILIKE :q ESCAPE '\\' OR tc.automationId ILIKE :q ESCAPE '\\')`,
+  ),
 };
+
+/** What a test-case list's `q` is matched against. */
+export type CaseSearch = 'title' | 'title_or_automation_id';
 
 /**
  * Counts a new run of the project and returns its number (its `position`); no row when the
@@ -76,6 +87,7 @@ export class ProjectsRepository {
     organizationId: string,
     projectId: string,
     query: TestCaseQuery,
+    search: CaseSearch = 'title',
   ): Promise<[TestCase[], number]> {
     const qb = this.transactions.manager
       .createQueryBuilder(TestCase, 'tc')
@@ -85,7 +97,11 @@ export class ProjectsRepository {
       qb.andWhere(CASE_FILTERS.automationId, { automationId: query.automation_id });
     if (query.updated_after !== undefined)
       qb.andWhere(CASE_FILTERS.updatedAfter, { updatedAfter: query.updated_after });
-    if (query.q !== undefined) qb.andWhere(CASE_FILTERS.titleContains, { q: likePattern(query.q) });
+    if (query.q !== undefined) {
+      const filter =
+        search === 'title' ? CASE_FILTERS.titleContains : CASE_FILTERS.titleOrAutomationIdContains;
+      qb.andWhere(filter, { q: likePattern(query.q) });
+    }
     return fetchPage(qb.orderBy('tc.createdAt', 'DESC').addOrderBy('tc.id', 'DESC'), query);
   }
 
@@ -102,6 +118,11 @@ export class ProjectsRepository {
       select: { id: true, title: true, automationId: true },
       where: { projectId, id: In(ids) },
     });
+  }
+
+  /** For the internal API, whose routes name a test case without its organization. */
+  testCaseAnywhere(id: string): Promise<TestCase | null> {
+    return this.transactions.manager.findOneBy(TestCase, { id });
   }
 
   testCaseInProject(projectId: string, id: string): Promise<boolean> {

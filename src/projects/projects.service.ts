@@ -11,7 +11,7 @@ import {
 import { CreateTestCaseDto, TestCaseQuery, TestCaseResponse } from './dto/test-case.dto.js';
 import { Project } from './entities/project.entity.js';
 import { TestCase } from './entities/test-case.entity.js';
-import { ProjectsRepository } from './projects.repository.js';
+import { type CaseSearch, ProjectsRepository } from './projects.repository.js';
 
 export function toProjectResponse(project: Project): ProjectResponse {
   return {
@@ -103,21 +103,28 @@ export class ProjectsService {
     return { ...toProjectResponse(project), organization_id: project.organizationId };
   }
 
+  /** Internal API: the console's search, whose `q` matches the title or the automation id. */
   async listTestCasesAnywhere(
     projectId: string,
     query: TestCaseQuery,
   ): Promise<Page<TestCaseResponse>> {
     const project = await this.findAnywhere(projectId);
-    return this.listTestCases(project.organizationId, projectId, query);
+    return this.listTestCases(project.organizationId, projectId, query, 'title_or_automation_id');
   }
 
   async listTestCases(
     organizationId: string,
     projectId: string,
     query: TestCaseQuery,
+    search: CaseSearch = 'title',
   ): Promise<Page<TestCaseResponse>> {
     await this.find(organizationId, projectId);
-    const [cases, total] = await this.projects.testCasePage(organizationId, projectId, query);
+    const [cases, total] = await this.projects.testCasePage(
+      organizationId,
+      projectId,
+      query,
+      search,
+    );
     return toPage(cases.map(toTestCaseResponse), total, query);
   }
 

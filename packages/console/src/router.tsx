@@ -23,6 +23,9 @@ import { OrganizationBuildQueuePage } from './pages/organization-build-queue-pag
 import { ProjectReleasesPage } from './pages/project-releases-page';
 import { ReleasePage } from './pages/release-page';
 import { CONSOLE_BASE, SignInPage } from './pages/sign-in-page';
+import { CasePage } from './pages/case-page';
+import { ProjectCasesPage } from './pages/project-cases-page';
+import { ProjectFlakyPage } from './pages/project-flaky-page';
 
 /** A page's place in a list, from `?offset=`: a whole number; none on the first page. */
 function pageSearch(search: Record<string, unknown>): { offset?: number } {
@@ -223,6 +226,45 @@ const webhookDeliveries = createRoute({
   },
 });
 
+/** `?offset=` and `?q=` (a search text, kept when it is not blank). */
+function searchedPageSearch(search: Record<string, unknown>): { offset?: number; q?: string } {
+  const q = typeof search.q === 'string' ? search.q.trim() : '';
+  return q === '' ? pageSearch(search) : { ...pageSearch(search), q };
+}
+
+const projectCases = createRoute({
+  getParentRoute: () => signedIn,
+  path: 'projects/$projectId/cases',
+  validateSearch: searchedPageSearch,
+  component: function ProjectCasesRoute() {
+    const { projectId } = projectCases.useParams();
+    const { offset, q } = projectCases.useSearch();
+    return <ProjectCasesPage key={q ?? ''} id={projectId} offset={offset ?? 0} q={q} />;
+  },
+});
+
+const testCase = createRoute({
+  getParentRoute: () => signedIn,
+  path: 'cases/$caseId',
+  validateSearch: pageSearch,
+  component: function CaseRoute() {
+    const { caseId } = testCase.useParams();
+    const { offset } = testCase.useSearch();
+    return <CasePage key={caseId} id={caseId} offset={offset ?? 0} />;
+  },
+});
+
+const projectFlaky = createRoute({
+  getParentRoute: () => signedIn,
+  path: 'projects/$projectId/flaky-tests',
+  validateSearch: pageSearch,
+  component: function ProjectFlakyRoute() {
+    const { projectId } = projectFlaky.useParams();
+    const { offset } = projectFlaky.useSearch();
+    return <ProjectFlakyPage id={projectId} offset={offset ?? 0} />;
+  },
+});
+
 const routes = root.addChildren([
   signIn,
   signedIn.addChildren([
@@ -239,6 +281,9 @@ const routes = root.addChildren([
     organizationBuildQueue,
     organizationWebhooks,
     webhookDeliveries,
+    projectCases,
+    testCase,
+    projectFlaky,
   ]),
 ]);
 

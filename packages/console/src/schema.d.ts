@@ -83,7 +83,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** List a project’s test cases */
+        /** List or search a project’s test cases */
         get: operations["ProjectsInternalController_testCases"];
         put?: never;
         /** Create a test case */
@@ -262,6 +262,92 @@ export interface paths {
         put?: never;
         post?: never;
         delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/internal/v1/testcases/{id}/results": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A test case’s results across runs (its history) */
+        get: operations["CaseHistoryInternalController_list"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/internal/v1/testcases/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Get a test case, with its quarantine */
+        get: operations["FlakinessInternalController_testCase"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/internal/v1/projects/{id}/flaky-tests": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List a project’s flaky tests */
+        get: operations["FlakinessInternalController_listFlakyTests"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/internal/v1/projects/{id}/quarantine": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List a project’s quarantined test cases */
+        get: operations["FlakinessInternalController_listQuarantine"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/internal/v1/projects/{id}/quarantine/{testCaseId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /** Quarantine a test case */
+        put: operations["FlakinessInternalController_putInQuarantine"];
+        post?: never;
+        /** Take a test case out of quarantine */
+        delete: operations["FlakinessInternalController_takeOutOfQuarantine"];
         options?: never;
         head?: never;
         patch?: never;
@@ -929,6 +1015,60 @@ export interface components {
             /** @example checkout.Payment.pays by card */
             automation_id: string | null;
         };
+        CaseHistoryItem: {
+            /** Format: uuid */
+            id: string;
+            /** Format: uuid */
+            test_run_id: string;
+            /** Format: uuid */
+            test_case_id: string;
+            /** @enum {string} */
+            status: "passed" | "failed" | "blocked" | "skipped" | "retest" | "untested";
+            /** @example 1250 */
+            duration_ms: number | null;
+            message: string | null;
+            /**
+             * @example [
+             *       "JIRA-123"
+             *     ]
+             */
+            defects: string[];
+            /**
+             * @description Failed attempts before the final status
+             * @example 0
+             */
+            retries: number;
+            /**
+             * @description `passed` after failed attempts
+             * @example false
+             */
+            flaky: boolean;
+            /** Format: date-time */
+            executed_at: string | null;
+            /** Format: date-time */
+            created_at: string;
+            /**
+             * @description What kind of failure: JUnit’s `type` of the `<failure>` or `<error>`, or as sent
+             * @example java.lang.AssertionError
+             */
+            failure_type: string | null;
+            /** @description The failure’s stack trace: the JUnit element’s text when it has a `message` attribute, or as sent; at most 65,536 characters */
+            stack_trace: string | null;
+            /**
+             * @description Names the failure’s cause: the same error in another run or case has the same signature (a hash of `failure_type` and of the message without what varies between runs). Null unless the status is `failed` or `blocked`
+             * @example 3f9a0c1d2b4e5f60
+             */
+            signature: string | null;
+            /** @example Nightly */
+            test_run_name: string;
+            /**
+             * @description Of the run’s build
+             * @example main
+             */
+            branch: string | null;
+            /** @description Of the run’s build */
+            commit_sha: string | null;
+        };
         UpdateGateSettingsDto: {
             /**
              * @description Least passed / executed a run needs to pass the gate; null: no minimum
@@ -958,6 +1098,91 @@ export interface components {
             gate_min_pass_rate: number | null;
             /** @example false */
             gate_forbid_missing_tests: boolean;
+        };
+        FlakyTestResponse: {
+            /** Format: uuid */
+            test_case_id: string;
+            /** @example checkout.PaymentTest.paysWithSavedCard */
+            automation_id: string | null;
+            /** @example Pays with a saved card */
+            title: string;
+            /**
+             * @description Passed or failed results in the window
+             * @example 30
+             */
+            executions: number;
+            /**
+             * @description Status changes between consecutive results
+             * @example 6
+             */
+            flips: number;
+            /**
+             * @description flips / (executions − 1), 4 decimals
+             * @example 0.2069
+             */
+            flip_rate: number;
+            /**
+             * @description Passed results that needed retries
+             * @example 2
+             */
+            retried_passes: number;
+            /**
+             * @description Status of the latest result
+             * @enum {string}
+             */
+            last_status: "passed" | "failed";
+            /** @description The case is in quarantine */
+            quarantined: boolean;
+        };
+        QuarantineEntryResponse: {
+            /** Format: uuid */
+            test_case_id: string;
+            /** @example checkout.PaymentTest.paysWithSavedCard */
+            automation_id: string | null;
+            /** @example Times out on the shared runners; tracked in QA-123 */
+            reason: string;
+            /** Format: date-time */
+            expires_at: string | null;
+            /**
+             * Format: date-time
+             * @description When the case went into quarantine
+             */
+            created_at: string;
+        };
+        QuarantineDto: {
+            /** @example Times out on the shared runners; tracked in QA-123 */
+            reason: string;
+            /**
+             * Format: date-time
+             * @description When the quarantine ends by itself (in the future); absent or null: never
+             */
+            expires_at?: string | null;
+        };
+        InternalTestCaseResponse: {
+            /** Format: uuid */
+            id: string;
+            /** Format: uuid */
+            project_id: string;
+            /** @example Pays with a saved card */
+            title: string;
+            /**
+             * @description Stable key of the automated test, unique in the project
+             * @example checkout.PaymentTest.paysWithSavedCard
+             */
+            automation_id: string | null;
+            /** @example Checkout / Payments */
+            section: string | null;
+            /** @enum {string} */
+            priority: "low" | "medium" | "high" | "critical";
+            /** @enum {string} */
+            status: "active" | "deprecated";
+            /** Format: date-time */
+            created_at: string;
+            /** Format: date-time */
+            updated_at: string;
+            /** Format: uuid */
+            organization_id: string;
+            quarantine: components["schemas"]["QuarantineEntryResponse"] | null;
         };
         WebhookResponse: {
             /** Format: uuid */
@@ -1722,7 +1947,7 @@ export interface operations {
                 automation_id?: string;
                 /** @description Only cases changed strictly after this time (incremental sync) */
                 updated_after?: string;
-                /** @description Title contains this text (case-insensitive) */
+                /** @description Title or automation id contains this text (case-insensitive) */
                 q?: string;
             };
             header?: never;
@@ -1733,7 +1958,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Test cases of the project, newest first */
+            /** @description Test cases of the project, newest first; `q` searches titles and automation ids */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -2778,6 +3003,386 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelopeDto"];
                 };
+            };
+            /** @description Operator token wrong, or no live console session */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description A change made with the console session without its CSRF token (`csrf_token_invalid`) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description No such resource in your organization (`not_found`) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+        };
+    };
+    CaseHistoryInternalController_list: {
+        parameters: {
+            query?: {
+                limit?: number;
+                offset?: number;
+                /** @description Created strictly after */
+                created_after?: string;
+                /** @description Created strictly before */
+                created_before?: string;
+                status?: "passed" | "failed" | "blocked" | "skipped" | "retest" | "untested";
+                /** @description The branch of the run’s build */
+                branch?: string;
+                test_run_id?: string;
+            };
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Every stored result of the case across runs, newest first (executed_at, else created_at) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["CaseHistoryItem"][];
+                        pagination: components["schemas"]["PaginationMeta"];
+                    };
+                };
+            };
+            /** @description Invalid request (`invalid_request`, `details.field` names the first offending field) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description Operator token wrong, or no live console session */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description A change made with the console session without its CSRF token (`csrf_token_invalid`) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description No such resource in your organization (`not_found`) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+        };
+    };
+    FlakinessInternalController_testCase: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["InternalTestCaseResponse"];
+                };
+            };
+            /** @description Operator token wrong, or no live console session */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description A change made with the console session without its CSRF token (`csrf_token_invalid`) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description No such resource in your organization (`not_found`) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+        };
+    };
+    FlakinessInternalController_listFlakyTests: {
+        parameters: {
+            query?: {
+                limit?: number;
+                offset?: number;
+                /** @description How many of each case’s latest passed or failed results to look at */
+                window?: number;
+                /** @description Cases with fewer results in their window are not listed */
+                min_executions?: number;
+                /** @description Only runs whose build is on this branch */
+                branch?: string;
+            };
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Flaky test cases, highest flip rate first */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["FlakyTestResponse"][];
+                        pagination: components["schemas"]["PaginationMeta"];
+                    };
+                };
+            };
+            /** @description Invalid request (`invalid_request`, `details.field` names the first offending field) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description Operator token wrong, or no live console session */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description A change made with the console session without its CSRF token (`csrf_token_invalid`) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description No such resource in your organization (`not_found`) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+        };
+    };
+    FlakinessInternalController_listQuarantine: {
+        parameters: {
+            query?: {
+                limit?: number;
+                offset?: number;
+            };
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Test cases in quarantine, newest first */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["QuarantineEntryResponse"][];
+                        pagination: components["schemas"]["PaginationMeta"];
+                    };
+                };
+            };
+            /** @description Invalid request (`invalid_request`, `details.field` names the first offending field) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description Operator token wrong, or no live console session */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description A change made with the console session without its CSRF token (`csrf_token_invalid`) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description No such resource in your organization (`not_found`) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+        };
+    };
+    FlakinessInternalController_putInQuarantine: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The console session’s `csrf_token`: required on a change made with the session cookie, unused with the operator token */
+                "X-CSRF-Token"?: string;
+            };
+            path: {
+                id: string;
+                testCaseId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["QuarantineDto"];
+            };
+        };
+        responses: {
+            /** @description The case’s quarantine entry */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["QuarantineEntryResponse"];
+                };
+            };
+            /** @description Invalid request (`invalid_request`, `details.field` names the first offending field) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description Operator token wrong, or no live console session */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description A change made with the console session without its CSRF token (`csrf_token_invalid`) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description No such resource in your organization (`not_found`) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description Unsupported content type (`unsupported_media_type`) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+        };
+    };
+    FlakinessInternalController_takeOutOfQuarantine: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The console session’s `csrf_token`: required on a change made with the session cookie, unused with the operator token */
+                "X-CSRF-Token"?: string;
+            };
+            path: {
+                id: string;
+                testCaseId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Taken out of quarantine */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description Operator token wrong, or no live console session */
             401: {

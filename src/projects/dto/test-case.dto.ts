@@ -67,7 +67,8 @@ export class CreateTestCaseDto {
   priority?: TestCasePriority;
 }
 
-export class TestCaseQuery extends PaginationQuery {
+/** The filters both lists of a project's cases take (the public one and the console's). */
+class TestCaseFilters extends PaginationQuery {
   @ApiPropertyOptional({ description: 'Exact automation id' })
   @IsOptional()
   @IsString()
@@ -82,8 +83,21 @@ export class TestCaseQuery extends PaginationQuery {
   @IsOptional()
   @IsTimestampFilter()
   updated_after?: Date;
+}
 
+export class TestCaseQuery extends TestCaseFilters {
   @ApiPropertyOptional({ description: 'Title contains this text (case-insensitive)' })
+  @IsOptional()
+  @IsString()
+  @Length(1, 255)
+  q?: string;
+}
+
+/** The internal API's list of a project's cases: its `q` searches the automation id too. */
+export class InternalTestCaseQuery extends TestCaseFilters {
+  @ApiPropertyOptional({
+    description: 'Title or automation id contains this text (case-insensitive)',
+  })
   @IsOptional()
   @IsString()
   @Length(1, 255)

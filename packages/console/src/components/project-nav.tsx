@@ -17,6 +17,12 @@ export function ProjectNav({ projectId }: { projectId: string }) {
       <Link to="/projects/$projectId/releases" params={params} activeProps={current}>
         Releases
       </Link>
+      <Link to="/projects/$projectId/cases" params={params} activeProps={current}>
+        Test cases
+      </Link>
+      <Link to="/projects/$projectId/flaky-tests" params={params} activeProps={current}>
+        Flaky tests
+      </Link>
     </nav>
   );
 }

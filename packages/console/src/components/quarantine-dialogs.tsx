@@ -1,0 +1,154 @@
+import { useState, type FormEvent } from 'react';
+import { useQuarantine, useUnquarantine, type QuarantineEntry } from '../api/cases';
+import { ApiFailure } from '../api/client';
+import { Modal } from './modal';
+
+const day = new Intl.DateTimeFormat('en', { dateStyle: 'medium', timeZone: 'UTC' });
+const time = new Intl.DateTimeFormat('en', {
+  dateStyle: 'medium',
+  timeStyle: 'short',
+  timeZone: 'UTC',
+});
+
+/** The case a quarantine dialog is about. */
+export interface QuarantineTarget {
+  projectId: string;
+  testCaseId: string;
+  title: string;
+}
+
+/** "Until 3 Feb 2026, 00:00 UTC" or "No expiry". */
+export function quarantineExpiry(entry: QuarantineEntry): string {
+  return entry.expires_at === null
+    ? 'No expiry'
+    : `Until ${time.format(new Date(entry.expires_at))} UTC`;
+}
+
+/** The entry in one line: reason, expiry and since when. */
+export function QuarantineSummary({ entry }: { entry: QuarantineEntry }) {
+  return (
+    <>
+      <span className="badge quarantined">Quarantined</span> {entry.reason}{' '}
+      <span className="muted">
+        ({quarantineExpiry(entry)}; since {day.format(new Date(entry.created_at))})
+      </span>
+    </>
+  );
+}
+
+/**
+ * The moment a quarantine chosen to last through `date` (YYYY-MM-DD, a UTC day) ends: the
+ * next midnight, UTC. Whether it may end then is the service's call.
+ */
+function endOfDay(date: string): string {
+  return new Date(Date.parse(`${date}T00:00:00Z`) + 86_400_000).toISOString();
+}
+
+/** The UTC day a quarantine ending at `expiresAt` lasts through (the inverse of `endOfDay`). */
+function lastDay(expiresAt: string): string {
+  return new Date(Date.parse(expiresAt) - 1).toISOString().slice(0, 10);
+}
+
+/** A reason and an optional last day; the service answers with the entry or its refusal. */
+export function QuarantineDialog({
+  target,
+  current,
+  onClose,
+}: {
+  target: QuarantineTarget;
+  current: QuarantineEntry | null;
+  onClose: () => void;
+}) {
+  const [reason, setReason] = useState(current?.reason ?? '');
+  const [until, setUntil] = useState(current?.expires_at ? lastDay(current.expires_at) : '');
+  const quarantine = useQuarantine(target.projectId);
+  const failedField = quarantine.error instanceof ApiFailure ? quarantine.error.field : undefined;
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    quarantine.mutate(
+      {
+        testCaseId: target.testCaseId,
+        body: { reason, expires_at: until === '' ? null : endOfDay(until) },
+      },
+      { onSuccess: onClose },
+    );
+  };
+  return (
+    <Modal labelledBy="quarantine-title" onClose={onClose}>
+      <h2 id="quarantine-title">Quarantine “{target.title}”</h2>
+      <p className="muted">While in quarantine, its failures do not fail a run’s quality gate.</p>
+      <form onSubmit={submit} className="form">
+        <label htmlFor="quarantine-reason">Reason</label>
+        <input
+          id="quarantine-reason"
+          name="reason"
+          required
+          value={reason}
+          onChange={(event) => setReason(event.target.value)}
+          aria-invalid={failedField === 'reason' || undefined}
+          data-autofocus
+        />
+        <label htmlFor="quarantine-until">Last day (UTC, optional)</label>
+        <input
+          id="quarantine-until"
+          name="until"
+          type="date"
+          value={until}
+          onChange={(event) => setUntil(event.target.value)}
+          aria-invalid={failedField === 'expires_at' || undefined}
+          aria-describedby="quarantine-until-hint"
+        />
+        <p id="quarantine-until-hint" className="muted hint">
+          The quarantine ends at the end of that day. Leave empty to keep it until taken out.
+        </p>
+        {quarantine.error ? (
+          <p className="form-error" role="alert">
+            {quarantine.error.message}
+          </p>
+        ) : null}
+        <div className="actions">
+          <button type="submit" disabled={quarantine.isPending}>
+            {quarantine.isPending ? 'Saving…' : 'Quarantine'}
+          </button>
+          <button type="button" className="secondary" onClick={onClose}>
+            Cancel
+          </button>
+        </div>
+      </form>
+    </Modal>
+  );
+}
+
+/** Taking a case out of quarantine, once confirmed. */
+export function UnquarantineDialog({
+  target,
+  onClose,
+}: {
+  target: QuarantineTarget;
+  onClose: () => void;
+}) {
+  const release = useUnquarantine(target.projectId);
+  return (
+    <Modal labelledBy="unquarantine-title" onClose={onClose}>
+      <h2 id="unquarantine-title">Take “{target.title}” out of quarantine?</h2>
+      <p>Its failures will fail a run’s quality gate again.</p>
+      {release.error ? (
+        <p className="form-error" role="alert">
+          {release.error.message}
+        </p>
+      ) : null}
+      <div className="actions">
+        <button
+          type="button"
+          disabled={release.isPending}
+          onClick={() => release.mutate(target.testCaseId, { onSuccess: onClose })}
+        >
+          {release.isPending ? 'Saving…' : 'Take out of quarantine'}
+        </button>
+        <button type="button" className="secondary" onClick={onClose} data-autofocus>
+          Cancel
+        </button>
+      </div>
+    </Modal>
+  );
+}

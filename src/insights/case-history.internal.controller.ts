@@ -1,0 +1,24 @@
+import { Query } from '@nestjs/common';
+import { InternalController, ListRoute } from '../auth/route.decorators.js';
+import { PathId } from '../common/ids.js';
+import type { Page } from '../common/pagination/pagination.js';
+import { CaseHistoryService } from './case-history.service.js';
+import { CaseHistoryItem, CaseHistoryQuery } from './dto/case-history.dto.js';
+
+@InternalController()
+export class CaseHistoryInternalController {
+  constructor(private readonly history: CaseHistoryService) {}
+
+  @ListRoute(
+    'testcases/:id/results',
+    CaseHistoryItem,
+    'Every stored result of the case across runs, newest first (executed_at, else created_at)',
+    { errors: [400, 404] },
+  )
+  list(
+    @PathId('test_case') id: string,
+    @Query() query: CaseHistoryQuery,
+  ): Promise<Page<CaseHistoryItem>> {
+    return this.history.listAnywhere(id, query);
+  }
+}
