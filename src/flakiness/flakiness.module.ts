@@ -11,6 +11,6 @@ import { QuarantineService } from './quarantine.service.js';
   imports: [ProjectsModule],
   controllers: [FlakinessController],
   providers: [FlakyTestsRepository, FlakyTestsService, QuarantineRepository, QuarantineService],
-  exports: [QuarantineService],
+  exports: [QuarantineService, FlakyTestsService],
 })
 export class FlakinessModule {}

@@ -1,4 +1,5 @@
 import { Module } from '@nestjs/common';
+import { ProjectLookupModule } from '../projects/project-lookup.module.js';
 import { TestRunLookupModule } from '../testruns/test-run-lookup.module.js';
 import { Baselines } from './baselines.js';
 import { CaseHistoryController } from './case-history.controller.js';
@@ -10,6 +11,7 @@ import { QualityGateService } from './quality-gate.service.js';
 import { RunComparisonService } from './run-comparison.service.js';
 import { RunFailuresService } from './run-failures.service.js';
 import { RunInsightsController } from './run-insights.controller.js';
+import { RunInsightsInternalController } from './run-insights.internal.controller.js';
 import { RunVerdicts } from './run-verdicts.js';
 
 /**
@@ -18,10 +20,11 @@ import { RunVerdicts } from './run-verdicts.js';
  * `RunVerdicts` is exported for the run's lifecycle events.
  */
 @Module({
-  imports: [TestRunLookupModule],
+  imports: [TestRunLookupModule, ProjectLookupModule],
   controllers: [
     CaseHistoryController,
     RunInsightsController,
+    RunInsightsInternalController,
     ProjectGateSettingsInternalController,
   ],
   providers: [
