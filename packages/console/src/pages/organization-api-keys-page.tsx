@@ -1,6 +1,6 @@
 import { useQuery } from '@tanstack/react-query';
 import { Link } from '@tanstack/react-router';
-import { useEffect, useRef, useState, type FormEvent, type ReactNode } from 'react';
+import { useState, type FormEvent } from 'react';
 import {
   API_KEY_SCOPES,
   organizationApiKeys,
@@ -11,6 +11,7 @@ import {
 } from '../api/api-keys';
 import { ApiFailure } from '../api/client';
 import { organization } from '../api/organizations';
+import { Modal } from '../components/modal';
 import { Pager } from '../components/pager';
 import { listState } from '../components/states';
 
@@ -115,42 +116,6 @@ export function OrganizationApiKeysPage({ id, offset }: { id: string; offset: nu
       {page.isError ? null : <CreateApiKeyForm organizationId={id} />}
       {deleting ? <DeleteDialog apiKey={deleting} onClose={() => setDeleting(null)} /> : null}
     </>
-  );
-}
-
-/**
- * A modal `<dialog>` shown while it is mounted: focus kept inside, on the `data-autofocus`
- * element first; Escape closes it.
- */
-function Modal({
-  labelledBy,
-  onClose,
-  children,
-}: {
-  labelledBy: string;
-  onClose: () => void;
-  children: ReactNode;
-}) {
-  const ref = useRef<HTMLDialogElement>(null);
-  useEffect(() => {
-    const dialog = ref.current;
-    if (dialog && !dialog.open) dialog.showModal();
-    // showModal focuses the first button; the safe one (marked) takes the focus instead.
-    dialog?.querySelector<HTMLElement>('[data-autofocus]')?.focus();
-    return () => dialog?.close();
-  }, []);
-  return (
-    <dialog
-      ref={ref}
-      className="card"
-      aria-labelledby={labelledBy}
-      onCancel={(event) => {
-        event.preventDefault();
-        onClose();
-      }}
-    >
-      {children}
-    </dialog>
   );
 }
 
