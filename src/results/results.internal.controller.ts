@@ -34,10 +34,7 @@ export class ResultsInternalController {
     errors: [400, 404, 409, 413, 415, 422],
   })
   @ApiBody({ type: SubmitResultsDto })
-  submit(
-    @PathId('test_run') id: string,
-    @Body() body: unknown,
-  ): Promise<SubmittedResultsResponse> {
+  submit(@PathId('test_run') id: string, @Body() body: unknown): Promise<SubmittedResultsResponse> {
     return this.results.submitAnywhere(id, parseSubmitResults(body));
   }
 }
