@@ -69,7 +69,7 @@ describe('web console: a 20,000-result run’s page', () => {
         timeout: 120_000,
       }),
     ));
-    console.log(`ingested ${CASES} results in ${Date.now() - started} ms`);
+    process.stdout.write(`ingested ${CASES} results in ${Date.now() - started} ms\n`);
   }, 180_000);
 
   afterAll(() => stack?.stop());
@@ -98,7 +98,7 @@ describe('web console: a 20,000-result run’s page', () => {
         `1–50 of ${new Intl.NumberFormat('en').format(CASES)}`,
       );
     }
-    console.log(`first results row after navigation (ms): ${times.join(', ')}`);
+    process.stdout.write(`first results row after navigation (ms): ${times.join(', ')}\n`);
     expect(Math.max(...times)).toBeLessThan(BOUND_MS);
   }, 120_000);
 
@@ -117,7 +117,7 @@ describe('web console: a 20,000-result run’s page', () => {
       // The titles "case 12000" to "case 12999", whatever the case.
       expect(page.pagination.total).toBe(1000);
     }
-    console.log(`search over ${CASES} results (ms, over HTTP): ${timings.join(', ')}`);
+    process.stdout.write(`search over ${CASES} results (ms, over HTTP): ${timings.join(', ')}\n`);
 
     const url = new URL(process.env.DATABASE_URL as string);
     url.pathname = `${url.pathname}_${SUFFIX}`;
@@ -134,7 +134,7 @@ describe('web console: a 20,000-result run’s page', () => {
          ORDER BY r.created_at DESC, r.id DESC LIMIT 50`,
         [runId, '%case 12%'],
       );
-      console.log(plan.rows.map((row) => row['QUERY PLAN']).join('\n'));
+      process.stdout.write(`${plan.rows.map((row) => row['QUERY PLAN']).join('\n')}\n`);
     } finally {
       await db.end();
     }

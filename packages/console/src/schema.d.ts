@@ -212,6 +212,7 @@ export interface paths {
         delete?: never;
         options?: never;
         head?: never;
+        /** Submit or complete a test run as the operator */
         patch: operations["TestRunsInternalController_update"];
         trace?: never;
     };
@@ -242,6 +243,7 @@ export interface paths {
         /** List a test run’s results */
         get: operations["ResultsInternalController_list"];
         put?: never;
+        /** Submit results to a test run as the operator */
         post: operations["ResultsInternalController_submit"];
         delete?: never;
         options?: never;
@@ -256,6 +258,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
+        /** A run’s failures grouped by signature */
         get: operations["RunInsightsInternalController_listFailures"];
         put?: never;
         post?: never;
@@ -272,6 +275,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
+        /** Compare a run with its baseline */
         get: operations["RunInsightsInternalController_compare"];
         put?: never;
         post?: never;
@@ -288,6 +292,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
+        /** A run’s quality gate verdict */
         get: operations["RunInsightsInternalController_evaluateGate"];
         put?: never;
         post?: never;

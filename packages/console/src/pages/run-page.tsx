@@ -282,6 +282,7 @@ function ResultsSection({
         <h2 id="results-title">Results</h2>
         <div className="filters">
           <SearchBox
+            key={q ?? ''}
             value={q}
             onSearch={(next) =>
               void navigate({
