@@ -145,6 +145,12 @@ describe('web console: a run’s failures, comparison, gate and actions', () => 
   const rows = () => page().locator('table.results tbody tr');
   const row = (automationId: string) => rows().filter({ hasText: automationId });
   const search = () => page().getByRole('searchbox', { name: 'Search' });
+  /** The tabs marked as the one shown. */
+  const currentTabs = () =>
+    page()
+      .getByRole('navigation', { name: 'Run sections' })
+      .locator('[aria-current="page"]')
+      .allTextContents();
   const pages = () => page().getByRole('navigation', { name: 'Pages' });
   const runUrl = (search = '') =>
     new RegExp(`/console/runs/${runId}${search.replace(/[?]/g, '\\?')}$`);
@@ -165,6 +171,7 @@ describe('web console: a run’s failures, comparison, gate and actions', () => 
     expect(await gate.textContent()).toMatch(/3 new failures/);
 
     expect(await textWhen(pages(), '1–6 of 6')).toBe('1–6 of 6');
+    expect(await currentTabs()).toEqual(['Results']);
     expect(await row('shop.Search.sorts').textContent()).toMatch(/Flaky/);
     expect(await row('shop.Search.sorts').textContent()).not.toMatch(/Quarantined/);
     expect(await row('shop.Search.finds').textContent()).toMatch(/Quarantined/);
@@ -193,6 +200,11 @@ describe('web console: a run’s failures, comparison, gate and actions', () => 
     await page().getByText('No failed results matching “nothing like it” in this run.').waitFor();
     await expectAccessible();
     await screenshot(page(), 'run-search');
+    await page().getByRole('button', { name: 'Clear' }).click();
+    await page().waitForURL(runUrl('?status=failed'));
+    expect(await textWhen(pages(), '1–4 of 4')).toBe('1–4 of 4');
+    expect(await currentTabs()).toEqual(['Results']);
+    expect(await search().inputValue()).toBe('');
   }, 30_000);
 
   it('groups the failures by cause, the cases linked to their results', async () => {
@@ -206,9 +218,7 @@ describe('web console: a run’s failures, comparison, gate and actions', () => 
     expect(await groups.first().getByRole('link').allTextContents()).toEqual(
       expect.arrayContaining(['shop.Pay.card', 'shop.Pay.wallet']),
     );
-    expect(await page().getByRole('link', { name: 'Failures' }).getAttribute('aria-current')).toBe(
-      'page',
-    );
+    expect(await currentTabs()).toEqual(['Failures']);
     await expectAccessible();
     await screenshot(page(), 'run-failures');
 
@@ -228,6 +238,7 @@ describe('web console: a run’s failures, comparison, gate and actions', () => 
       'Still failing (1)',
       'Fixed (1)',
     ]);
+    expect(await currentTabs()).toEqual(['Compared with baseline']);
     const newFailures = page().locator('[data-list="new-failures"] tbody tr');
     expect(await newFailures.allTextContents()).toEqual([
       expect.stringMatching(/^shop\.Pay\.card.*Failed.*Passed/),

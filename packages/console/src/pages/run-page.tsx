@@ -135,9 +135,9 @@ export function RunPage({ id, view }: { id: string; view: RunView }) {
             key={tab}
             to="/runs/$runId"
             params={{ runId: id }}
-            search={tab === 'results' ? {} : { tab }}
-            aria-current={view.tab === tab ? 'page' : undefined}
-            activeOptions={{ exact: true, includeSearch: false }}
+            search={{ tab: tab === 'results' ? undefined : tab }}
+            // Active (aria-current) on its own tab only: `tab` as in the URL, undefined too.
+            activeOptions={{ includeSearch: true, explicitUndefined: true }}
           >
             {RUN_TABS[tab]}
           </Link>
@@ -364,6 +364,11 @@ function SearchBox({
       <button type="submit" className="secondary">
         Search
       </button>
+      {value ? (
+        <button type="button" className="secondary" onClick={() => onSearch(undefined)}>
+          Clear
+        </button>
+      ) : null}
     </form>
   );
 }
