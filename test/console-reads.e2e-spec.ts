@@ -133,10 +133,16 @@ describe('console reads (internal API)', () => {
         .get(`/api/v1/testruns/${run.id}/results`)
         .set(withKey(key))
         .expect(200);
-      // As the public API answers them, with their test cases' names.
+      // As the public API answers them, with their test cases' names and markers.
       expect(
         all.body.data.map(
-          ({ test_case_title: _t, automation_id: _a, ...rest }: Record<string, unknown>) => rest,
+          ({
+            test_case_title: _t,
+            automation_id: _a,
+            case_flaky: _f,
+            quarantined: _q,
+            ...rest
+          }: Record<string, unknown>) => rest,
         ),
       ).toEqual(publicView.body.data);
       const named = Object.fromEntries(

@@ -155,6 +155,12 @@ WITH recorded AS (
   )
   SELECT pg_notify('domain_events', '');
 
+-- flakiness.activeAmong
+SELECT q.test_case_id
+  FROM quarantine_entry q
+  WHERE q.project_id = $2 AND q.organization_id = $1 AND q.test_case_id = ANY($3::uuid[])
+    AND (q.expires_at IS NULL OR q.expires_at > now());
+
 -- flakiness.activeEntries
 SELECT q.test_case_id, tc.automation_id, q.reason, q.expires_at, q.created_at,
          count(*) OVER ()::int AS total
@@ -235,6 +241,7 @@ WITH branch_spans AS (
     CROSS JOIN branch_spans
     WHERE o.project_id = $2 AND o.organization_id = $1
       AND (strpos(o.outcomes, 'F') > 0 OR strpos(o.outcomes, 'R') > 0)
+      AND ($8::uuid[] IS NULL OR o.test_case_id = ANY($8::uuid[]))
   ),
   counted AS (
     SELECT test_case_id,
@@ -616,6 +623,9 @@ RELEASE SAVEPOINT create_cases;
 
 -- results.knownCaseIds
 SELECT id FROM test_case WHERE project_id = $1 AND id = ANY($2::uuid[]);
+
+-- results.page.whereCaseMatches
+(tc.title ILIKE :q ESCAPE '\' OR tc.automationId ILIKE :q ESCAPE '\');
 
 -- results.releaseLatestStatusCounts
 SELECT status, count(*)::int AS n FROM (

@@ -12,6 +12,6 @@ import { QuarantineService } from './quarantine.service.js';
   imports: [ProjectsModule],
   controllers: [FlakinessController, FlakinessInternalController],
   providers: [FlakyTestsRepository, FlakyTestsService, QuarantineRepository, QuarantineService],
-  exports: [QuarantineService],
+  exports: [QuarantineService, FlakyTestsService],
 })
 export class FlakinessModule {}

@@ -17,6 +17,7 @@ import type { FlakyTestResponse } from './dto/flaky-test.dto.js';
  * 3. `listed`: the cases with `$5` executions or more, flaky enough;
  * 4. the page (`$6`, `$7`), aggregated to JSON beside the total, so that one row answers even
  *    past the end.
+ * `$8`, when not null, keeps only those cases (the console marks a page of results with it).
  * The summary remembers a case's last 2,000 runs (`OUTCOME_SLOTS`): a case executed fewer than
  * `$4` times in them has its window cut there.
  */
@@ -47,6 +48,7 @@ const FLAKY_TESTS = sql(
      CROSS JOIN branch_spans
      WHERE o.project_id = $2 AND o.organization_id = $1
        AND (strpos(o.outcomes, 'F') > 0 OR strpos(o.outcomes, 'R') > 0)
+       AND ($8::uuid[] IS NULL OR o.test_case_id = ANY($8::uuid[]))
    ),
    counted AS (
      SELECT test_case_id,
@@ -97,6 +99,8 @@ export interface FlakyTestsFilter {
   minExecutions: number;
   limit: number;
   offset: number;
+  /** Only these cases. */
+  testCaseIds?: string[];
 }
 
 @Injectable()
@@ -118,6 +122,7 @@ export class FlakyTestsRepository {
       filter.minExecutions,
       filter.limit,
       filter.offset,
+      filter.testCaseIds ?? null,
     ]);
     return row;
   }

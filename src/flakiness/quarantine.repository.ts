@@ -76,6 +76,15 @@ const COUNT_ACTIVE = sql(
    WHERE q.project_id = $2 AND q.organization_id = $1 AND ${ACTIVE}`,
 );
 
+/** Which of the cases $3 of project $2 are in quarantine now. */
+const ACTIVE_AMONG = sql(
+  'flakiness.activeAmong',
+  `SELECT q.test_case_id
+   FROM quarantine_entry q
+   WHERE q.project_id = $2 AND q.organization_id = $1 AND q.test_case_id = ANY($3::uuid[])
+     AND ${ACTIVE}`,
+);
+
 @Injectable()
 export class QuarantineRepository {
   constructor(private readonly transactions: Transactions) {}
@@ -138,5 +147,18 @@ export class QuarantineRepository {
       projectId,
     ]);
     return { rows, total: count.total };
+  }
+
+  /** Which of `testCaseIds` are in quarantine now. */
+  async activeAmong(
+    organizationId: string,
+    projectId: string,
+    testCaseIds: string[],
+  ): Promise<Set<string>> {
+    const rows = await this.transactions.manager.query<Array<{ test_case_id: string }>>(
+      ACTIVE_AMONG,
+      [organizationId, projectId, testCaseIds],
+    );
+    return new Set(rows.map((row) => row.test_case_id));
   }
 }

@@ -12,6 +12,7 @@ import { QualityGateService } from './quality-gate.service.js';
 import { RunComparisonService } from './run-comparison.service.js';
 import { RunFailuresService } from './run-failures.service.js';
 import { RunInsightsController } from './run-insights.controller.js';
+import { RunInsightsInternalController } from './run-insights.internal.controller.js';
 import { RunVerdicts } from './run-verdicts.js';
 
 /**
@@ -25,6 +26,7 @@ import { RunVerdicts } from './run-verdicts.js';
     CaseHistoryController,
     CaseHistoryInternalController,
     RunInsightsController,
+    RunInsightsInternalController,
     ProjectGateSettingsInternalController,
   ],
   providers: [

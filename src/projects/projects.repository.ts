@@ -38,8 +38,8 @@ const NUMBER_RUN = sql(
    RETURNING runs_created`,
 );
 
-/** Escapes LIKE wildcards so `q` matches literally. */
-function likePattern(text: string): string {
+/** Escapes LIKE wildcards so `q` matches literally (for `ILIKE … ESCAPE '\\'`). */
+export function likePattern(text: string): string {
   return `%${text.replace(/[\\%_]/g, (char) => `\\${char}`)}%`;
 }
 

@@ -1,8 +1,15 @@
-import { Query } from '@nestjs/common';
-import { InternalController, ListRoute } from '../auth/route.decorators.js';
+import { Body, Query } from '@nestjs/common';
+import { ApiBody } from '@nestjs/swagger';
+import { CreateRoute, InternalController, ListRoute } from '../auth/route.decorators.js';
 import { PathId } from '../common/ids.js';
 import type { Page } from '../common/pagination/pagination.js';
-import { InternalResultResponse, ResultQuery } from './dto/result.dto.js';
+import {
+  InternalResultQuery,
+  InternalResultResponse,
+  SubmitResultsDto,
+  SubmittedResultsResponse,
+} from './dto/result.dto.js';
+import { parseSubmitResults } from './result-commands.js';
 import { ResultsService } from './results.service.js';
 
 @InternalController()
@@ -12,13 +19,22 @@ export class ResultsInternalController {
   @ListRoute(
     'testruns/:id/results',
     InternalResultResponse,
-    'Results of the run, newest first (each case’s current one unless include_history), each with its test case’s title and automation id',
+    'Results of the run, newest first (each case’s current one unless include_history), each with its test case’s title and automation id and whether the case is flaky or in quarantine; `q` searches the title and automation id',
     { errors: [400, 404] },
   )
   list(
     @PathId('test_run') id: string,
-    @Query() query: ResultQuery,
+    @Query() query: InternalResultQuery,
   ): Promise<Page<InternalResultResponse>> {
     return this.results.listAnywhere(id, query);
+  }
+
+  /** As `POST /api/v1/testruns/{id}/results`, checked by the same parser, by the operator. */
+  @CreateRoute('testruns/:id/results', SubmittedResultsResponse, {
+    errors: [400, 404, 409, 413, 415, 422],
+  })
+  @ApiBody({ type: SubmitResultsDto })
+  submit(@PathId('test_run') id: string, @Body() body: unknown): Promise<SubmittedResultsResponse> {
+    return this.results.submitAnywhere(id, parseSubmitResults(body));
   }
 }

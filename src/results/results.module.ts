@@ -1,4 +1,5 @@
 import { Module } from '@nestjs/common';
+import { FlakinessModule } from '../flakiness/flakiness.module.js';
 import { ProjectLookupModule } from '../projects/project-lookup.module.js';
 import { TestRunsModule } from '../testruns/testruns.module.js';
 import { ResultWriterModule } from './result-writer.module.js';
@@ -7,7 +8,7 @@ import { ResultsInternalController } from './results.internal.controller.js';
 import { ResultsService } from './results.service.js';
 
 @Module({
-  imports: [TestRunsModule, ProjectLookupModule, ResultWriterModule],
+  imports: [TestRunsModule, ProjectLookupModule, ResultWriterModule, FlakinessModule],
   controllers: [ResultsController, ResultsInternalController],
   providers: [ResultsService],
 })

@@ -9,6 +9,8 @@ import {
   copyTextArray,
   COPY_NULL,
 } from '../database/copy.js';
+import { likePattern } from '../projects/projects.repository.js';
+import { TestCase } from '../projects/entities/test-case.entity.js';
 import { preparedSql, sql } from '../database/sql.js';
 import { Transactions } from '../database/transactions.js';
 import type { TestRun } from '../testruns/entities/test-run.entity.js';
@@ -82,10 +84,22 @@ const ADD_RUN_COUNTS = preparedSql(
     RETURNING pg_notify('${RUN_CHANGES_CHANNEL}', $1::text)`,
 );
 
+/**
+ * The console's search: the case's title or automation id contains the text (case-insensitive,
+ * LIKE's wildcards escaped by `likePattern`). The run's own cases are few enough beside every
+ * case of the project that the run's index finds them and each case is checked by its key.
+ */
+const CASE_MATCHES = sql(
+  'results.page.whereCaseMatches',
+  `(tc.title ILIKE :q ESCAPE '\\' OR tc.automationId ILIKE :q ESCAPE '\\')`,
+);
+
 /** Which of a run's results a page lists. */
 export interface ResultFilter {
   status?: ResultStatus;
   testCaseId?: string;
+  /** Text the case's title or automation id contains (case-insensitive). */
+  search?: string;
   /** Every result, not only each case's current one. */
   includeHistory: boolean;
 }
@@ -171,6 +185,11 @@ export class ResultsRepository {
     if (filter.status) qb.andWhere('result.status = :status', { status: filter.status });
     if (filter.testCaseId)
       qb.andWhere('result.testCaseId = :caseId', { caseId: filter.testCaseId });
+    if (filter.search !== undefined) {
+      qb.innerJoin(TestCase, 'tc', 'tc.id = result.testCaseId').andWhere(CASE_MATCHES, {
+        q: likePattern(filter.search),
+      });
+    }
     qb.orderBy('result.createdAt', 'DESC').addOrderBy('result.id', 'DESC');
     return fetchPage(qb, pagination);
   }

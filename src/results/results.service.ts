@@ -6,8 +6,10 @@ import { Transactions } from '../database/transactions.js';
 import { TestCaseLookup } from '../projects/project-lookup.js';
 import type { TestRun } from '../testruns/entities/test-run.entity.js';
 import { TestRunsService } from '../testruns/testruns.service.js';
+import { FlakyTestsService } from '../flakiness/flaky-tests.service.js';
 import {
   IngestResponse,
+  InternalResultQuery,
   type InternalResultResponse,
   ResultQuery,
   ResultResponse,
@@ -48,6 +50,7 @@ export class ResultsService {
     private readonly writer: ResultWriter,
     private readonly results: ResultsRepository,
     private readonly testCases: TestCaseLookup,
+    private readonly flakyTests: FlakyTestsService,
   ) {}
 
   /** `POST /testruns/{id}/results`: all or nothing, into one run. */
@@ -86,10 +89,24 @@ export class ResultsService {
     });
   }
 
+  /**
+   * For the internal API: `submit` as the operator, into the run's organization (404 if the
+   * run is unknown).
+   */
+  async submitAnywhere(
+    runId: string,
+    command: SubmitResultsCommand,
+  ): Promise<SubmittedResultsResponse> {
+    const run = await this.testRuns.findAnywhere(runId);
+    return this.submit(run.organizationId, runId, command);
+  }
+
+  /** `search`: only cases whose title or automation id contains it (the console's). */
   async list(
     organizationId: string,
     runId: string,
     query: ResultQuery,
+    search?: string,
   ): Promise<Page<ResultResponse>> {
     const run = await this.testRuns.find(organizationId, runId);
     if (query.test_case_id) {
@@ -104,6 +121,7 @@ export class ResultsService {
       status: query.status,
       testCaseId: query.test_case_id,
       includeHistory: query.include_history ?? false,
+      search,
     };
     const [results, total] = await this.results.page(runId, filter, query);
     return toPage(
@@ -115,15 +133,18 @@ export class ResultsService {
 
   /**
    * For the internal API: the run's results as `list` answers them (in the run's
-   * organization; 404 if the run is unknown), each with its test case's title and automation id.
+   * organization; 404 if the run is unknown), found by `q` too, each with its test case's title
+   * and automation id, and whether the case is flaky or in quarantine.
    */
-  async listAnywhere(runId: string, query: ResultQuery): Promise<Page<InternalResultResponse>> {
+  async listAnywhere(
+    runId: string,
+    query: InternalResultQuery,
+  ): Promise<Page<InternalResultResponse>> {
     const run = await this.testRuns.findAnywhere(runId);
-    const page = await this.list(run.organizationId, runId, query);
-    const names = await this.testCases.names(
-      run.projectId,
-      page.data.map((result) => result.test_case_id),
-    );
+    const page = await this.list(run.organizationId, runId, query, query.q);
+    const caseIds = [...new Set(page.data.map((result) => result.test_case_id))];
+    const names = await this.testCases.names(run.projectId, caseIds);
+    const markers = await this.flakyTests.markers(run.organizationId, run.projectId, caseIds);
     return {
       ...page,
       data: page.data.map((result) => {
@@ -132,6 +153,8 @@ export class ResultsService {
           ...result,
           test_case_title: name?.title ?? '',
           automation_id: name?.automationId ?? null,
+          case_flaky: markers.flaky.has(result.test_case_id),
+          quarantined: markers.quarantined.has(result.test_case_id),
         };
       }),
     };

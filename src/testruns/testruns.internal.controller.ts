@@ -1,8 +1,19 @@
 import { Body, Query } from '@nestjs/common';
-import { CreateRoute, InternalController, ListRoute, ReadRoute } from '../auth/route.decorators.js';
+import {
+  CreateRoute,
+  InternalController,
+  ListRoute,
+  ReadRoute,
+  UpdateRoute,
+} from '../auth/route.decorators.js';
 import { PathId } from '../common/ids.js';
 import type { Page } from '../common/pagination/pagination.js';
-import { ProjectTestRunQuery, TestRunFields, TestRunResponse } from './dto/test-run.dto.js';
+import {
+  ProjectTestRunQuery,
+  TestRunFields,
+  TestRunResponse,
+  UpdateTestRunDto,
+} from './dto/test-run.dto.js';
 import { TestRunsService } from './testruns.service.js';
 
 @InternalController()
@@ -40,5 +51,11 @@ export class TestRunsInternalController {
     @Query() query: ProjectTestRunQuery,
   ): Promise<Page<TestRunResponse>> {
     return this.testRuns.listInRelease(releaseId, query);
+  }
+
+  /** As `PATCH /api/v1/testruns/{id}` (the same moves, 409 for any other), by the operator. */
+  @UpdateRoute('testruns/:id', TestRunResponse, { errors: [400, 404, 409, 415] })
+  update(@PathId('test_run') id: string, @Body() dto: UpdateTestRunDto): Promise<TestRunResponse> {
+    return this.testRuns.updateAnywhere(id, dto);
   }
 }

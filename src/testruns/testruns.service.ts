@@ -232,6 +232,12 @@ export class TestRunsService {
     });
   }
 
+  /** Internal API: `update` in the run's organization (404 if the run is unknown). */
+  async updateAnywhere(id: string, dto: UpdateTestRunDto): Promise<TestRunResponse> {
+    const run = await this.findAnywhere(id);
+    return this.update(run.organizationId, id, dto);
+  }
+
   /** Gives a run created in this transaction its position among its project's runs, once. */
   private async number(run: TestRun): Promise<void> {
     if (run.position !== null) return;

@@ -18,7 +18,7 @@ import { OrganizationProjectsPage } from './pages/organization-projects-page';
 import { OrganizationWebhooksPage } from './pages/organization-webhooks-page';
 import { WebhookDeliveriesPage } from './pages/webhook-deliveries-page';
 import { ProjectRunsPage } from './pages/project-runs-page';
-import { RunPage } from './pages/run-page';
+import { RUN_TABS, RunPage, type RunTab, type RunView } from './pages/run-page';
 import { OrganizationBuildQueuePage } from './pages/organization-build-queue-page';
 import { ProjectReleasesPage } from './pages/project-releases-page';
 import { ReleasePage } from './pages/release-page';
@@ -40,6 +40,21 @@ function filteredPageSearch<S extends string>(names: Record<S, string>) {
     return typeof status === 'string' && Object.hasOwn(names, status)
       ? { ...pageSearch(search), status: status as S }
       : pageSearch(search);
+  };
+}
+
+/** The run page's `?tab=`, `?offset=`, `?status=` and `?q=` (a search of 1–255 characters). */
+function runSearch(search: Record<string, unknown>): Partial<RunView> {
+  const { offset, status } = filteredPageSearch<ResultStatus>(RESULT_STATUS_NAMES)(search);
+  const tab = search.tab;
+  const q = typeof search.q === 'string' ? search.q.trim() : '';
+  return {
+    ...(typeof tab === 'string' && tab !== 'results' && Object.hasOwn(RUN_TABS, tab)
+      ? { tab: tab as RunTab }
+      : {}),
+    ...(offset === undefined ? {} : { offset }),
+    ...(status === undefined ? {} : { status }),
+    ...(q.length > 0 && q.length <= 255 ? { q } : {}),
   };
 }
 
@@ -152,11 +167,17 @@ const projectRuns = createRoute({
 const run = createRoute({
   getParentRoute: () => signedIn,
   path: 'runs/$runId',
-  validateSearch: filteredPageSearch<ResultStatus>(RESULT_STATUS_NAMES),
+  validateSearch: runSearch,
   component: function RunRoute() {
     const { runId } = run.useParams();
-    const { offset, status } = run.useSearch();
-    return <RunPage key={runId} id={runId} offset={offset ?? 0} status={status} />;
+    const { tab, offset, status, q } = run.useSearch();
+    return (
+      <RunPage
+        key={runId}
+        id={runId}
+        view={{ tab: tab ?? 'results', offset: offset ?? 0, status, q }}
+      />
+    );
   },
 });
 

@@ -213,7 +213,8 @@ export interface paths {
         delete?: never;
         options?: never;
         head?: never;
-        patch?: never;
+        /** Submit or complete a test run as the operator */
+        patch: operations["TestRunsInternalController_update"];
         trace?: never;
     };
     "/internal/v1/releases/{id}/testruns": {
@@ -260,7 +261,8 @@ export interface paths {
         /** List a test run’s results */
         get: operations["ResultsInternalController_list"];
         put?: never;
-        post?: never;
+        /** Submit results to a test run as the operator */
+        post: operations["ResultsInternalController_submit"];
         delete?: never;
         options?: never;
         head?: never;
@@ -276,6 +278,57 @@ export interface paths {
         };
         /** A test case’s results across runs (its history) */
         get: operations["CaseHistoryInternalController_list"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/internal/v1/testruns/{id}/failures": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A run’s failures grouped by signature */
+        get: operations["RunInsightsInternalController_listFailures"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/internal/v1/testruns/{id}/comparison": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Compare a run with its baseline */
+        get: operations["RunInsightsInternalController_compare"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/internal/v1/testruns/{id}/gate": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A run’s quality gate verdict */
+        get: operations["RunInsightsInternalController_evaluateGate"];
         put?: never;
         post?: never;
         delete?: never;
@@ -953,6 +1006,13 @@ export interface components {
             /** Format: date-time */
             updated_at: string;
         };
+        UpdateTestRunDto: {
+            /**
+             * @description `submitted` from `in_progress`; `completed` from either. Completed is final; any other move is 409.
+             * @enum {string}
+             */
+            status: "in_progress" | "submitted" | "completed";
+        };
         TestRunFields: {
             /** @example Nightly regression #311 */
             name: string;
@@ -965,6 +1025,108 @@ export interface components {
             release_id?: string;
             /** @description Cases of the project to start as `untested` */
             test_case_ids?: string[];
+        };
+        ResultItemDto: {
+            /**
+             * Format: uuid
+             * @description A test case of the run’s project
+             */
+            test_case_id?: string;
+            /**
+             * @description Stable key of the automated test; an unknown one creates the test case
+             * @example checkout.PaymentTest.paysWithSavedCard
+             */
+            automation_id?: string;
+            /** @description Title of a test case created from this result */
+            title?: string;
+            /** @description Section of a test case created from this result */
+            section?: string;
+            /** @enum {string} */
+            status: "passed" | "failed" | "blocked" | "skipped" | "retest" | "untested";
+            duration_ms?: number;
+            message?: string;
+            /**
+             * @description What kind of failure: the exception class, or JUnit’s `type` attribute
+             * @example java.lang.AssertionError
+             */
+            failure_type?: string;
+            /**
+             * @description The failure’s stack trace; a longer one is cut to its first 65,536 characters (between code points)
+             * @example java.lang.AssertionError: expected:<200> but was:<500>
+             *     	at checkout.PaymentTest.paysWithSavedCard(PaymentTest.java:42)
+             */
+            stack_trace?: string;
+            defects?: string[];
+            /**
+             * @description Failed attempts before this one
+             * @default 0
+             */
+            retries?: number;
+            /** Format: date-time */
+            executed_at?: string;
+        };
+        SubmitResultsDto: {
+            results: components["schemas"]["ResultItemDto"][];
+            /**
+             * @description Also complete the run
+             * @default false
+             */
+            complete?: boolean;
+        };
+        ResultResponse: {
+            /** Format: uuid */
+            id: string;
+            /** Format: uuid */
+            test_run_id: string;
+            /** Format: uuid */
+            test_case_id: string;
+            /** @enum {string} */
+            status: "passed" | "failed" | "blocked" | "skipped" | "retest" | "untested";
+            /** @example 1250 */
+            duration_ms: number | null;
+            message: string | null;
+            /**
+             * @example [
+             *       "JIRA-123"
+             *     ]
+             */
+            defects: string[];
+            /**
+             * @description Failed attempts before the final status
+             * @example 0
+             */
+            retries: number;
+            /**
+             * @description `passed` after failed attempts
+             * @example false
+             */
+            flaky: boolean;
+            /** Format: date-time */
+            executed_at: string | null;
+            /** Format: date-time */
+            created_at: string;
+            /**
+             * @description What kind of failure: JUnit’s `type` of the `<failure>` or `<error>`, or as sent
+             * @example java.lang.AssertionError
+             */
+            failure_type: string | null;
+            /** @description The failure’s stack trace: the JUnit element’s text when it has a `message` attribute, or as sent; at most 65,536 characters */
+            stack_trace: string | null;
+            /**
+             * @description Names the failure’s cause: the same error in another run or case has the same signature (a hash of `failure_type` and of the message without what varies between runs). Null unless the status is `failed` or `blocked`
+             * @example 3f9a0c1d2b4e5f60
+             */
+            signature: string | null;
+        };
+        SubmittedResultsResponse: {
+            /** @example 1000 */
+            accepted: number;
+            /**
+             * @description Test cases created for unknown automation ids
+             * @example 3
+             */
+            created_test_cases: number;
+            data: components["schemas"]["ResultResponse"][];
         };
         InternalResultResponse: {
             /** Format: uuid */
@@ -1014,6 +1176,16 @@ export interface components {
             test_case_title: string;
             /** @example checkout.Payment.pays by card */
             automation_id: string | null;
+            /**
+             * @description The test case is on the project’s flaky-tests list (its default window and minimum executions)
+             * @example false
+             */
+            case_flaky: boolean;
+            /**
+             * @description The test case is in quarantine
+             * @example false
+             */
+            quarantined: boolean;
         };
         CaseHistoryItem: {
             /** Format: uuid */
@@ -1068,6 +1240,115 @@ export interface components {
             branch: string | null;
             /** @description Of the run’s build */
             commit_sha: string | null;
+        };
+        ComparisonSummary: {
+            /**
+             * @description Failed or blocked now, not in the baseline
+             * @example 2
+             */
+            new_failures: number;
+            /**
+             * @description Failed or blocked in both
+             * @example 5
+             */
+            still_failing: number;
+            /**
+             * @description Failed or blocked in the baseline, passed now
+             * @example 3
+             */
+            fixed: number;
+            /**
+             * @description Absent from the baseline, not failed now
+             * @example 1
+             */
+            new_tests: number;
+            /**
+             * @description In the baseline, absent now
+             * @example 0
+             */
+            missing_tests: number;
+            /**
+             * @description Current results that are flaky
+             * @example 1
+             */
+            flaky: number;
+        };
+        ComparisonItem: {
+            /** Format: uuid */
+            test_case_id: string;
+            automation_id: string | null;
+            title: string;
+            /**
+             * @description The current result’s status
+             * @enum {string}
+             */
+            status: "passed" | "failed" | "blocked" | "skipped" | "retest" | "untested";
+            /**
+             * @description Null when the case is absent from the baseline
+             * @enum {string|null}
+             */
+            baseline_status: "passed" | "failed" | "blocked" | "skipped" | "retest" | "untested" | null;
+            /** @description Of the current result */
+            message: string | null;
+            /** @description Of the current result */
+            signature: string | null;
+        };
+        ComparisonResponse: {
+            /** Format: uuid */
+            test_run_id: string;
+            /** Format: uuid */
+            baseline_run_id: string | null;
+            /** @description Counts of every case, listed or not */
+            summary: components["schemas"]["ComparisonSummary"];
+            /** @description By automation id */
+            new_failures: components["schemas"]["ComparisonItem"][];
+            /** @description By automation id */
+            still_failing: components["schemas"]["ComparisonItem"][];
+            /** @description By automation id */
+            fixed: components["schemas"]["ComparisonItem"][];
+        };
+        GateRuleResponse: {
+            /** @enum {string} */
+            name: "no_new_failures" | "min_pass_rate" | "no_missing_tests";
+            /** @description True also when the rule is skipped or not required */
+            passed: boolean;
+            /** @example 2 new failures outside quarantine. */
+            detail: string;
+        };
+        GateResponse: {
+            /** Format: uuid */
+            test_run_id: string;
+            /** @description True when every rule passed */
+            passed: boolean;
+            rules: components["schemas"]["GateRuleResponse"][];
+        };
+        FailureGroupCase: {
+            /** Format: uuid */
+            id: string;
+            /** @example pays by card */
+            title: string;
+            /** @example checkout.Payment.pays by card */
+            automation_id: string | null;
+        };
+        InternalFailureGroupResponse: {
+            /**
+             * @description Null for failures stored without one
+             * @example 3f9a0c1d2b4e5f60
+             */
+            signature: string | null;
+            /** @description Of the group’s first result */
+            failure_type: string | null;
+            /** @description Of the group’s first result */
+            message: string | null;
+            /**
+             * @description Failing results in the group
+             * @example 12
+             */
+            count: number;
+            /** @description The group’s first 20 cases, in the order their results were stored */
+            test_case_ids: string[];
+            /** @description The cases of `test_case_ids`, in the same order */
+            test_cases: components["schemas"]["FailureGroupCase"][];
         };
         UpdateGateSettingsDto: {
             /**
@@ -2842,6 +3123,88 @@ export interface operations {
             };
         };
     };
+    TestRunsInternalController_update: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The console session’s `csrf_token`: required on a change made with the session cookie, unused with the operator token */
+                "X-CSRF-Token"?: string;
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["UpdateTestRunDto"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TestRunResponse"];
+                };
+            };
+            /** @description Invalid request (`invalid_request`, `details.field` names the first offending field) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description Operator token wrong, or no live console session */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description A change made with the console session without its CSRF token (`csrf_token_invalid`) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description No such resource in your organization (`not_found`) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description The resource’s state forbids the change (`conflict`), or the Idempotency-Key is in use */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description Unsupported content type (`unsupported_media_type`) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+        };
+    };
     TestRunsInternalController_listInRelease: {
         parameters: {
             query?: {
@@ -2974,6 +3337,8 @@ export interface operations {
                 test_case_id?: string;
                 /** @description Every result, not only each case’s current one */
                 include_history?: boolean;
+                /** @description The test case’s title or automation id contains this text (case-insensitive) */
+                q?: string;
             };
             header?: never;
             path: {
@@ -2983,7 +3348,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Results of the run, newest first (each case’s current one unless include_history), each with its test case’s title and automation id */
+            /** @description Results of the run, newest first (each case’s current one unless include_history), each with its test case’s title and automation id and whether the case is flaky or in quarantine; `q` searches the title and automation id */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -3024,6 +3389,106 @@ export interface operations {
             };
             /** @description No such resource in your organization (`not_found`) */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+        };
+    };
+    ResultsInternalController_submit: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The console session’s `csrf_token`: required on a change made with the session cookie, unused with the operator token */
+                "X-CSRF-Token"?: string;
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SubmitResultsDto"];
+            };
+        };
+        responses: {
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SubmittedResultsResponse"];
+                };
+            };
+            /** @description Invalid request (`invalid_request`, `details.field` names the first offending field) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description Operator token wrong, or no live console session */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description A change made with the console session without its CSRF token (`csrf_token_invalid`) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description No such resource in your organization (`not_found`) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description The resource’s state forbids the change (`conflict`), or the Idempotency-Key is in use */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description Body or batch too large (`payload_too_large`) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description Unsupported content type (`unsupported_media_type`) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description Idempotency-Key used for another request (`idempotency_key_reused`) */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3074,6 +3539,178 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description Operator token wrong, or no live console session */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description A change made with the console session without its CSRF token (`csrf_token_invalid`) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description No such resource in your organization (`not_found`) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+        };
+    };
+    RunInsightsInternalController_listFailures: {
+        parameters: {
+            query?: {
+                limit?: number;
+                offset?: number;
+            };
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The run’s failed and blocked current results grouped by signature, largest group first, with the title and automation id of each group’s cases */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["InternalFailureGroupResponse"][];
+                        pagination: components["schemas"]["PaginationMeta"];
+                    };
+                };
+            };
+            /** @description Invalid request (`invalid_request`, `details.field` names the first offending field) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description Operator token wrong, or no live console session */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description A change made with the console session without its CSRF token (`csrf_token_invalid`) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description No such resource in your organization (`not_found`) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+        };
+    };
+    RunInsightsInternalController_compare: {
+        parameters: {
+            query?: {
+                /** @description Another run of the same project; by default the previous run like this one */
+                baseline_run_id?: string;
+            };
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ComparisonResponse"];
+                };
+            };
+            /** @description Invalid request (`invalid_request`, `details.field` names the first offending field) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description Operator token wrong, or no live console session */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description A change made with the console session without its CSRF token (`csrf_token_invalid`) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description No such resource in your organization (`not_found`) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+        };
+    };
+    RunInsightsInternalController_evaluateGate: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GateResponse"];
                 };
             };
             /** @description Operator token wrong, or no live console session */

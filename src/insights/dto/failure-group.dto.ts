@@ -1,5 +1,5 @@
 import { ApiProperty } from '@nestjs/swagger';
-import { ApiNullable } from '../../common/openapi.decorators.js';
+import { ApiId, ApiNullable } from '../../common/openapi.decorators.js';
 
 /** A run's failing current results that share a signature (the same cause). */
 export class FailureGroupResponse {
@@ -25,4 +25,26 @@ export class FailureGroupResponse {
     description: 'The group’s first 20 cases, in the order their results were stored',
   })
   test_case_ids!: string[];
+}
+
+/** One of a failure group's cases, as the console names it. */
+export class FailureGroupCase {
+  @ApiId()
+  id!: string;
+
+  @ApiProperty({ example: 'pays by card' })
+  title!: string;
+
+  @ApiNullable(String, { example: 'checkout.Payment.pays by card' })
+  automation_id!: string | null;
+}
+
+/** A failure group as the console lists it: its cases named. */
+export class InternalFailureGroupResponse extends FailureGroupResponse {
+  @ApiProperty({
+    type: [FailureGroupCase],
+    maxItems: 20,
+    description: 'The cases of `test_case_ids`, in the same order',
+  })
+  test_cases!: FailureGroupCase[];
 }

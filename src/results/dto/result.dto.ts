@@ -78,6 +78,16 @@ export class InternalResultResponse extends ResultResponse {
 
   @ApiNullable(String, { example: 'checkout.Payment.pays by card' })
   automation_id!: string | null;
+
+  @ApiProperty({
+    description:
+      'The test case is on the project’s flaky-tests list (its default window and minimum executions)',
+    example: false,
+  })
+  case_flaky!: boolean;
+
+  @ApiProperty({ description: 'The test case is in quarantine', example: false })
+  quarantined!: boolean;
 }
 
 /**
@@ -242,4 +252,17 @@ export class ResultQuery extends PaginationQuery {
   @toBoolean()
   @IsBoolean({ message: 'include_history must be true or false' })
   include_history?: boolean;
+}
+
+/** The console's results listing: the public filters and a search. */
+export class InternalResultQuery extends ResultQuery {
+  @ApiPropertyOptional({
+    description: 'The test case’s title or automation id contains this text (case-insensitive)',
+    minLength: 1,
+    maxLength: 255,
+  })
+  @IsOptional()
+  @IsString()
+  @Length(1, 255)
+  q?: string;
 }

@@ -34,10 +34,13 @@ export const testRun = (id: string) =>
     queryFn: () => unwrap(api.GET('/internal/v1/testruns/{id}', { params: { path: { id } } })),
   });
 
-/** A page of the run's current results, of one status or all. */
+/**
+ * A page of the run's current results, of one status or all, and only the cases whose title or
+ * automation id contains `q` when given (the server searches).
+ */
 export const runResults = (
   runId: string,
-  page: { limit: number; offset: number; status?: ResultStatus },
+  page: { limit: number; offset: number; status?: ResultStatus; q?: string },
 ) =>
   queryOptions({
     queryKey: [RESULTS, runId, page],

@@ -1,0 +1,177 @@
+import { useState, type FormEvent } from 'react';
+import { ApiFailure } from '../api/client';
+import { useChangeRunStatus, useSubmitResults, type ResultItem } from '../api/run-insights';
+import type { ResultStatus, TestRun } from '../api/runs';
+import { Modal } from '../components/modal';
+import { RESULT_STATUSES, RESULT_STATUS_NAMES } from '../components/run-counts';
+
+/** A case of the run chosen from its results table. */
+export interface ReportedCase {
+  id: string;
+  title: string;
+  automationId: string | null;
+}
+
+/**
+ * Submits one result into the run as the operator: for a case chosen in the table, or named by
+ * its automation id (an unknown one creates the case, titled as given). The server checks it as
+ * it checks a pipeline's, and its refusal shows in the dialog.
+ */
+export function SubmitResultDialog({
+  runId,
+  reported,
+  onClose,
+  onSubmitted,
+}: {
+  runId: string;
+  reported: ReportedCase | null;
+  onClose: () => void;
+  onSubmitted: (notice: string) => void;
+}) {
+  const submit = useSubmitResults(runId);
+  const [automationId, setAutomationId] = useState('');
+  const [title, setTitle] = useState('');
+  const [status, setStatus] = useState<ResultStatus>('passed');
+  const [duration, setDuration] = useState('');
+  const [message, setMessage] = useState('');
+  const failedField = submit.error instanceof ApiFailure ? submit.error.field : undefined;
+  const invalid = (field: string) => (failedField?.endsWith(field) ? true : undefined);
+
+  const send = (event: FormEvent) => {
+    event.preventDefault();
+    const item: ResultItem = {
+      status,
+      ...(reported ? { test_case_id: reported.id } : { automation_id: automationId }),
+      ...(!reported && title.trim() !== '' ? { title: title.trim() } : {}),
+      ...(duration !== '' ? { duration_ms: Number(duration) } : {}),
+      ...(message.trim() !== '' ? { message: message.trim() } : {}),
+    };
+    submit.mutate([item], {
+      onSuccess: (answer) =>
+        onSubmitted(
+          answer.created_test_cases > 0
+            ? 'Result submitted; its test case was created.'
+            : 'Result submitted.',
+        ),
+    });
+  };
+
+  return (
+    <Modal labelledBy="submit-result-title" onClose={onClose}>
+      <h2 id="submit-result-title">
+        {reported ? `Report a result for “${reported.title}”` : 'Submit a result'}
+      </h2>
+      <form className="form" onSubmit={send} aria-labelledby="submit-result-title">
+        {reported ? null : (
+          <>
+            <label htmlFor="result-automation-id">Automation id</label>
+            <input
+              id="result-automation-id"
+              name="automation_id"
+              required
+              maxLength={1000}
+              value={automationId}
+              onChange={(event) => setAutomationId(event.target.value)}
+              aria-invalid={invalid('automation_id')}
+              aria-describedby="result-automation-id-help"
+              data-autofocus
+            />
+            <p id="result-automation-id-help" className="muted help">
+              The test case’s automation id; an unknown one creates the case.
+            </p>
+            <label htmlFor="result-title">Title (of a new test case)</label>
+            <input
+              id="result-title"
+              name="title"
+              maxLength={1000}
+              value={title}
+              onChange={(event) => setTitle(event.target.value)}
+              aria-invalid={invalid('title')}
+            />
+          </>
+        )}
+        <label htmlFor="result-status">Status</label>
+        <select
+          id="result-status"
+          name="status"
+          value={status}
+          onChange={(event) => setStatus(event.target.value as ResultStatus)}
+          data-autofocus={reported ? true : undefined}
+        >
+          {RESULT_STATUSES.map((s) => (
+            <option key={s} value={s}>
+              {RESULT_STATUS_NAMES[s]}
+            </option>
+          ))}
+        </select>
+        <label htmlFor="result-duration">Duration (ms)</label>
+        <input
+          id="result-duration"
+          name="duration_ms"
+          type="number"
+          inputMode="numeric"
+          value={duration}
+          onChange={(event) => setDuration(event.target.value)}
+          aria-invalid={invalid('duration_ms')}
+        />
+        <label htmlFor="result-message">Message</label>
+        <input
+          id="result-message"
+          name="message"
+          value={message}
+          onChange={(event) => setMessage(event.target.value)}
+          aria-invalid={invalid('message')}
+        />
+        {submit.error ? (
+          <p className="form-error" role="alert">
+            {submit.error.message}
+          </p>
+        ) : null}
+        <div className="actions">
+          <button type="submit" disabled={submit.isPending}>
+            {submit.isPending ? 'Submitting…' : 'Submit result'}
+          </button>
+          <button type="button" className="secondary" onClick={onClose}>
+            Cancel
+          </button>
+        </div>
+      </form>
+    </Modal>
+  );
+}
+
+/** Completing the run, once confirmed; the server refuses a move it does not allow. */
+export function CompleteRunDialog({
+  run,
+  onClose,
+  onCompleted,
+}: {
+  run: TestRun;
+  onClose: () => void;
+  onCompleted: () => void;
+}) {
+  const change = useChangeRunStatus(run.id);
+  return (
+    <Modal labelledBy="complete-run-title" onClose={onClose}>
+      <h2 id="complete-run-title">Complete the run “{run.name}”?</h2>
+      <p>A completed run is final: it takes no more results.</p>
+      {change.error ? (
+        <p className="form-error" role="alert">
+          {change.error.message}
+        </p>
+      ) : null}
+      <div className="actions">
+        <button
+          type="button"
+          disabled={change.isPending}
+          onClick={() => change.mutate('completed', { onSuccess: onCompleted })}
+        >
+          {change.isPending ? 'Completing…' : 'Complete run'}
+        </button>
+        <button type="button" className="secondary" onClick={onClose} data-autofocus>
+          Cancel
+        </button>
+      </div>
+    </Modal>
+  );
+}
