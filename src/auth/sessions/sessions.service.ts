@@ -1,4 +1,4 @@
-import { Injectable } from '@nestjs/common';
+import { Injectable, Logger } from '@nestjs/common';
 import type { Request } from 'express';
 import { ApiError } from '../../common/errors/api-error.js';
 import { ErrorCode } from '../../common/errors/error-codes.js';
@@ -50,6 +50,7 @@ const noSession = () =>
 @Injectable()
 export class SessionsService {
   private readonly throttle = new SignInThrottle();
+  private readonly logger = new Logger(SessionsService.name);
   /** Each request's session is looked up once, whoever asks (body check, guard, handler). */
   private readonly ofRequest = new WeakMap<Request, RequestSession | null>();
 
@@ -69,7 +70,12 @@ export class SessionsService {
     if (token === null) throw ApiError.notFound();
     this.throttle.check(client);
     if (!secretsEqual(dto.token, token)) {
-      this.throttle.failed(client);
+      const inAll = this.throttle.failed(client);
+      if (inAll !== null) {
+        this.logger.warn(
+          `${inAll} failed console sign-ins in 15 minutes from all addresses: someone may be guessing the operator token`,
+        );
+      }
       throw new ApiError(401, ErrorCode.Unauthorized, 'Wrong operator token.');
     }
     this.throttle.succeeded(client);

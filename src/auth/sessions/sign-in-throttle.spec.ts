@@ -1,9 +1,10 @@
 import { ApiError } from '../../common/errors/api-error.js';
 import {
   SIGN_IN_FAILURES_ALLOWED,
-  SIGN_IN_FAILURES_ALLOWED_IN_ALL,
+  SIGN_IN_FAILURES_WORTH_A_WARNING,
   SIGN_IN_WINDOW_MS,
   SignInThrottle,
+  throttleKey,
 } from './sign-in-throttle.js';
 
 describe('SignInThrottle', () => {
@@ -50,20 +51,28 @@ describe('SignInThrottle', () => {
     expect(refusal('a')).toBeNull();
   });
 
-  it('refuses every address once all of them together have used up the allowance', () => {
+  it('does not lock anyone else out when many addresses fail, but reports it once per window', () => {
     // One failure from each of many addresses: what a forged X-Forwarded-For would look like.
-    for (let i = 0; i < SIGN_IN_FAILURES_ALLOWED_IN_ALL; i++) {
-      expect(refusal(`10.0.${i >> 8}.${i & 255}`)).toBeNull();
-      throttle.failed(`10.0.${i >> 8}.${i & 255}`);
+    const reports: (number | null)[] = [];
+    for (let i = 0; i < 2 * SIGN_IN_FAILURES_WORTH_A_WARNING; i++) {
+      reports.push(throttle.failed(`10.0.${i >> 8}.${i & 255}`));
     }
-    const error = refusal('192.0.2.7');
-    expect(error?.getStatus()).toBe(429);
-    expect(error?.message).toBe('Too many failed sign-ins; try again later.');
-    expect(error?.headers['Retry-After']).toBe(String(SIGN_IN_WINDOW_MS / 1000));
-    // A success does not reopen it for the others; the window's end does.
-    throttle.succeeded('10.0.0.1');
-    expect(refusal('192.0.2.7')).not.toBeNull();
-    now += SIGN_IN_WINDOW_MS;
+    expect(reports.filter((report) => report !== null)).toEqual([SIGN_IN_FAILURES_WORTH_A_WARNING]);
     expect(refusal('192.0.2.7')).toBeNull();
+    now += SIGN_IN_WINDOW_MS;
+    for (let i = 0; i < SIGN_IN_FAILURES_WORTH_A_WARNING - 1; i++) throttle.failed(`10.1.0.${i}`);
+    expect(throttle.failed('10.1.1.1')).toBe(SIGN_IN_FAILURES_WORTH_A_WARNING);
+  });
+
+  it('counts an IPv6 client by its /64, and an IPv4-mapped address as the IPv4 one', () => {
+    expect(throttleKey('2001:db8:1:2:aaaa::1')).toBe('2001:db8:1:2::/64');
+    expect(throttleKey('2001:0db8:0001:0002:ffff:1:2:3')).toBe('2001:db8:1:2::/64');
+    expect(throttleKey('2001:db8::1')).toBe('2001:db8:0:0::/64');
+    expect(throttleKey('::1')).toBe('0:0:0:0::/64');
+    expect(throttleKey('::ffff:192.0.2.1')).toBe('192.0.2.1');
+    expect(throttleKey('192.0.2.1')).toBe('192.0.2.1');
+    for (let i = 0; i < SIGN_IN_FAILURES_ALLOWED; i++) throttle.failed(`2001:db8:1:2::${i + 1}`);
+    expect(refusal('2001:db8:1:2:ffff::9')?.getStatus()).toBe(429);
+    expect(refusal('2001:db8:1:3::1')).toBeNull();
   });
 });
