@@ -261,7 +261,11 @@ describe('releases (internal API)', () => {
       .get(`/internal/v1/projects/${project.id}/releases`)
       .set(OPERATOR)
       .expect(200);
-    expect(listed.body.data.find((r: { id: string }) => r.id === id)).toEqual(done.body);
+    // The console's list carries each release's progress beside the release.
+    expect(listed.body.data.find((r: { id: string }) => r.id === id)).toEqual({
+      ...done.body,
+      progress: expect.objectContaining({ release_id: id, status: 'completed', ready: false }),
+    });
   });
 
   it('goes from planned straight to completed', async () => {
