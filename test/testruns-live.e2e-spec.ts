@@ -22,6 +22,8 @@ async function eventually(assertion: () => void, ms = 10_000): Promise<void> {
 const UNKNOWN_ID = '9d0b3a52-7c1e-4f7a-8a3b-1c2d3e4f5a6b';
 
 interface RunEvent {
+  id: string;
+  project_id: string;
   status: string;
   counts: Record<string, number>;
 }
@@ -62,11 +64,12 @@ describe('a test run, live (GET /internal/v1/testruns/{id}/live)', () => {
   afterAll(() => t.close());
 
   function open(runId: string, headers: Record<string, string> = OPERATOR) {
+    return openPath(`/internal/v1/testruns/${runId}/live`, headers);
+  }
+
+  function openPath(path: string, headers: Record<string, string> = OPERATOR) {
     return new Promise<IncomingMessage>((resolve, reject) => {
-      const req = request(
-        { host: '127.0.0.1', port, path: `/internal/v1/testruns/${runId}/live`, headers },
-        resolve,
-      );
+      const req = request({ host: '127.0.0.1', port, path, headers }, resolve);
       req.on('error', reject);
       req.end();
     });
@@ -164,5 +167,63 @@ describe('a test run, live (GET /internal/v1/testruns/{id}/live)', () => {
     expect(live.viewing).toBe(1);
     view.close();
     await eventually(() => expect(live.viewing).toBe(0));
+  });
+
+  describe("a project's runs, live (GET /internal/v1/projects/{id}/testruns/live)", () => {
+    it('sends each run of the project after it is created and after each change, and no other project’s', async () => {
+      const { org, key } = await createTenant(t, RUN_SCOPES);
+      const project = await createProject(t, org.id);
+      const elsewhere = await createProject(t, org.id);
+      const response = await openPath(`/internal/v1/projects/${project.id}/testruns/live`);
+      expect(response.statusCode).toBe(200);
+      expect(response.headers['content-type']).toMatch(/^text\/event-stream/);
+      const view = new LiveView(response);
+      try {
+        // Nothing at first: the list is read once the stream is open.
+        await new Promise((resolve) => setTimeout(resolve, 200));
+        expect(view.events).toEqual([]);
+
+        const run = await createRun(t, key, project.id);
+        await eventually(() =>
+          expect(view.last).toMatchObject({
+            id: run.id,
+            project_id: project.id,
+            status: 'in_progress',
+          }),
+        );
+        expect(view.last?.counts.total).toBe(0);
+        const other = await createRun(t, key, elsewhere.id);
+        const results = [{ automation_id: 'live.project.a', status: 'failed' }];
+        expect((await submitResults(t, key, other.id, results)).status).toBe(201);
+        expect((await submitResults(t, key, run.id, results)).status).toBe(201);
+        await eventually(() =>
+          expect(view.last).toMatchObject({ id: run.id, counts: { total: 1, failed: 1 } }),
+        );
+        expect(view.events.every((event) => event.project_id === project.id)).toBe(true);
+      } finally {
+        view.close();
+      }
+    });
+
+    it('answers 404 for no such project and 401 without the operator, and lets go of a viewer that left', async () => {
+      const missing = await t.http
+        .get(`/internal/v1/projects/${UNKNOWN_ID}/testruns/live`)
+        .set(OPERATOR);
+      expect(missing.status).toBe(404);
+      expect(missing.body).toMatchObject({ error: 'not_found', details: { resource: 'project' } });
+
+      const { org, key } = await createTenant(t, RUN_SCOPES);
+      const project = await createProject(t, org.id);
+      const path = `/internal/v1/projects/${project.id}/testruns/live`;
+      const withApiKey = await openPath(path, { ...OPERATOR, Authorization: `Bearer ${key}` });
+      expect(withApiKey.statusCode).toBe(401);
+      withApiKey.resume();
+
+      const live = t.app.get(RunLiveService);
+      const view = new LiveView(await openPath(path));
+      await eventually(() => expect(live.viewing).toBe(1));
+      view.close();
+      await eventually(() => expect(live.viewing).toBe(0));
+    });
   });
 });

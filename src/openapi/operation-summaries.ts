@@ -76,6 +76,8 @@ export const INTERNAL_SUMMARIES: Record<string, string> = {
   'GET /internal/v1/webhooks/{id}/deliveries': 'List deliveries of a subscription',
   'POST /internal/v1/webhooks/{id}/deliveries/{deliveryId}/redeliver': 'Redeliver an event',
   'GET /internal/v1/testruns/{id}/live': 'A test run, live (server-sent events)',
+  'GET /internal/v1/projects/{id}/testruns/live':
+    'A project’s test runs, live (server-sent events)',
   'GET /internal/v1/limits': 'The per-minute limit every organization has',
   'POST /internal/v1/session': 'Sign in to the console with the operator token',
   'GET /internal/v1/session': 'The console session of the cookie sent',

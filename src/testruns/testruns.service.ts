@@ -134,6 +134,8 @@ export class TestRunsService {
     // An insert, not a save: with its id chosen here, a save would first look the run up to
     // decide between insert and update. The defaults (counts, times) come back into `run`.
     await manager.insert(TestRun, run);
+    // Live project lists show the new run once it commits (before any result arrives).
+    await this.runs.notifyChanged(run.id);
     // Its number among the project's runs is taken last, so that the project's row (the
     // counter) is locked only while the transaction commits, not while a report is stored:
     // runs of one project are created side by side.

@@ -280,4 +280,36 @@ describe('web console: projects, test runs and a live run', () => {
     );
     await expectAccessible();
   }, 30_000);
+
+  it('shows a project’s runs live: a new run appears and its counts and status change, without reloading', async () => {
+    await page().goto(`/console/projects/${project.id}`);
+    expect(await textWhen(page().locator('.live'), 'Live:')).toContain('Live:');
+    await page().evaluate('window.stillTheSamePage = true');
+    const pipeline = { Authorization: `Bearer ${apiKey}` };
+
+    const fresh = await made<{ id: string }>(
+      outside.post('/api/v1/testruns', {
+        headers: pipeline,
+        data: { project_id: project.id, name: 'Nightly 43' },
+      }),
+    );
+    const row = page().getByRole('row', { name: /Nightly 43/ });
+    expect(await textWhen(row, 'No results')).toContain('No results');
+
+    const ingested = await outside.post(`/api/v1/results/ingest?test_run_id=${fresh.id}`, {
+      headers: { ...pipeline, 'Content-Type': 'application/xml' },
+      data: REPORT,
+    });
+    expect(ingested.status()).toBe(201);
+    expect(await textWhen(row, '5 cases')).toContain('5 cases: 3 passed · 1 failed · 1 skipped');
+    const done = await outside.patch(`/api/v1/testruns/${fresh.id}`, {
+      headers: pipeline,
+      data: { status: 'completed' },
+    });
+    expect(done.status()).toBe(200);
+    expect(await textWhen(row, 'Completed')).toContain('Completed');
+    expect(await page().evaluate('window.stillTheSamePage')).toBe(true);
+    await expectAccessible();
+    await screenshot(page(), 'test-runs-live');
+  }, 30_000);
 });

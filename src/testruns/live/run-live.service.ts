@@ -4,6 +4,7 @@ import { ApiError } from '../../common/errors/api-error.js';
 import { ErrorCode } from '../../common/errors/error-codes.js';
 import { Settings } from '../../config/settings.js';
 import { ChannelListener } from '../../database/notifications.js';
+import { ProjectLookup } from '../../projects/project-lookup.js';
 import type { TestRunResponse } from '../dto/test-run.dto.js';
 import { TestRunLookup } from '../test-run-lookup.js';
 import { toTestRunResponse } from '../testruns.service.js';
@@ -13,17 +14,19 @@ import { RUN_CHANGES_CHANNEL } from './run-changes.js';
 export const MAX_LIVE_VIEWERS = 1_000;
 
 /**
- * Runs as they change, for the console's live run pages. One LISTEN connection per process
- * (`RUN_CHANGES_CHANNEL`, sent by every result batch and status change when it commits) feeds
- * every viewer: a change is read once per process and run, however many watch it, and never
- * polled. Reads of one run do not pile up: while one is in flight, further changes make one
- * more read after it.
+ * Runs as they change, for the console's live run pages and project run lists. One LISTEN
+ * connection per process (`RUN_CHANGES_CHANNEL`, sent by every result batch and status change
+ * when it commits) feeds every viewer: a change is read once per process and run, however many
+ * watch it (the run's own viewers and its project's), and never polled. Reads of one run do not
+ * pile up: while one is in flight, further changes make one more read after it. While anyone
+ * watches a project, every change is read (the payload names the run, not its project).
  */
 @Injectable()
 export class RunLiveService implements OnApplicationShutdown {
   private readonly logger = new Logger(RunLiveService.name);
   private listener: ChannelListener | null = null;
   private readonly viewers = new Map<string, Set<Subscriber<TestRunResponse>>>();
+  private readonly projectViewers = new Map<string, Set<Subscriber<TestRunResponse>>>();
   private viewerCount = 0;
   private opening = 0;
   private readonly reading = new Map<string, Promise<void>>();
@@ -32,6 +35,7 @@ export class RunLiveService implements OnApplicationShutdown {
   constructor(
     private readonly settings: Settings,
     private readonly runs: TestRunLookup,
+    private readonly projects: ProjectLookup,
   ) {}
 
   /** How many viewers are open in this process. */
@@ -41,6 +45,32 @@ export class RunLiveService implements OnApplicationShutdown {
 
   /** The run now, then after every change, until the viewer leaves (404 for no such run). */
   async watch(runId: string): Promise<Observable<TestRunResponse>> {
+    const first = toTestRunResponse(await this.admitted(() => this.runs.findAnywhere(runId)));
+    return this.join(this.viewers, runId, (subscriber) => {
+      subscriber.next(first);
+      // A change may have committed between the first read and joining: read once more.
+      this.read(runId);
+    });
+  }
+
+  /**
+   * Each run of the project after every change, until the viewer leaves (404 for no such
+   * project). Nothing at first: the viewer reads the list itself once the stream is open.
+   */
+  async watchProject(projectId: string): Promise<Observable<TestRunResponse>> {
+    await this.admitted(() => this.projects.organizationOf(projectId));
+    return this.join(this.projectViewers, projectId, () => undefined);
+  }
+
+  async onApplicationShutdown(): Promise<void> {
+    for (const group of [this.viewers, this.projectViewers]) {
+      for (const viewers of group.values()) for (const viewer of viewers) viewer.complete();
+    }
+    await this.listener?.stop();
+  }
+
+  /** `open()` while there is room for one more viewer (503 otherwise). */
+  private async admitted<T>(open: () => Promise<T>): Promise<T> {
     // Views being opened count too, or concurrent requests would all pass the check.
     if (this.viewerCount + this.opening >= MAX_LIVE_VIEWERS)
       throw new ApiError(
@@ -51,48 +81,56 @@ export class RunLiveService implements OnApplicationShutdown {
         { 'Retry-After': '5' },
       );
     this.opening++;
-    let first: TestRunResponse;
     try {
-      first = toTestRunResponse(await this.runs.findAnywhere(runId));
+      return await open();
     } finally {
       this.opening--;
     }
+  }
+
+  /** A viewer of `key` in `group` from subscription until it leaves; `joined` runs first. */
+  private join(
+    group: Map<string, Set<Subscriber<TestRunResponse>>>,
+    key: string,
+    joined: (subscriber: Subscriber<TestRunResponse>) => void,
+  ): Observable<TestRunResponse> {
     this.listen();
     return new Observable<TestRunResponse>((subscriber) => {
-      let viewers = this.viewers.get(runId);
-      if (!viewers) this.viewers.set(runId, (viewers = new Set()));
+      let viewers = group.get(key);
+      if (!viewers) group.set(key, (viewers = new Set()));
       viewers.add(subscriber);
       this.viewerCount++;
-      subscriber.next(first);
-      // A change may have committed between the first read and joining: read once more.
-      this.read(runId);
+      joined(subscriber);
       return () => {
         this.viewerCount--;
         viewers.delete(subscriber);
-        if (viewers.size === 0) this.viewers.delete(runId);
+        if (viewers.size === 0) group.delete(key);
       };
     });
-  }
-
-  async onApplicationShutdown(): Promise<void> {
-    for (const viewers of this.viewers.values()) for (const viewer of viewers) viewer.complete();
-    await this.listener?.stop();
   }
 
   private listen(): void {
     if (this.listener) return;
     this.listener = new ChannelListener(this.settings.databaseUrl, RUN_CHANGES_CHANNEL, {
       notification: (runId) => this.read(runId),
-      // Changes sent while the connection was down are lost: every watched run is read again.
-      reconnected: () => this.viewers.forEach((_viewers, runId) => this.read(runId)),
+      // Changes sent while the connection was down are lost: every watched run is read again,
+      // and a project's viewers start again (their EventSource reconnects and reads the list).
+      reconnected: () => {
+        this.viewers.forEach((_viewers, runId) => this.read(runId));
+        this.projectViewers.forEach((viewers) => viewers.forEach((viewer) => viewer.complete()));
+      },
       disconnected: (error) =>
         this.logger.warn(`Live run listener not connected (retrying): ${String(error)}`),
     });
     this.listener.start();
   }
 
+  private watched(runId: string): boolean {
+    return this.viewers.has(runId) || this.projectViewers.size > 0;
+  }
+
   private read(runId: string): void {
-    if (!this.viewers.has(runId)) return;
+    if (!this.watched(runId)) return;
     if (this.reading.has(runId)) {
       this.readAgain.add(runId);
       return;
@@ -108,6 +146,7 @@ export class RunLiveService implements OnApplicationShutdown {
       this.readAgain.delete(runId);
       const run = toTestRunResponse(await this.runs.findAnywhere(runId));
       for (const viewer of this.viewers.get(runId) ?? []) viewer.next(run);
-    } while (this.readAgain.has(runId) && this.viewers.has(runId));
+      for (const viewer of this.projectViewers.get(run.project_id) ?? []) viewer.next(run);
+    } while (this.readAgain.has(runId) && this.watched(runId));
   }
 }

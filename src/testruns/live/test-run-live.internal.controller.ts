@@ -21,4 +21,15 @@ export class TestRunLiveInternalController {
   async watch(@PathId('test_run') id: string, @Res() response: Response): Promise<void> {
     sendEvents(response, 'run', await this.live.watch(id));
   }
+
+  @Get('projects/:id/testruns/live')
+  @ApiOkResponse({
+    description:
+      'Server-sent events: a `run` event with a test run of the project (as `GET /api/v1/testruns/{id}` answers it) after every result batch and status change of any of its runs, new runs included, until the client leaves; nothing at first (read the list once the stream is open)',
+    content: { 'text/event-stream': { schema: { type: 'string' } } },
+  })
+  @ApiErrors(404, 503)
+  async watchProject(@PathId('project') id: string, @Res() response: Response): Promise<void> {
+    sendEvents(response, 'run', await this.live.watchProject(id));
+  }
 }

@@ -1,5 +1,5 @@
 import { keepPreviousData, queryOptions, useQueryClient } from '@tanstack/react-query';
-import { useEffect, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import type { components } from '../schema';
 import { api, unwrap } from './client';
 
@@ -8,6 +8,7 @@ export type TestRunStatus = TestRun['status'];
 export type RunCounts = components['schemas']['TestRunCounts'];
 export type Result = components['schemas']['InternalResultResponse'];
 export type ResultStatus = Result['status'];
+type RunsPage = { data: TestRun[]; pagination: components['schemas']['PaginationMeta'] };
 
 const RUNS = 'runs';
 const RESULTS = 'results';
@@ -57,33 +58,84 @@ export const runResults = (
 export type LiveState = 'connecting' | 'live' | 'stopped';
 
 /**
- * Follows the run's `GET …/live` stream while the page is open: each `run` event replaces the
- * cached run (so the counts change in place) and marks the run's results stale, so the table
- * shows new results too. The browser sends the session cookie itself (same origin).
+ * Follows a `GET …/live` stream of `run` events while the page is open (the browser sends the
+ * session cookie itself: same origin). `opened` runs each time the stream opens, after a
+ * reconnection too (what changed meanwhile was not sent); `changed` for each run.
  */
-export function useLiveRun(id: string): { state: LiveState; reconnect: () => void } {
-  const queryClient = useQueryClient();
+function useRunStream(
+  url: string,
+  opened: () => void,
+  changed: (run: TestRun) => void,
+): { state: LiveState; reconnect: () => void } {
   const [state, setState] = useState<LiveState>('connecting');
   const [attempt, setAttempt] = useState(0);
+  const handlers = useRef({ opened, changed });
+  handlers.current = { opened, changed };
   useEffect(() => {
     setState('connecting');
-    const source = new EventSource(`/internal/v1/testruns/${encodeURIComponent(id)}/live`);
-    let last: string | null = null;
-    source.onopen = () => setState('live');
-    source.addEventListener('run', (event) => {
-      const run = JSON.parse((event as MessageEvent<string>).data) as TestRun;
+    const source = new EventSource(url);
+    source.onopen = () => {
       setState('live');
-      queryClient.setQueryData(testRun(id).queryKey, run);
-      const counts = JSON.stringify(run.counts);
-      if (last !== null && counts !== last) {
-        void queryClient.invalidateQueries({ queryKey: [RESULTS, id] });
-        void queryClient.invalidateQueries({ queryKey: [RUNS, 'of-project', run.project_id] });
-      }
-      last = counts;
+      handlers.current.opened();
+    };
+    source.addEventListener('run', (event) => {
+      setState('live');
+      handlers.current.changed(JSON.parse((event as MessageEvent<string>).data) as TestRun);
     });
     source.onerror = () =>
       setState(source.readyState === EventSource.CLOSED ? 'stopped' : 'connecting');
     return () => source.close();
-  }, [id, attempt, queryClient]);
+  }, [url, attempt]);
   return { state, reconnect: () => setAttempt((n) => n + 1) };
+}
+
+/**
+ * Follows the run's `GET …/live` stream while the page is open: each `run` event replaces the
+ * cached run (so the counts change in place) and marks the run's results stale, so the table
+ * shows new results too.
+ */
+export function useLiveRun(id: string): { state: LiveState; reconnect: () => void } {
+  const queryClient = useQueryClient();
+  const last = useRef<string | null>(null);
+  return useRunStream(
+    `/internal/v1/testruns/${encodeURIComponent(id)}/live`,
+    () => undefined,
+    (run) => {
+      queryClient.setQueryData(testRun(id).queryKey, run);
+      const counts = JSON.stringify(run.counts);
+      if (last.current !== null && counts !== last.current) {
+        void queryClient.invalidateQueries({ queryKey: [RESULTS, id] });
+        void queryClient.invalidateQueries({ queryKey: [RUNS, 'of-project', run.project_id] });
+      }
+      last.current = counts;
+    },
+  );
+}
+
+/**
+ * Follows the project's `GET …/testruns/live` stream while its runs page is open: a run on a
+ * cached page is replaced in place (its counts and status change without a reload); a run on
+ * no cached page (a new one), or one that left a page's status filter, makes the lists read
+ * again. Each (re)opening reads them again too.
+ */
+export function useLiveProjectRuns(projectId: string): { state: LiveState; reconnect: () => void } {
+  const queryClient = useQueryClient();
+  const lists = [RUNS, 'of-project', projectId];
+  return useRunStream(
+    `/internal/v1/projects/${encodeURIComponent(projectId)}/testruns/live`,
+    () => void queryClient.invalidateQueries({ queryKey: lists }),
+    (run) => {
+      // In place where a cached page shows the run and still would; else the lists read again.
+      let readAgain = true;
+      for (const [key, page] of queryClient.getQueriesData<RunsPage>({ queryKey: lists })) {
+        if (!page?.data.some((row) => row.id === run.id)) continue;
+        const status = (key[3] as { status?: TestRunStatus } | undefined)?.status;
+        if (status !== undefined && status !== run.status) continue;
+        readAgain = false;
+        const data = page.data.map((row) => (row.id === run.id ? run : row));
+        queryClient.setQueryData<RunsPage>(key, { ...page, data });
+      }
+      if (readAgain) void queryClient.invalidateQueries({ queryKey: lists });
+    },
+  );
 }

@@ -1,7 +1,8 @@
 import { useQuery } from '@tanstack/react-query';
 import { Link, useNavigate } from '@tanstack/react-router';
 import { project } from '../api/projects';
-import { projectRuns, type TestRunStatus } from '../api/runs';
+import { projectRuns, useLiveProjectRuns, type TestRunStatus } from '../api/runs';
+import { LiveStatus } from '../components/live-status';
 import { Pager } from '../components/pager';
 import { ProjectNav } from '../components/project-nav';
 import { CountsLine, RUN_STATUS_NAMES, RunStatus } from '../components/run-counts';
@@ -16,7 +17,7 @@ const time = new Intl.DateTimeFormat('en', {
   timeZone: 'UTC',
 });
 
-/** A project's test runs, newest first: status and counts, a page at a time. */
+/** A project's test runs, newest first: status and counts, a page at a time, live. */
 export function ProjectRunsPage({
   id,
   offset,
@@ -29,6 +30,7 @@ export function ProjectRunsPage({
   const navigate = useNavigate();
   const current = useQuery(project(id));
   const page = useQuery(projectRuns(id, { limit: RUNS_PAGE_SIZE, offset, status }));
+  const live = useLiveProjectRuns(id);
   const filter: Record<string, string> = status ? { status } : {};
 
   let body = listState(page, offset, {
@@ -122,6 +124,9 @@ export function ProjectRunsPage({
         />
       </div>
       <ProjectNav projectId={id} />
+      {current.isSuccess ? (
+        <LiveStatus stream={live} live="Live: runs and their counts update as results arrive" />
+      ) : null}
       {body}
     </>
   );

@@ -2,14 +2,7 @@ import { useQuery } from '@tanstack/react-query';
 import { Link, useNavigate } from '@tanstack/react-router';
 import { useId, useState, type FormEvent } from 'react';
 import { ApiFailure } from '../api/client';
-import {
-  runResults,
-  testRun,
-  useLiveRun,
-  type LiveState,
-  type Result,
-  type ResultStatus,
-} from '../api/runs';
+import { runResults, testRun, useLiveRun, type Result, type ResultStatus } from '../api/runs';
 import { Pager } from '../components/pager';
 import {
   CountTiles,
@@ -21,6 +14,7 @@ import { listState, LoadError, Loading, Missing } from '../components/states';
 import { StatusFilter } from '../components/status-filter';
 import { CompleteRunDialog, SubmitResultDialog, type ReportedCase } from './run-actions';
 import { ComparisonSection, FailuresSection, GatePanel } from './run-insights';
+import { LiveStatus } from '../components/live-status';
 
 export const RESULTS_PAGE_SIZE = 50;
 
@@ -46,12 +40,6 @@ const time = new Intl.DateTimeFormat('en', {
   timeStyle: 'medium',
   timeZone: 'UTC',
 });
-
-const LIVE_TEXT: Record<LiveState, string> = {
-  connecting: 'Connecting to live updates…',
-  live: 'Live: counts update as results arrive',
-  stopped: 'Live updates stopped',
-};
 
 function Duration({ ms }: { ms: number | null }) {
   if (ms === null) return <span className="muted">—</span>;
@@ -113,17 +101,7 @@ export function RunPage({ id, view }: { id: string; view: RunView }) {
           </button>
         </div>
       </div>
-      <p className={`live live-${live.state}`} role="status">
-        {LIVE_TEXT[live.state]}
-        {live.state === 'stopped' ? (
-          <>
-            {' '}
-            <button type="button" className="secondary" onClick={live.reconnect}>
-              Reconnect
-            </button>
-          </>
-        ) : null}
-      </p>
+      <LiveStatus stream={live} live="Live: counts update as results arrive" />
       <p className="notice" role="status">
         {notice}
       </p>
