@@ -18,9 +18,13 @@ export interface ConsoleStack {
 
 /**
  * Starts `dist/main.js` as the api role on a fresh copy of the run's database (named with
- * `suffix`, one per test file), a headless chromium and a request context for it.
+ * `suffix`, one per test file), a headless chromium and a request context for it. `env` adds
+ * settings of the test's own; as a function, it is given the service's base URL first.
  */
-export async function startConsoleStack(suffix: string): Promise<ConsoleStack> {
+export async function startConsoleStack(
+  suffix: string,
+  env: Record<string, string> | ((base: string) => Record<string, string>) = {},
+): Promise<ConsoleStack> {
   const database = await freshDatabase(suffix);
   const port = await freePort();
   const base = `https://localhost:${port}`;
@@ -30,6 +34,7 @@ export async function startConsoleStack(suffix: string): Promise<ConsoleStack> {
     APP_ROLE: 'api',
     PORT: String(port),
     TLS_SELF_SIGNED: 'true',
+    ...(typeof env === 'function' ? env(base) : env),
   });
   await waitForOutput(service, /Listening on/, 30_000);
   const browser = await openBrowser(base);
