@@ -167,7 +167,7 @@ function readOidc(
       'OIDC_ALLOWED_EMAIL_DOMAINS or OIDC_OPERATOR_GROUP (or both) must be set when OIDC_ISSUER is',
     );
   }
-  if (publicUrl === undefined) {
+  if (read.optionalString('PUBLIC_URL') === null) {
     problems.push('PUBLIC_URL must be set when OIDC_ISSUER is (the redirect URI is built from it)');
   }
   // Sessions are keyed with the operator token, and the internal API exists only with it.
