@@ -65,6 +65,10 @@ export const INTERNAL_SUMMARIES: Record<string, string> = {
   'POST /internal/v1/session': 'Sign in to the console with the operator token',
   'GET /internal/v1/session': 'The console session of the cookie sent',
   'DELETE /internal/v1/session': 'Sign out of the console',
+  'GET /internal/v1/session/options':
+    'How the console signs in (operator token or OpenID provider)',
+  'GET /internal/v1/session/oidc': 'Start signing in through the OpenID provider',
+  'GET /internal/v1/session/oidc/callback': "The OpenID provider's redirect back: open the session",
 };
 
 export function summarize(document: OpenAPIObject, summaries = SUMMARIES): void {

@@ -327,6 +327,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
+        /** How the console signs in (operator token or OpenID provider) */
         get: operations["OidcController_options"];
         put?: never;
         post?: never;
@@ -343,6 +344,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
+        /** Start signing in through the OpenID provider */
         get: operations["OidcController_start"];
         put?: never;
         post?: never;
@@ -359,6 +361,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
+        /** The OpenID provider's redirect back: open the session */
         get: operations["OidcController_callback"];
         put?: never;
         post?: never;
