@@ -149,10 +149,20 @@ describe('console sign-in through an OpenID provider', () => {
     const withCookie = { headers: { Cookie: `${COOKIE}=${cookie?.value}` } };
     expect((await stack.outside.get('/internal/v1/organizations', withCookie)).status()).toBe(200);
 
+    // Signing in again gets a new session and ends the one the browser held (no fixation).
+    await page().goto('/console/sign-in');
+    await signInAs('ada');
+    await page().waitForURL(/\/console\/organizations/);
+    const renewed = await cookieOf(browser);
+    expect(renewed?.value).not.toBe(cookie?.value);
+    expect((await stack.outside.get('/internal/v1/session', withCookie)).status()).toBe(401);
+    const withRenewed = { headers: { Cookie: `${COOKIE}=${renewed?.value}` } };
+    expect((await stack.outside.get('/internal/v1/organizations', withRenewed)).status()).toBe(200);
+
     await page().getByRole('button', { name: 'Sign out' }).click();
     await page().waitForURL(/\/console\/sign-in/);
-    expect((await stack.outside.get('/internal/v1/organizations', withCookie)).status()).toBe(401);
-    expect((await stack.outside.get('/internal/v1/session', withCookie)).status()).toBe(401);
+    expect((await stack.outside.get('/internal/v1/organizations', withRenewed)).status()).toBe(401);
+    expect((await stack.outside.get('/internal/v1/session', withRenewed)).status()).toBe(401);
     await page().goto('/console/organizations');
     await page().waitForURL(/\/console\/sign-in\?redirect=/);
   }, 30_000);

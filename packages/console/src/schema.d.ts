@@ -2936,7 +2936,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description To the provider's sign-in, with a short-lived sealed cookie holding the flow; to the sign-in page (`?refused=provider_unavailable`) when the provider cannot be reached */
+            /** @description To the provider's sign-in, with a short-lived sealed cookie holding the flow; to the sign-in page (`?refused=provider_unavailable`) when the provider cannot be reached. A session the browser held is ended first */
             302: {
                 headers: {
                     [name: string]: unknown;

@@ -5,6 +5,7 @@ import { ApiError } from '../../common/errors/api-error.js';
 import { Settings } from '../../config/settings.js';
 import { secretsEqual } from '../api-key-format.js';
 import type { SignInOptionsResponse } from '../sessions/dto/session.dto.js';
+import { sessionSecretFrom } from '../sessions/session-cookie.js';
 import { SessionsService } from '../sessions/sessions.service.js';
 import {
   describeProviderError,
@@ -60,9 +61,16 @@ export class OidcSignInService {
       : { method: 'oidc', provider: oidcSettings.providerName };
   }
 
-  /** Leaves for the provider, to come back to `redirect` (a console page) once signed in. */
-  async start(redirect: unknown): Promise<SignInStep> {
+  /**
+   * Leaves for the provider, to come back to `redirect` (a console page) once signed in. The
+   * session the browser holds is ended first: the provider's redirect back is cross-site, so
+   * the SameSite=Strict session cookie does not come with it, and this request (same-site, from
+   * the sign-in page) is the last that can name it.
+   */
+  async start(req: Request, redirect: unknown): Promise<SignInStep> {
     const token = this.operatorToken();
+    const ended =
+      sessionSecretFrom(req.get('cookie')) === null ? [] : [await this.sessions.signOut(req)];
     const flow: SignInFlow = {
       state: oidc.randomState(),
       nonce: oidc.randomNonce(),
@@ -72,12 +80,12 @@ export class OidcSignInService {
     };
     try {
       const url = await this.provider.authorizationUrl(flow);
-      return { location: url.href, cookies: [signInFlowCookie(flow, token)] };
+      return { location: url.href, cookies: [...ended, signInFlowCookie(flow, token)] };
     } catch (error) {
       if (!(error instanceof ProviderUnavailable)) {
         this.logger.warn(`OIDC sign-in could not start: ${describeProviderError(error)}`);
       }
-      return { location: refusedPage('provider_unavailable'), cookies: [] };
+      return { location: refusedPage('provider_unavailable'), cookies: ended };
     }
   }
 
@@ -114,6 +122,7 @@ export class OidcSignInService {
     if (!admission.admitted) {
       return refuse(admission.refusal, `subject ${JSON.stringify(String(claims.sub ?? ''))}`);
     }
+    // A new secret, whatever the browser held: a planted session is never the one signed in.
     const signedIn = await this.sessions.signInWithProvider(admission.identity, req);
     this.logger.log(`OIDC sign-in of subject ${JSON.stringify(admission.identity.subject)}`);
     return { location: flow.redirect, cookies: [...cookies, signedIn.cookie] };

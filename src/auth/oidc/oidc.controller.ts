@@ -35,10 +35,14 @@ export class OidcController {
   @ApiResponse({
     status: 302,
     description:
-      "To the provider's sign-in, with a short-lived sealed cookie holding the flow; to the sign-in page (`?refused=provider_unavailable`) when the provider cannot be reached",
+      "To the provider's sign-in, with a short-lived sealed cookie holding the flow; to the sign-in page (`?refused=provider_unavailable`) when the provider cannot be reached. A session the browser held is ended first",
   })
-  async start(@Query('redirect') redirect: unknown, @Res() res: Response): Promise<void> {
-    send(res, await this.oidcSignIn.start(redirect));
+  async start(
+    @Query('redirect') redirect: unknown,
+    @Req() req: Request,
+    @Res() res: Response,
+  ): Promise<void> {
+    send(res, await this.oidcSignIn.start(req, redirect));
   }
 
   @Get('oidc/callback')

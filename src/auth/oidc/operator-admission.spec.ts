@@ -87,10 +87,24 @@ describe('admitOperator', () => {
     ).toEqual({ admitted: false, refusal: 'email_domain' });
   });
 
-  it('refuses claims without a subject', () => {
-    expect(admitOperator({ groups: ['tm-operators'] }, byGroup)).toEqual({
+  it('refuses claims without a subject, or with one longer than OpenID Connect allows', () => {
+    for (const claims of [{}, { sub: '' }, { sub: 'x'.repeat(256) }, { sub: 42 }]) {
+      expect(admitOperator({ ...claims, groups: ['tm-operators'] }, byGroup)).toEqual({
+        admitted: false,
+        refusal: 'provider_error',
+      });
+    }
+  });
+
+  it('keeps no email longer than an address can be', () => {
+    const long = `${'a'.repeat(320)}@example.com`;
+    expect(admitOperator(user({ email: long, groups: ['tm-operators'] }), byGroup)).toEqual({
+      admitted: true,
+      identity: { subject: 'u-1', email: null },
+    });
+    expect(admitOperator(user({ email: long, email_verified: true }), byDomain)).toEqual({
       admitted: false,
-      refusal: 'provider_error',
+      refusal: 'email_domain',
     });
   });
 });

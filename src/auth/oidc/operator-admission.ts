@@ -33,10 +33,16 @@ export type Admission =
  * With both, both must hold: a provider that lets anyone in makes nobody an operator by itself.
  */
 export function admitOperator(claims: Record<string, unknown>, rule: AdmissionRule): Admission {
-  const subject = typeof claims.sub === 'string' && claims.sub !== '' ? claims.sub : null;
+  // OpenID Connect caps `sub` at 255 characters, as the session's column does.
+  const subject =
+    typeof claims.sub === 'string' && claims.sub !== '' && claims.sub.length <= 255
+      ? claims.sub
+      : null;
   if (subject === null) return { admitted: false, refusal: 'provider_error' };
   const email =
-    typeof claims.email === 'string' && claims.email.includes('@') ? claims.email : null;
+    typeof claims.email === 'string' && claims.email.includes('@') && claims.email.length <= 320
+      ? claims.email
+      : null;
   if (rule.allowedEmailDomains.length > 0) {
     if (email === null) return { admitted: false, refusal: 'email_domain' };
     const domain = email.slice(email.lastIndexOf('@') + 1).toLowerCase();

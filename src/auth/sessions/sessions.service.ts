@@ -89,8 +89,9 @@ export class SessionsService {
 
   /**
    * Opens a session for the operator the provider vouched for (the OIDC callback has checked
-   * who may sign in). Like the token's sign-in, it ends the browser's previous session and
-   * gets a new secret: a session id planted before sign-in is never the one signed in.
+   * who may sign in). Like the token's sign-in, it gets a new secret (a session id planted
+   * before sign-in is never the one signed in) and ends a previous session the request names
+   * (the OIDC start has already ended it: the cross-site callback does not carry the cookie).
    */
   async signInWithProvider(identity: OperatorIdentity, req: Request): Promise<SignedIn> {
     const token = this.settings.adminToken;
