@@ -1,5 +1,6 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import Provider, { type Configuration } from 'oidc-provider';
+import { generateKeyPairSync } from 'node:crypto';
+import Provider, { type Configuration, type JWK } from 'oidc-provider';
 
 /** Someone the test provider knows: the claims it vouches for. */
 export interface TestAccount {
@@ -44,13 +45,31 @@ export async function startTestProvider(
     features: { devInteractions: { enabled: false } },
     interactions: { url: (_ctx, interaction) => `/interaction/${interaction.uid}` },
     pkce: { required: () => true },
+    // Its own signing key and lifetimes, so the provider does not warn about its defaults.
+    jwks: { keys: [signingKey()] },
+    ttl: {
+      AccessToken: 600,
+      AuthorizationCode: 60,
+      Grant: 600,
+      IdToken: 600,
+      Interaction: 600,
+      Session: 600,
+    },
     findAccount: (_ctx, id) => {
       const account = accounts[id];
       if (account === undefined) return undefined;
       return { accountId: id, claims: () => ({ sub: id, ...account }) };
     },
   };
-  const provider = new Provider(issuer, configuration);
+  // Its in-memory store is what a test wants; the warning that says so is not.
+  const warn = console.warn;
+  console.warn = () => undefined;
+  let provider: Provider;
+  try {
+    provider = new Provider(issuer, configuration);
+  } finally {
+    console.warn = warn;
+  }
   const oidcHandler = provider.callback();
   const server = createServer((req, res) => {
     if (req.url?.startsWith('/interaction/')) {
@@ -64,6 +83,16 @@ export async function startTestProvider(
   });
   await new Promise<void>((resolve) => server.listen(port, '127.0.0.1', resolve));
   return { issuer, close: () => closeServer(server) };
+}
+
+function signingKey(): JWK {
+  const { privateKey } = generateKeyPairSync('rsa', { modulusLength: 2048 });
+  return {
+    ...(privateKey.export({ format: 'jwk' }) as JWK),
+    kid: 'test-key',
+    use: 'sig',
+    alg: 'RS256',
+  };
 }
 
 function closeServer(server: Server): Promise<void> {
