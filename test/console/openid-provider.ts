@@ -61,15 +61,7 @@ export async function startTestProvider(
       return { accountId: id, claims: () => ({ sub: id, ...account }) };
     },
   };
-  // Its in-memory store is what a test wants; the warning that says so is not.
-  const warn = console.warn;
-  console.warn = () => undefined;
-  let provider: Provider;
-  try {
-    provider = new Provider(issuer, configuration);
-  } finally {
-    console.warn = warn;
-  }
+  const provider = withoutWarnings(() => new Provider(issuer, configuration));
   const oidcHandler = provider.callback();
   const server = createServer((req, res) => {
     if (req.url?.startsWith('/interaction/')) {
@@ -83,6 +75,19 @@ export async function startTestProvider(
   });
   await new Promise<void>((resolve) => server.listen(port, '127.0.0.1', resolve));
   return { issuer, close: () => closeServer(server) };
+}
+
+/** Its in-memory store is what a test wants; the warning that says so is not. */
+function withoutWarnings<T>(make: () => T): T {
+  /* eslint-disable no-console -- oidc-provider warns on the console, and only there */
+  const warn = console.warn;
+  console.warn = () => undefined;
+  try {
+    return make();
+  } finally {
+    console.warn = warn;
+  }
+  /* eslint-enable no-console */
 }
 
 function signingKey(): JWK {
