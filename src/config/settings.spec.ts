@@ -97,4 +97,67 @@ describe('loadSettings', () => {
       'TLS_CERT_FILE and TLS_KEY_FILE must be set together',
     ]);
   });
+
+  describe('OIDC sign-in', () => {
+    const oidc = {
+      ADMIN_TOKEN: 'a-long-enough-operator-token',
+      OIDC_ISSUER: 'https://id.example.com/realms/main',
+      OIDC_CLIENT_ID: 'tm-console',
+      OIDC_CLIENT_SECRET: 'client-secret-value',
+      OIDC_ALLOWED_EMAIL_DOMAINS: 'Example.com, example.org',
+      PUBLIC_URL: 'https://tm.example.com/',
+    };
+
+    it('is off without OIDC_ISSUER', () => {
+      expect(loadSettings({}).oidc).toBeNull();
+    });
+
+    it('reads the provider, who may sign in, and the redirect URI from PUBLIC_URL', () => {
+      expect(loadSettings({ ...oidc, OIDC_OPERATOR_GROUP: 'tm-operators' }).oidc).toEqual({
+        issuer: 'https://id.example.com/realms/main',
+        clientId: 'tm-console',
+        clientSecret: 'client-secret-value',
+        allowedEmailDomains: ['example.com', 'example.org'],
+        operatorGroup: 'tm-operators',
+        groupsClaim: 'groups',
+        scopes: 'openid email profile',
+        providerName: 'id.example.com',
+        redirectUri: 'https://tm.example.com/internal/v1/session/oidc/callback',
+      });
+    });
+
+    it('refuses to start when the provider would decide alone who is an operator', () => {
+      expect(problemsOf({ ...oidc, OIDC_ALLOWED_EMAIL_DOMAINS: '' })).toEqual([
+        'OIDC_ALLOWED_EMAIL_DOMAINS or OIDC_OPERATOR_GROUP (or both) must be set when OIDC_ISSUER is',
+      ]);
+      expect(
+        problemsOf({ ...oidc, OIDC_ALLOWED_EMAIL_DOMAINS: '', OIDC_OPERATOR_GROUP: 'ops' }),
+      ).toEqual([]);
+    });
+
+    it.each([
+      ['OIDC_CLIENT_ID', '', /OIDC_CLIENT_ID must be set/],
+      ['OIDC_CLIENT_SECRET', '', /OIDC_CLIENT_SECRET must be set/],
+      ['PUBLIC_URL', '', /PUBLIC_URL must be set/],
+      ['ADMIN_TOKEN', '', /ADMIN_TOKEN must be set/],
+      ['OIDC_ISSUER', 'http://id.example.com', /OIDC_ISSUER must be an https:\/\/ URL/],
+      ['OIDC_ISSUER', 'https://id.example.com/?x=1', /OIDC_ISSUER must be an https:\/\/ URL/],
+      ['PUBLIC_URL', 'http://tm.example.com', /PUBLIC_URL must be an https:\/\/ URL/],
+    ])('refuses %s=%s', (name, value, message) => {
+      const problems = problemsOf({ ...oidc, [name]: value });
+      expect(problems).toHaveLength(1);
+      expect(problems[0]).toMatch(message);
+    });
+
+    it('allows plain http for a provider and console on this machine', () => {
+      const settings = loadSettings({
+        ...oidc,
+        OIDC_ISSUER: 'http://127.0.0.1:9000',
+        PUBLIC_URL: 'http://localhost:3000',
+      });
+      expect(settings.oidc?.redirectUri).toBe(
+        'http://localhost:3000/internal/v1/session/oidc/callback',
+      );
+    });
+  });
 });

@@ -43,6 +43,8 @@ export class Settings {
   readonly webhookSweepIntervalMs!: number;
   readonly logLevel!: LogLevel;
   readonly shutdownTimeoutMs!: number;
+  /** The console's sign-in with an OpenID Connect provider; null = operator token only. */
+  readonly oidc!: OidcSettings | null;
 
   get servesHttpApi(): boolean {
     return this.appRole !== 'worker';
@@ -56,6 +58,29 @@ export class Settings {
     return this.tlsSelfSigned || this.tlsCertFile !== null;
   }
 }
+
+/**
+ * Sign-in through an OpenID Connect provider (authorization code + PKCE). Who may sign in is
+ * decided here, never by the provider alone: a verified email in one of `allowedEmailDomains`
+ * and/or membership of `operatorGroup` (both must hold when both are set).
+ */
+export interface OidcSettings {
+  issuer: string;
+  clientId: string;
+  clientSecret: string;
+  /** Lower-case domains, matched exactly against the part after the email's last `@`. */
+  allowedEmailDomains: string[];
+  operatorGroup: string | null;
+  groupsClaim: string;
+  scopes: string;
+  /** What the sign-in button names: "Sign in with <providerName>". */
+  providerName: string;
+  /** `PUBLIC_URL` + the callback's path, registered with the provider. */
+  redirectUri: string;
+}
+
+/** The path of the provider's redirect back to the service (the redirect URI's path). */
+export const OIDC_CALLBACK_PATH = '/internal/v1/session/oidc/callback';
 
 export class SettingsError extends Error {
   constructor(readonly problems: string[]) {
@@ -106,6 +131,7 @@ export function loadSettings(env: Env): Settings {
     logLevel: read.oneOf('LOG_LEVEL', 'info', LOG_LEVELS),
     shutdownTimeoutMs: read.integer('SHUTDOWN_TIMEOUT_MS', 25_000, 1, 600_000),
   };
+  const oidc = readOidc(read, problems, values.adminToken !== null);
 
   if ((values.tlsCertFile === null) !== (values.tlsKeyFile === null)) {
     problems.push('TLS_CERT_FILE and TLS_KEY_FILE must be set together');
@@ -114,7 +140,56 @@ export function loadSettings(env: Env): Settings {
     problems.push('TLS_SELF_SIGNED cannot be combined with TLS_CERT_FILE/TLS_KEY_FILE');
   }
   if (problems.length > 0) throw new SettingsError(problems);
-  return Object.assign(new Settings(), values);
+  return Object.assign(new Settings(), { ...values, oidc });
+}
+
+/** The OIDC settings when `OIDC_ISSUER` is set; each missing or unsafe piece is a problem. */
+function readOidc(
+  read: EnvReader,
+  problems: string[],
+  hasAdminToken: boolean,
+): OidcSettings | null {
+  const issuer = read.webUrl('OIDC_ISSUER', false);
+  const publicUrl = read.webUrl('PUBLIC_URL', true);
+  if (issuer === undefined) return null;
+  const required = (name: string): string => {
+    const value = read.optionalString(name);
+    if (value === null) problems.push(`${name} must be set when OIDC_ISSUER is`);
+    return value ?? '';
+  };
+  const clientId = required('OIDC_CLIENT_ID');
+  const clientSecret = required('OIDC_CLIENT_SECRET');
+  const allowedEmailDomains = read.list('OIDC_ALLOWED_EMAIL_DOMAINS');
+  const operatorGroup = read.optionalString('OIDC_OPERATOR_GROUP');
+  if (allowedEmailDomains.length === 0 && operatorGroup === null) {
+    // A provider that lets anyone sign in must not make them all operators.
+    problems.push(
+      'OIDC_ALLOWED_EMAIL_DOMAINS or OIDC_OPERATOR_GROUP (or both) must be set when OIDC_ISSUER is',
+    );
+  }
+  if (read.optionalString('PUBLIC_URL') === null) {
+    problems.push('PUBLIC_URL must be set when OIDC_ISSUER is (the redirect URI is built from it)');
+  }
+  // Sessions are keyed with the operator token, and the internal API exists only with it.
+  if (!hasAdminToken) problems.push('ADMIN_TOKEN must be set when OIDC_ISSUER is');
+  return {
+    issuer,
+    clientId,
+    clientSecret,
+    allowedEmailDomains,
+    operatorGroup,
+    groupsClaim: read.string('OIDC_GROUPS_CLAIM', 'groups'),
+    scopes: read.string('OIDC_SCOPES', 'openid email profile'),
+    providerName: read.string('OIDC_PROVIDER_NAME', new URL(issuer).hostname),
+    redirectUri: `${publicUrl ?? ''}${OIDC_CALLBACK_PATH}`,
+  };
+}
+
+const LOOPBACK_HOSTS = new Set(['localhost', '127.0.0.1', '[::1]']);
+
+/** Plain http is only for a provider or console on this machine (development, tests). */
+export function isLoopbackUrl(url: string): boolean {
+  return LOOPBACK_HOSTS.has(new URL(url).hostname);
 }
 
 class EnvReader {
@@ -179,6 +254,40 @@ class EnvReader {
   pattern(name: string, fallback: string, pattern: RegExp, description: string): string {
     const value = this.raw(name) ?? fallback;
     return pattern.test(value) ? value : this.fail(name, description, fallback);
+  }
+
+  optionalString(name: string): string | null {
+    return this.raw(name) ?? null;
+  }
+
+  /**
+   * An https URL (http only on localhost) without query, fragment or credentials; undefined
+   * when unset. An issuer is kept exactly as given (its metadata must name it so).
+   */
+  webUrl(name: string, trimTrailingSlash: boolean): string | undefined {
+    const value = this.raw(name);
+    if (value === undefined) return undefined;
+    try {
+      const url = new URL(value);
+      const secure =
+        url.protocol === 'https:' || (url.protocol === 'http:' && isLoopbackUrl(value));
+      if (
+        secure &&
+        url.search === '' &&
+        url.hash === '' &&
+        url.username === '' &&
+        url.password === ''
+      ) {
+        return trimTrailingSlash ? value.replace(/\/+$/, '') : value;
+      }
+    } catch {
+      // reported below
+    }
+    return this.fail(
+      name,
+      `an https:// URL without query or fragment (http:// only for localhost) (got "${value}")`,
+      undefined,
+    );
   }
 
   optionalSecret(name: string, minLength: number): string | null {

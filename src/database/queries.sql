@@ -81,13 +81,13 @@ DELETE FROM console_session WHERE secret_hash = $1;
 DELETE FROM console_session WHERE expires_at <= now();
 
 -- consoleSessions.findLive
-SELECT id, method, subject, expires_at FROM console_session
+SELECT id, method, subject, email, expires_at FROM console_session
   WHERE secret_hash = $1 AND expires_at > now();
 
 -- consoleSessions.insert
-INSERT INTO console_session (secret_hash, method, subject, expires_at)
-  VALUES ($1, $2, $3, $4)
-  RETURNING id, method, subject, expires_at;
+INSERT INTO console_session (secret_hash, method, subject, email, expires_at)
+  VALUES ($1, $2, $3, $4, $5)
+  RETURNING id, method, subject, email, expires_at;
 
 -- deliveries.cancelPending
 UPDATE webhook_delivery SET status = 'failed', next_attempt_at = NULL, updated_at = now()

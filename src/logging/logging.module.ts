@@ -1,11 +1,19 @@
 import { Module } from '@nestjs/common';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { LoggerModule } from 'nestjs-pino';
-import { Settings } from '../config/settings.js';
+import { OIDC_CALLBACK_PATH, Settings } from '../config/settings.js';
 
 /** Request headers worth logging; everything else (Authorization above all) is left out. */
 const LOGGED_HEADERS = ['user-agent', 'content-type', 'content-length', 'x-forwarded-for'];
 const QUIET_PATHS = new Set(['/healthz', '/readyz', '/metrics']);
+
+/**
+ * The URL as logged: the OIDC callback's query carries the provider's one-time code and the
+ * flow's state, which no log should keep, so only its path is.
+ */
+function loggedUrl(url: string | undefined): string | undefined {
+  return url?.startsWith(`${OIDC_CALLBACK_PATH}?`) ? `${OIDC_CALLBACK_PATH}?[redacted]` : url;
+}
 
 @Module({
   imports: [
@@ -33,7 +41,7 @@ const QUIET_PATHS = new Set(['/healthz', '/readyz', '/metrics']);
               return {
                 id: req.id,
                 method: raw.method,
-                url: raw.url,
+                url: loggedUrl(raw.url),
                 headers: Object.fromEntries(
                   LOGGED_HEADERS.filter((name) => raw.headers[name] !== undefined).map((name) => [
                     name,

@@ -88,6 +88,10 @@ export const INTERNAL_SUMMARIES: Record<string, string> = {
   'GET /internal/v1/projects/{id}/quarantine': 'List a project’s quarantined test cases',
   'PUT /internal/v1/projects/{id}/quarantine/{testCaseId}': 'Quarantine a test case',
   'DELETE /internal/v1/projects/{id}/quarantine/{testCaseId}': 'Take a test case out of quarantine',
+  'GET /internal/v1/session/options':
+    'How the console signs in (operator token or OpenID provider)',
+  'GET /internal/v1/session/oidc': 'Start signing in through the OpenID provider',
+  'GET /internal/v1/session/oidc/callback': "The OpenID provider's redirect back: open the session",
 };
 
 export function summarize(document: OpenAPIObject, summaries = SUMMARIES): void {

@@ -68,6 +68,7 @@ describe('console sessions', () => {
       expect(described.body).toEqual({
         method: 'token',
         subject: 'operator',
+        email: null,
         expires_at: expect.any(String),
         csrf_token: s.csrf,
       });

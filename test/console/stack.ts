@@ -24,13 +24,13 @@ export interface ConsoleStack {
 
 /**
  * Starts `dist/main.js` as the api role on a fresh copy of the run's database (named with
- * `suffix`, one per test file), a headless chromium and a request context for it. `settings`
- * add to or replace the service's environment (e.g. `APP_ROLE: 'all'` for the webhook worker
- * too).
+ * `suffix`, one per test file), a headless chromium and a request context for it. `env` adds to or
+ * replaces the service's settings (e.g. `APP_ROLE: 'all'` for the webhook worker too); as a
+ * function, it is given the service's base URL first.
  */
 export async function startConsoleStack(
   suffix: string,
-  settings: Record<string, string> = {},
+  env: Record<string, string> | ((base: string) => Record<string, string>) = {},
 ): Promise<ConsoleStack> {
   const database = await freshDatabase(suffix);
   const port = await freePort();
@@ -41,7 +41,7 @@ export async function startConsoleStack(
     APP_ROLE: 'api',
     PORT: String(port),
     TLS_SELF_SIGNED: 'true',
-    ...settings,
+    ...(typeof env === 'function' ? env(base) : env),
   });
   await waitForOutput(service, /Listening on/, STACK_START_MS - 20_000);
   const browser = await openBrowser(base);

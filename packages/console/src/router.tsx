@@ -73,11 +73,13 @@ const root = createRootRouteWithContext<{ queryClient: QueryClient }>()({
 const signIn = createRoute({
   getParentRoute: () => root,
   path: 'sign-in',
-  validateSearch: (search: Record<string, unknown>): { redirect?: string } =>
-    typeof search.redirect === 'string' ? { redirect: search.redirect } : {},
+  validateSearch: (search: Record<string, unknown>): { redirect?: string; refused?: string } => ({
+    ...(typeof search.redirect === 'string' ? { redirect: search.redirect } : {}),
+    ...(typeof search.refused === 'string' ? { refused: search.refused } : {}),
+  }),
   component: function SignInRoute() {
-    const { redirect: to } = signIn.useSearch();
-    return <SignInPage redirect={to} />;
+    const { redirect: to, refused } = signIn.useSearch();
+    return <SignInPage redirect={to} refused={refused} />;
   },
 });
 

@@ -565,6 +565,57 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/internal/v1/session/options": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** How the console signs in (operator token or OpenID provider) */
+        get: operations["OidcController_options"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/internal/v1/session/oidc": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Start signing in through the OpenID provider */
+        get: operations["OidcController_start"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/internal/v1/session/oidc/callback": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The OpenID provider's redirect back: open the session */
+        get: operations["OidcController_callback"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -1665,12 +1716,18 @@ export interface components {
              * @description How the operator signed in
              * @enum {string}
              */
-            method: "token";
+            method: "token" | "oidc";
             /**
-             * @description Who signed in
+             * @description Who signed in: `operator` for the token, the provider's `sub` for OIDC
              * @example operator
              */
             subject: string;
+            /**
+             * Format: email
+             * @description The provider's email of who signed in (OIDC); null for the operator token
+             * @example ada@example.com
+             */
+            email: string | null;
             /**
              * Format: date-time
              * @description When the session ends
@@ -1678,6 +1735,18 @@ export interface components {
             expires_at: string;
             /** @description Send it as `X-CSRF-Token` on every internal-API call that changes something (POST, PUT, PATCH, DELETE) made with the session cookie */
             csrf_token: string;
+        };
+        SignInOptionsResponse: {
+            /**
+             * @description How the console signs in: `token` (the operator token form) or `oidc` (only through the provider; the token form is refused)
+             * @enum {string}
+             */
+            method: "token" | "oidc";
+            /**
+             * @description The provider the sign-in button names (OIDC); null for the token
+             * @example Example SSO
+             */
+            provider: string | null;
         };
     };
     responses: never;
@@ -4908,6 +4977,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelopeDto"];
                 };
             };
+            /** @description Sign-in goes through the OpenID provider (`OIDC_ISSUER` set): the token is refused */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
             /** @description No such resource in your organization (`not_found`) */
             404: {
                 headers: {
@@ -4967,6 +5045,92 @@ export interface operations {
             };
             /** @description A change made with the console session without its CSRF token (`csrf_token_invalid`) */
             403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+        };
+    };
+    OidcController_options: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description How the sign-in page signs in (no session needed) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SignInOptionsResponse"];
+                };
+            };
+            /** @description No such resource in your organization (`not_found`) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+        };
+    };
+    OidcController_start: {
+        parameters: {
+            query?: {
+                /** @description The console page (`/console/…`) to land on once signed in; any other value lands on the home page */
+                redirect?: unknown;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description To the provider's sign-in, with a short-lived sealed cookie holding the flow; to the sign-in page (`?refused=provider_unavailable`) when the provider cannot be reached. A session the browser held is ended first */
+            302: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description No such resource in your organization (`not_found`) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+        };
+    };
+    OidcController_callback: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Signed in: `Set-Cookie` holds the session, and the browser goes to the page asked for. Refused: to the sign-in page with `?refused=<reason>`, and no session */
+            302: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description No such resource in your organization (`not_found`) */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -24,6 +24,12 @@ export class SessionController {
   @ApiErrors(400, 404, 415)
   @ApiResponse({ status: 401, description: 'Wrong operator token', type: ErrorEnvelopeDto })
   @ApiResponse({
+    status: 403,
+    description:
+      'Sign-in goes through the OpenID provider (`OIDC_ISSUER` set): the token is refused',
+    type: ErrorEnvelopeDto,
+  })
+  @ApiResponse({
     status: 429,
     description: 'Too many failed sign-ins from this address (`Retry-After`)',
     type: ErrorEnvelopeDto,

@@ -5,15 +5,15 @@ import type { SignInMethod } from './entities/console-session.entity.js';
 
 const INSERT = sql(
   'consoleSessions.insert',
-  `INSERT INTO console_session (secret_hash, method, subject, expires_at)
-   VALUES ($1, $2, $3, $4)
-   RETURNING id, method, subject, expires_at`,
+  `INSERT INTO console_session (secret_hash, method, subject, email, expires_at)
+   VALUES ($1, $2, $3, $4, $5)
+   RETURNING id, method, subject, email, expires_at`,
 );
 
 /** The unexpired session whose secret hashes to $1. */
 const FIND_LIVE = sql(
   'consoleSessions.findLive',
-  `SELECT id, method, subject, expires_at FROM console_session
+  `SELECT id, method, subject, email, expires_at FROM console_session
     WHERE secret_hash = $1 AND expires_at > now()`,
 );
 
@@ -28,6 +28,7 @@ export interface LiveSession {
   id: string;
   method: SignInMethod;
   subject: string;
+  email: string | null;
   expiresAt: Date;
 }
 
@@ -35,6 +36,7 @@ interface SessionRow {
   id: string;
   method: SignInMethod;
   subject: string;
+  email: string | null;
   expires_at: Date;
 }
 
@@ -42,6 +44,7 @@ const toLiveSession = (row: SessionRow): LiveSession => ({
   id: row.id,
   method: row.method,
   subject: row.subject,
+  email: row.email,
   expiresAt: row.expires_at,
 });
 
@@ -54,12 +57,14 @@ export class SessionsRepository {
     secretHash: string,
     method: SignInMethod,
     subject: string,
+    email: string | null,
     expiresAt: Date,
   ): Promise<LiveSession> {
     const rows: SessionRow[] = await this.transactions.outside.query(INSERT, [
       secretHash,
       method,
       subject,
+      email,
       expiresAt,
     ]);
     return toLiveSession(rows[0]);

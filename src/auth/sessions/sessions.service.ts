@@ -14,6 +14,7 @@ import {
 } from './session-secret.js';
 import { type LiveSession, SessionsRepository } from './sessions.repository.js';
 import { SignInThrottle } from './sign-in-throttle.js';
+import type { OperatorIdentity } from '../oidc/operator-admission.js';
 
 /** How long a console session lasts from sign-in. */
 export const SESSION_LIFETIME_MS = 12 * 60 * 60_000;
@@ -44,8 +45,8 @@ const noSession = () =>
 /**
  * Console sign-in: server-side sessions in PostgreSQL, held by the browser in an httpOnly
  * cookie. The access guard admits internal-API calls with a live session (and, on a change,
- * its CSRF token) as it admits the operator token. Signing in with the token is one method; an
- * identity provider's sign-in would create the same sessions through `open`.
+ * its CSRF token) as it admits the operator token. Signing in with the token is one method; the
+ * OpenID provider's sign-in (`../oidc/`) creates the same sessions through `open`.
  */
 @Injectable()
 export class SessionsService {
@@ -68,6 +69,15 @@ export class SessionsService {
     const token = this.settings.adminToken;
     // Without an operator token the internal API, and so its sign-in, does not exist.
     if (token === null) throw ApiError.notFound();
+    // With a provider configured, operators are who it says; the token stays for automation
+    // (Authorization: Bearer), not for a browser's sign-in.
+    if (this.settings.oidc !== null) {
+      throw new ApiError(
+        403,
+        ErrorCode.InvalidRequest,
+        'Sign in through the identity provider: the operator token cannot open a console session here.',
+      );
+    }
     this.throttle.check(client);
     if (!secretsEqual(dto.token, token)) {
       const inAll = this.throttle.failed(client);
@@ -79,15 +89,32 @@ export class SessionsService {
       throw new ApiError(401, ErrorCode.Unauthorized, 'Wrong operator token.');
     }
     this.throttle.succeeded(client);
-    const previous = sessionSecretFrom(req.get('cookie'));
-    if (previous !== null) await this.sessions.delete(hashSessionSecret(previous, token));
-    return this.open('token', 'operator', token);
+    await this.endPrevious(req, token);
+    return this.open('token', { subject: 'operator', email: null }, token);
   }
 
-  /** Opens a session for `subject`, clearing expired ones while at it. */
+  /**
+   * Opens a session for the operator the provider vouched for (the OIDC callback has checked
+   * who may sign in). Like the token's sign-in, it gets a new secret (a session id planted
+   * before sign-in is never the one signed in) and ends a previous session the request names
+   * (the OIDC start has already ended it: the cross-site callback does not carry the cookie).
+   */
+  async signInWithProvider(identity: OperatorIdentity, req: Request): Promise<SignedIn> {
+    const token = this.settings.adminToken;
+    if (token === null) throw ApiError.notFound();
+    await this.endPrevious(req, token);
+    return this.open('oidc', identity, token);
+  }
+
+  private async endPrevious(req: Request, token: string): Promise<void> {
+    const previous = sessionSecretFrom(req.get('cookie'));
+    if (previous !== null) await this.sessions.delete(hashSessionSecret(previous, token));
+  }
+
+  /** Opens a session for `identity`, clearing expired ones while at it. */
   private async open(
     method: LiveSession['method'],
-    subject: string,
+    identity: OperatorIdentity,
     operatorToken: string,
   ): Promise<SignedIn> {
     await this.sessions.deleteExpired();
@@ -96,7 +123,8 @@ export class SessionsService {
     const session = await this.sessions.insert(
       hashSessionSecret(secret, operatorToken),
       method,
-      subject,
+      identity.subject,
+      identity.email,
       expiresAt,
     );
     return {
@@ -158,6 +186,7 @@ function toSessionResponse(session: LiveSession, secret: string): SessionRespons
   return {
     method: session.method,
     subject: session.subject,
+    email: session.email,
     expires_at: session.expiresAt.toISOString(),
     csrf_token: csrfTokenOf(secret),
   };

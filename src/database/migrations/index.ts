@@ -13,6 +13,7 @@ import { IdempotencyClaimsCarryATokenAndNoSecrets1795469263941 } from './1795469
 import { ResultsIntelligence1795474562658 } from './1795474562658-ResultsIntelligence.js';
 import { KeepCaseOutcomes1795476498795 } from './1795476498795-KeepCaseOutcomes.js';
 import { CreateConsoleSessions1795484634867 } from './1795484634867-CreateConsoleSessions.js';
+import { ConsoleSessionsRememberEmail1795490000000 } from './1795490000000-ConsoleSessionsRememberEmail.js';
 
 /** Every migration in the order it runs; the app and the migration CLI share this list. */
 export const MIGRATIONS: Array<new () => MigrationInterface> = [
@@ -37,4 +38,6 @@ export const MIGRATIONS: Array<new () => MigrationInterface> = [
   KeepCaseOutcomes1795476498795,
   // The console's sign-in sessions (only a hash of each secret).
   CreateConsoleSessions1795484634867,
+  // Who signed in through the OpenID provider (the console's sessions, issue 18).
+  ConsoleSessionsRememberEmail1795490000000,
 ];

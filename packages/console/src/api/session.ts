@@ -3,6 +3,18 @@ import { ApiFailure, api, rememberCsrfToken, unwrap, type Session } from './clie
 
 export const SESSION_KEY = ['session'] as const;
 
+/** How the sign-in page signs in: the operator token, or only through the OpenID provider. */
+export const signInOptionsQuery = queryOptions({
+  queryKey: ['sign-in-options'] as const,
+  queryFn: () => unwrap(api.GET('/internal/v1/session/options')),
+  staleTime: Infinity,
+});
+
+/** Where the provider's sign-in starts; the service sends the browser on to the provider. */
+export function providerSignInHref(redirect: string): string {
+  return `/internal/v1/session/oidc?${new URLSearchParams({ redirect })}`;
+}
+
 /** The signed-in session, or null when there is none (401). */
 export const sessionQuery = queryOptions({
   queryKey: SESSION_KEY,

@@ -1,6 +1,13 @@
 import { useQuery } from '@tanstack/react-query';
 import { Link, Outlet, useRouter } from '@tanstack/react-router';
+import type { Session } from '../api/client';
 import { sessionQuery, useSignOut } from '../api/session';
+
+/** Who the header names: the provider's email, or the operator token. */
+function signedInAs(session: Session): string {
+  if (session.method === 'oidc') return session.email ?? session.subject;
+  return 'operator token';
+}
 
 /** The header (navigation, who is signed in, sign-out) around every signed-in page. */
 export function SignedInLayout() {
@@ -16,7 +23,9 @@ export function SignedInLayout() {
             Organizations
           </Link>
         </nav>
-        <span className="who">{session.data ? `Signed in as ${session.data.subject}` : ''}</span>
+        <span className="who">
+          {session.data ? `Signed in as ${signedInAs(session.data)}` : ''}
+        </span>
         <button
           type="button"
           className="secondary"

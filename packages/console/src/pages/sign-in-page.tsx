@@ -1,7 +1,8 @@
+import { useQuery } from '@tanstack/react-query';
 import { useRouter } from '@tanstack/react-router';
 import { useState, type FormEvent } from 'react';
 import { ApiFailure } from '../api/client';
-import { useSignIn } from '../api/session';
+import { providerSignInHref, signInOptionsQuery, useSignIn } from '../api/session';
 
 export const CONSOLE_BASE = '/console';
 
@@ -21,8 +22,70 @@ function signInMessage(error: Error): string {
   return error.message;
 }
 
-/** Signing in with the operator token (ADMIN_TOKEN), which never stays in the browser. */
-export function SignInPage({ redirect }: { redirect?: string }) {
+/** Why the provider's sign-in opened no session (the service's `?refused=` reasons). */
+export const REFUSALS: Record<string, string> = {
+  email_domain: 'Your email address is not in a domain allowed to operate this service.',
+  email_unverified: 'The identity provider has not verified your email address.',
+  not_in_group: 'You are not in the group allowed to operate this service.',
+  state: 'The sign-in did not come back to the browser that started it. Please sign in again.',
+  expired: 'The sign-in took too long or was already used. Please sign in again.',
+  provider_error: 'The identity provider did not complete the sign-in. Please try again.',
+  provider_unavailable:
+    'The identity provider cannot be reached right now. Please try again in a moment.',
+};
+
+/**
+ * Signing in: through the OpenID provider when the service has one (the token form is then
+ * shown disabled), otherwise with the operator token (ADMIN_TOKEN), which never stays in the
+ * browser.
+ */
+export function SignInPage({ redirect, refused }: { redirect?: string; refused?: string }) {
+  const options = useQuery(signInOptionsQuery);
+  const provider = options.data?.method === 'oidc' ? (options.data.provider ?? 'SSO') : null;
+  const refusal =
+    refused === undefined ? undefined : (REFUSALS[refused] ?? REFUSALS.provider_error);
+  return (
+    <main className="sign-in">
+      <h1>Test management console</h1>
+      {refusal ? (
+        <p id="sign-in-refused" className="form-error card" role="alert">
+          {refusal}
+        </p>
+      ) : null}
+      {provider !== null ? (
+        <section className="card" aria-labelledby="sso-heading">
+          <h2 id="sso-heading">Sign in</h2>
+          <p className="muted">Operators sign in through the organization’s identity provider.</p>
+          <a className="button" href={providerSignInHref(afterSignIn(redirect))}>
+            Sign in with {provider}
+          </a>
+        </section>
+      ) : null}
+      <TokenSignIn
+        redirect={redirect}
+        disabled={options.isPending || provider !== null}
+        heading={provider !== null ? 'Operator token' : 'Sign in'}
+        help={
+          provider !== null
+            ? 'Signing in with the operator token is turned off while an identity provider is configured.'
+            : undefined
+        }
+      />
+    </main>
+  );
+}
+
+function TokenSignIn({
+  redirect,
+  disabled,
+  heading,
+  help,
+}: {
+  redirect?: string;
+  disabled: boolean;
+  heading: string;
+  help?: string;
+}) {
   const router = useRouter();
   const signIn = useSignIn();
   const [token, setToken] = useState('');
@@ -38,13 +101,16 @@ export function SignInPage({ redirect }: { redirect?: string }) {
   };
 
   return (
-    <main className="sign-in">
-      <h1>Test management console</h1>
-      <form onSubmit={submit} className="card" aria-describedby="sign-in-help">
-        <h2>Sign in</h2>
-        <p id="sign-in-help" className="muted">
-          Enter the operator token (the service’s <code>ADMIN_TOKEN</code>).
-        </p>
+    <form onSubmit={submit} className="card" aria-describedby="sign-in-help">
+      <h2>{heading}</h2>
+      <p id="sign-in-help" className="muted">
+        {help ?? (
+          <>
+            Enter the operator token (the service’s <code>ADMIN_TOKEN</code>).
+          </>
+        )}
+      </p>
+      <fieldset disabled={disabled}>
         <label htmlFor="token">Operator token</label>
         <input
           id="token"
@@ -65,7 +131,7 @@ export function SignInPage({ redirect }: { redirect?: string }) {
         <button type="submit" disabled={signIn.isPending}>
           {signIn.isPending ? 'Signing in…' : 'Sign in'}
         </button>
-      </form>
-    </main>
+      </fieldset>
+    </form>
   );
 }

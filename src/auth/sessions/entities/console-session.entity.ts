@@ -2,7 +2,7 @@ import { Column, Entity, Index } from 'typeorm';
 import { Row, Timestamp, Varchar } from '../../../database/columns.js';
 
 /** How an operator signed in to the console. */
-export const SIGN_IN_METHODS = ['token'] as const;
+export const SIGN_IN_METHODS = ['token', 'oidc'] as const;
 export type SignInMethod = (typeof SIGN_IN_METHODS)[number];
 
 /**
@@ -16,11 +16,14 @@ export class ConsoleSession extends Row {
   @Column({ type: 'char', length: 64, select: false })
   secretHash!: string;
 
-  /** `token` (ADMIN_TOKEN on the sign-in form); an identity provider's sign-in adds its own. */
+  /** `token` (ADMIN_TOKEN on the sign-in form) or `oidc` (the OpenID provider's sign-in). */
   @Varchar(16) method!: SignInMethod;
 
-  /** Who signed in: `operator` for the token. */
+  /** Who signed in: `operator` for the token, the provider's `sub` for OIDC. */
   @Varchar(255) subject!: string;
+
+  /** The provider's email of who signed in (OIDC); null for the token. */
+  @Varchar(320, { nullable: true }) email!: string | null;
 
   /** The session is refused from this moment on; expired rows are deleted at the next sign-in. */
   @Index('IDX_console_session_expires_at')
