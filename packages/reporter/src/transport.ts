@@ -1,4 +1,4 @@
-import http from 'node:http';
+import type http from 'node:http';
 
 /** One attempt of a request, as the retrying fetch sends it (the body read once, sent as is). */
 export interface Outgoing {
@@ -22,8 +22,10 @@ const protocols = new Map<string, Protocol>();
 async function protocolOf(url: URL): Promise<Protocol> {
   let protocol = protocols.get(url.protocol);
   if (!protocol) {
-    // node:https (and TLS) is loaded only for an https:// service.
-    const module = url.protocol === 'https:' ? await import('node:https') : http;
+    // Loaded on the first request (not for --help or a dry run); node:https (and TLS) only for
+    // an https:// service.
+    const module =
+      url.protocol === 'https:' ? await import('node:https') : await import('node:http');
     protocol = { agent: new module.Agent({ keepAlive: true }), request: module.request };
     protocols.set(url.protocol, protocol);
   }
