@@ -1,7 +1,7 @@
 // Builds dist/cli.js: the reporter and openapi-fetch bundled into one ES module, so a pipeline
 // step's Node resolves and loads one file instead of twenty and the package has no runtime
 // dependencies (issue 17: a shard's start is most of the reporter's overhead). Type checking
-// stays with tsc (`npm run build` runs it first).
+// stays with tsc (`npm run build` runs it first; tsconfig.json emits nothing).
 import { rmSync } from 'node:fs';
 import { build } from 'esbuild';
 
@@ -31,5 +31,7 @@ await build({
   format: 'esm',
   target: 'node20.19',
   plugins: [builtinsOnUse],
+  // openapi-fetch's `new Headers()` and `instanceof FormData` without undici (src/web.ts).
+  inject: ['src/bundle-globals.ts'],
   logLevel: 'warning',
 });
