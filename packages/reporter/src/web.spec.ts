@@ -35,7 +35,8 @@ describe("web.ts: fetch's Headers, Request and Response without undici", () => {
   });
 
   it('refuses what fetch’s Headers refuses: a bad name, a line break in a value', () => {
-    for (const init of [{ 'bad name': 'x' }, { ok: 'a\r\nInjected: 1' }]) {
+    const refused: Record<string, string>[] = [{ 'bad name': 'x' }, { ok: 'a\r\nInjected: 1' }];
+    for (const init of refused) {
       expect(thrown(() => new Headers(init))).toBe('TypeError');
       expect(thrown(() => new LightHeaders(init))).toBe('TypeError');
     }
