@@ -3,6 +3,7 @@ import type { Connection } from './config.js';
 import { serviceError } from './errors.js';
 import { retryingFetch, type RetryOptions } from './http.js';
 import type { paths } from './schema.js';
+import { LightRequest } from './web.js';
 
 export type ServiceClient = ReturnType<typeof createClient<paths>>;
 
@@ -16,6 +17,9 @@ export function serviceClient(connection: Connection, retry: RetryOptions = {}):
       'User-Agent': 'tm-report/0.1',
     },
     fetch: retryingFetch(retry),
+    // Not the global Request, which loads undici (web.ts); the retrying fetch reads its URL,
+    // method, headers and body.
+    Request: LightRequest as unknown as typeof Request,
   });
 }
 

@@ -85,7 +85,7 @@ async function verdictOf(response: Response): Promise<Verdict> {
  * 5 attempts. Every POST the reporter sends carries an `Idempotency-Key`, so a retry of a
  * request the service did carry out is answered with its replay, not done twice. While another
  * shard's identical request is in flight (409 `idempotency_key_in_use`) it polls for the replay
- * from 100 ms on instead: those polls are no failures and count apart. An answer that is not
+ * from 25 ms on instead: those polls are no failures and count apart. An answer that is not
  * the service's (a redirect, an HTML page) is an error about TM_URL, as is an unknown host.
  */
 export function retryingFetch(options: RetryOptions = {}): (request: Request) => Promise<Response> {

@@ -40,7 +40,8 @@ function clientFor(io: Io, log: (text: string) => void): ServiceClient {
   return serviceClient(connectionFrom(io.env), {
     ...io.retry,
     onRetry: (what, reason, waitMs, attempt) => {
-      log(`${what}: ${reason}; retry ${attempt} in ${(waitMs / 1000).toFixed(1)} s`);
+      const wait = waitMs < 1000 ? `${waitMs} ms` : `${(waitMs / 1000).toFixed(1)} s`;
+      log(`${what}: ${reason}; retry ${attempt} in ${wait}`);
       io.retry?.onRetry?.(what, reason, waitMs, attempt);
     },
   });

@@ -1,4 +1,5 @@
-import http from 'node:http';
+import type http from 'node:http';
+import { LightResponse } from './web.js';
 
 /** One attempt of a request, as the retrying fetch sends it (the body read once, sent as is). */
 export interface Outgoing {
@@ -22,8 +23,10 @@ const protocols = new Map<string, Protocol>();
 async function protocolOf(url: URL): Promise<Protocol> {
   let protocol = protocols.get(url.protocol);
   if (!protocol) {
-    // node:https (and TLS) is loaded only for an https:// service.
-    const module = url.protocol === 'https:' ? await import('node:https') : http;
+    // Loaded on the first request (not for --help or a dry run); node:https (and TLS) only for
+    // an https:// service.
+    const module =
+      url.protocol === 'https:' ? await import('node:https') : await import('node:http');
     protocol = { agent: new module.Agent({ keepAlive: true }), request: module.request };
     protocols.set(url.protocol, protocol);
   }
@@ -36,9 +39,9 @@ function timeoutError(ms: number): Error {
 
 /**
  * The reporter's transport: node:http(s) with keep-alive, answering with a fetch `Response` for
- * openapi-fetch. Not undici's `fetch`: in a profile of a shard, its first request (loading its
- * dispatcher and compiling its WebAssembly HTTP parser) and its stream-based bodies cost more CPU
- * than the rest of the reporter; node:http's parser is built in. Redirects are not followed: a
+ * openapi-fetch (web.ts's, which needs no undici). Not undici's `fetch`: in a profile of a shard,
+ * its first request (loading its dispatcher and compiling its WebAssembly HTTP parser) and its
+ * stream-based bodies cost more CPU than the rest of the reporter; node:http's parser is built in. Redirects are not followed: a
  * redirect means TM_URL is not the API's address (the caller says so).
  */
 export const httpTransport: Transport = async (outgoing, timeoutMs) => {
@@ -56,19 +59,20 @@ export const httpTransport: Transport = async (outgoing, timeoutMs) => {
       res.on('end', () => {
         clearTimeout(timer);
         const status = res.statusCode ?? 0;
-        const responseHeaders = new Headers();
+        const answerHeaders: [string, string][] = [];
         for (let i = 0; i + 1 < res.rawHeaders.length; i += 2)
-          responseHeaders.append(res.rawHeaders[i], res.rawHeaders[i + 1]);
+          answerHeaders.push([res.rawHeaders[i], res.rawHeaders[i + 1]]);
         const noBody = status === 204 || status === 304 || outgoing.method === 'HEAD';
         try {
-          const response = new Response(noBody ? null : Buffer.concat(chunks), {
+          const response = new LightResponse(noBody ? null : Buffer.concat(chunks), {
             status,
             statusText: res.statusMessage,
-            headers: responseHeaders,
+            headers: answerHeaders,
+            // As fetch's answers do: the URL it came from, for messages about TM_URL.
+            url: outgoing.url.href,
           });
-          // As fetch's answers do: the URL it came from, for messages about TM_URL.
-          Object.defineProperty(response, 'url', { value: outgoing.url.href });
-          resolve(response);
+          // The subset of a fetch Response that openapi-fetch and the reporter read (web.ts).
+          resolve(response as unknown as Response);
         } catch (error) {
           // A status fetch cannot represent (e.g. 1xx, or beyond 599): not an HTTP service.
           reject(error);
