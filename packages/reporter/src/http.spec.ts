@@ -69,6 +69,16 @@ describe('retrying fetch', () => {
     expect(s.bodies).toHaveLength(1);
   });
 
+  it('fails at once, naming NODE_EXTRA_CA_CERTS, when the TLS certificate is not trusted', async () => {
+    const s = scripted([networkError('DEPTH_ZERO_SELF_SIGNED_CERT'), json(201, {})]);
+    await expect(s.call()).rejects.toThrow(
+      /https:\/\/tm.example \(TM_URL\): its TLS certificate is self-signed and not trusted here \(DEPTH_ZERO_SELF_SIGNED_CERT\)\. .*NODE_EXTRA_CA_CERTS/,
+    );
+    expect(s.bodies).toHaveLength(1);
+    const wrongHost = scripted([networkError('ERR_TLS_CERT_ALTNAME_INVALID')]);
+    await expect(wrongHost.call()).rejects.toThrow('its TLS certificate is not for this host name');
+  });
+
   it('refuses answers that cannot be the service’s: a redirect, an HTML page, no JSON', async () => {
     const redirect = scripted([
       new Response(null, { status: 301, headers: { Location: 'https://tm.example/login' } }),

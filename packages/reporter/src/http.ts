@@ -25,6 +25,21 @@ function networkErrorCode(error: unknown): string | undefined {
 }
 
 /**
+ * TLS errors no retry mends: the certificate is not one this machine trusts, not for this
+ * host, or out of date. Node names them by these codes (OpenSSL's, and its own for the host).
+ */
+const CERTIFICATE_ERRORS: Record<string, string> = {
+  DEPTH_ZERO_SELF_SIGNED_CERT: 'is self-signed and not trusted here',
+  SELF_SIGNED_CERT_IN_CHAIN: 'comes from a certificate authority not trusted here',
+  UNABLE_TO_GET_ISSUER_CERT_LOCALLY: 'comes from a certificate authority not trusted here',
+  UNABLE_TO_VERIFY_LEAF_SIGNATURE: 'comes from a certificate authority not trusted here',
+  CERT_UNTRUSTED: 'is not trusted here',
+  ERR_TLS_CERT_ALTNAME_INVALID: 'is not for this host name',
+  CERT_HAS_EXPIRED: 'has expired',
+  CERT_NOT_YET_VALID: 'is not valid yet',
+};
+
+/**
  * A network error's code (ECONNREFUSED, ENOTFOUND…), else its message. No `instanceof Error`:
  * node's errors come from another realm than a test's.
  */
@@ -86,7 +101,8 @@ async function verdictOf(response: Response): Promise<Verdict> {
  * request the service did carry out is answered with its replay, not done twice. While another
  * shard's identical request is in flight (409 `idempotency_key_in_use`) it polls for the replay
  * from 25 ms on instead: those polls are no failures and count apart. An answer that is not
- * the service's (a redirect, an HTML page) is an error about TM_URL, as is an unknown host.
+ * the service's (a redirect, an HTML page) is an error about TM_URL, as are an unknown host and
+ * a TLS certificate this machine does not trust (no retry mends those).
  */
 export function retryingFetch(options: RetryOptions = {}): (request: Request) => Promise<Response> {
   const send = options.transport ?? httpTransport;
@@ -110,9 +126,15 @@ export function retryingFetch(options: RetryOptions = {}): (request: Request) =>
         verdict = await verdictOf(response);
       } catch (error) {
         if (error instanceof ReporterError) throw error;
-        if (networkErrorCode(error) === 'ENOTFOUND') {
+        const code = networkErrorCode(error);
+        if (code === 'ENOTFOUND') {
           throw new ReporterError(
             `Cannot reach the service: the host ${url.hostname} of TM_URL is not known (DNS: ENOTFOUND); check TM_URL.`,
+          );
+        }
+        if (code !== undefined && Object.hasOwn(CERTIFICATE_ERRORS, code)) {
+          throw new ReporterError(
+            `Cannot reach the service at ${url.origin} (TM_URL): its TLS certificate ${CERTIFICATE_ERRORS[code]} (${code}). If it is right, point NODE_EXTRA_CA_CERTS at its certificate authority's certificate (a local install: .local/tls/localhost.crt). Not retrying.`,
           );
         }
         verdict = { retry: true, reason: `network error (${describeNetworkError(error)})` };
