@@ -6,17 +6,27 @@ import { resultTime } from './status-strip';
 
 const HEIGHT = 220;
 
+const day = new Intl.DateTimeFormat('en', {
+  month: 'short',
+  day: 'numeric',
+  hour: '2-digit',
+  minute: '2-digit',
+  timeZone: 'UTC',
+});
+
 /**
- * The case's durations over time (uPlot on a canvas), oldest first. Loaded on its own
- * (`React.lazy`), so the console's first load does not carry uPlot. Results without a
- * duration are gaps.
+ * The case's durations, result after result (uPlot on a canvas), oldest first: evenly spaced
+ * like the status strip above it, each labelled with when it was reported (UTC), since runs
+ * come at uneven times (nightly, then ten in an hour). Loaded on its own (`React.lazy`), so the
+ * console's first load does not carry uPlot. Results without a duration are gaps.
  */
 export default function DurationChart({ results }: { results: CaseHistoryItem[] }) {
   const box = useRef<HTMLDivElement>(null);
   const oldestFirst = [...results].reverse();
-  const xs = oldestFirst.map((r) => Date.parse(resultTime(r)) / 1000);
+  const xs = oldestFirst.map((_r, i) => i + 1);
+  const labels = oldestFirst.map((r) => day.format(new Date(resultTime(r))));
   const ys = oldestFirst.map((r) => r.duration_ms);
-  const key = JSON.stringify([xs, ys]);
+  const key = JSON.stringify([labels, ys]);
 
   useEffect(() => {
     const element = box.current;
@@ -25,12 +35,17 @@ export default function DurationChart({ results }: { results: CaseHistoryItem[] 
       {
         width: Math.max(element.clientWidth, 300),
         height: HEIGHT,
-        tzDate: (ts) => uPlot.tzDate(new Date(ts * 1000), 'Etc/UTC'),
         legend: { show: false },
         cursor: { drag: { x: false, y: false } },
-        scales: { x: { time: true } },
+        scales: { x: { time: false, range: [0.5, xs.length + 0.5] } },
         axes: [
-          { stroke: '#4f5661', grid: { stroke: '#e4e7ec' } },
+          {
+            stroke: '#4f5661',
+            grid: { stroke: '#e4e7ec' },
+            // Whole steps only: a tick is a result, named by when it was reported.
+            incrs: [1, 2, 5, 10, 20, 50, 100],
+            values: (_u, ticks) => ticks.map((v) => labels[v - 1] ?? ''),
+          },
           {
             stroke: '#4f5661',
             grid: { stroke: '#e4e7ec' },
