@@ -11,7 +11,8 @@ import {
 } from '../api/api-keys';
 import { ApiFailure } from '../api/client';
 import { organization } from '../api/organizations';
-import { Modal } from '../components/modal';
+import { ConfirmDialog, ShownOnceDialog } from '../components/dialogs';
+import { FormError } from '../components/form-error';
 import { Pager } from '../components/pager';
 import { listState } from '../components/states';
 import { OrganizationNav } from '../components/organization-nav';
@@ -180,60 +181,25 @@ function CreateApiKeyForm({ organizationId }: { organizationId: string }) {
             ))}
           </div>
         </fieldset>
-        {create.error ? (
-          <p className="form-error" role="alert">
-            {create.error.message}
-          </p>
-        ) : null}
+        <FormError error={create.error} />
         <div className="actions">
           <button type="submit" disabled={create.isPending}>
             {create.isPending ? 'Creating…' : 'Create key'}
           </button>
         </div>
       </form>
-      {shown ? <NewKeyDialog shown={shown} onClose={() => setShown(null)} /> : null}
+      {shown ? (
+        <ShownOnceDialog
+          titleId="new-key-title"
+          title={`Key “${shown.name}” created`}
+          warning="Copy this key now: it will not be shown again. Only its prefix stays visible here."
+          value={shown.key}
+          valueLabel="The new API key"
+          noun="key"
+          onClose={() => setShown(null)}
+        />
+      ) : null}
     </>
-  );
-}
-
-/** The new key, once: a copy button and the warning that it will not be shown again. */
-function NewKeyDialog({
-  shown,
-  onClose,
-}: {
-  shown: { key: string; name: string };
-  onClose: () => void;
-}) {
-  const [copied, setCopied] = useState<'yes' | 'failed' | null>(null);
-  const copy = () =>
-    navigator.clipboard.writeText(shown.key).then(
-      () => setCopied('yes'),
-      () => setCopied('failed'),
-    );
-  return (
-    <Modal labelledBy="new-key-title" onClose={onClose}>
-      <h2 id="new-key-title">Key “{shown.name}” created</h2>
-      <p className="warning" role="alert">
-        Copy this key now: it will not be shown again. Only its prefix stays visible here.
-      </p>
-      <p>
-        <code className="secret" aria-label="The new API key">
-          {shown.key}
-        </code>
-      </p>
-      <p role="status" className="muted">
-        {copied === 'yes' ? 'Copied to the clipboard.' : ''}
-        {copied === 'failed' ? 'Could not copy: select the key and copy it by hand.' : ''}
-      </p>
-      <div className="actions">
-        <button type="button" onClick={copy} data-autofocus>
-          Copy key
-        </button>
-        <button type="button" className="secondary" onClick={onClose}>
-          I have stored it, close
-        </button>
-      </div>
-    </Modal>
   );
 }
 
@@ -241,30 +207,19 @@ function NewKeyDialog({
 function DeleteDialog({ apiKey, onClose }: { apiKey: ApiKey; onClose: () => void }) {
   const remove = useDeleteApiKey();
   return (
-    <Modal labelledBy="delete-key-title" onClose={onClose}>
-      <h2 id="delete-key-title">Delete the key “{apiKey.name}”?</h2>
+    <ConfirmDialog
+      titleId="delete-key-title"
+      title={`Delete the key “${apiKey.name}”?`}
+      call={remove}
+      action={{ label: 'Delete key', pending: 'Deleting…' }}
+      danger
+      onConfirm={() => remove.mutate(apiKey.id, { onSuccess: onClose })}
+      onClose={onClose}
+    >
       <p>
         Pipelines using <code>{apiKey.prefix}…</code> will be refused at once. This cannot be
         undone.
       </p>
-      {remove.error ? (
-        <p className="form-error" role="alert">
-          {remove.error.message}
-        </p>
-      ) : null}
-      <div className="actions">
-        <button
-          type="button"
-          className="danger"
-          disabled={remove.isPending}
-          onClick={() => remove.mutate(apiKey.id, { onSuccess: onClose })}
-        >
-          {remove.isPending ? 'Deleting…' : 'Delete key'}
-        </button>
-        <button type="button" className="secondary" onClick={onClose} data-autofocus>
-          Cancel
-        </button>
-      </div>
-    </Modal>
+    </ConfirmDialog>
   );
 }

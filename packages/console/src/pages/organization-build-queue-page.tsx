@@ -1,11 +1,11 @@
 import { useQuery } from '@tanstack/react-query';
 import { Link } from '@tanstack/react-router';
-import { useState, type FormEvent } from 'react';
+import { useState } from 'react';
 import { buildQueue, useAssignBuild, type Build } from '../api/builds';
 import { organization } from '../api/organizations';
 import { organizationProjects } from '../api/projects';
 import { projectReleases } from '../api/releases';
-import { Modal } from '../components/modal';
+import { FormDialog } from '../components/dialogs';
 import { OrganizationNav } from '../components/organization-nav';
 import { Pager } from '../components/pager';
 import { RELEASE_STATUS_NAMES } from '../components/release-progress';
@@ -148,8 +148,7 @@ function AssignDialog({
     releases.data?.data[0]?.id ??
     null;
 
-  const submit = (event: FormEvent) => {
-    event.preventDefault();
+  const submit = () => {
     if (releaseId === null) return;
     assign.mutate({ buildId: build.id, releaseId }, { onSuccess: onClose });
   };
@@ -196,42 +195,34 @@ function AssignDialog({
   }
 
   return (
-    <Modal labelledBy="assign-title" onClose={onClose}>
-      <h2 id="assign-title">Assign “{build.name}” to a release</h2>
-      <form onSubmit={submit} className="form">
-        <label htmlFor="assign-project">Project</label>
-        <select
-          id="assign-project"
-          name="project"
-          value={projectId ?? ''}
-          disabled={!projects.isSuccess}
-          onChange={(event) => {
-            setChosenProject(event.target.value);
-            setChosenRelease(null);
-          }}
-          data-autofocus
-        >
-          {projects.data?.data.map((p) => (
-            <option key={p.id} value={p.id}>
-              {p.name}
-            </option>
-          ))}
-        </select>
-        {releaseChoice}
-        {assign.error ? (
-          <p className="form-error" role="alert">
-            {assign.error.message}
-          </p>
-        ) : null}
-        <div className="actions">
-          <button type="submit" disabled={assign.isPending || releaseId === null}>
-            {assign.isPending ? 'Assigning…' : 'Assign'}
-          </button>
-          <button type="button" className="secondary" onClick={onClose}>
-            Cancel
-          </button>
-        </div>
-      </form>
-    </Modal>
+    <FormDialog
+      titleId="assign-title"
+      title={`Assign “${build.name}” to a release`}
+      call={assign}
+      action={{ label: 'Assign', pending: 'Assigning…' }}
+      ready={releaseId !== null}
+      onSubmit={submit}
+      onClose={onClose}
+    >
+      <label htmlFor="assign-project">Project</label>
+      <select
+        id="assign-project"
+        name="project"
+        value={projectId ?? ''}
+        disabled={!projects.isSuccess}
+        onChange={(event) => {
+          setChosenProject(event.target.value);
+          setChosenRelease(null);
+        }}
+        data-autofocus
+      >
+        {projects.data?.data.map((p) => (
+          <option key={p.id} value={p.id}>
+            {p.name}
+          </option>
+        ))}
+      </select>
+      {releaseChoice}
+    </FormDialog>
   );
 }

@@ -1,6 +1,7 @@
 import { useState, type FormEvent } from 'react';
 import { ApiFailure, type Organization } from '../api/client';
 import type { CreateOrganization, UpdateOrganization } from '../api/organizations';
+import { FormError } from '../components/form-error';
 
 export const PLAN_NAMES: Record<Organization['plan'], string> = {
   basic: 'Basic',
@@ -111,11 +112,7 @@ export function OrganizationForm({ editing, submitLabel, pending, error, onSubmi
         ) : null}
       </fieldset>
 
-      {error ? (
-        <p className="form-error" role="alert">
-          {error.message}
-        </p>
-      ) : null}
+      <FormError error={error} />
       <div className="actions">
         <button type="submit" disabled={pending}>
           {pending ? 'Saving…' : submitLabel}

@@ -12,7 +12,8 @@ import {
   type Webhook,
   type WebhookEvent,
 } from '../api/webhooks';
-import { Modal } from '../components/modal';
+import { ConfirmDialog, ShownOnceDialog } from '../components/dialogs';
+import { FormError } from '../components/form-error';
 import { Pager } from '../components/pager';
 import { listState } from '../components/states';
 import { OrganizationNav } from '../components/organization-nav';
@@ -141,11 +142,7 @@ export function OrganizationWebhooksPage({ id, offset }: { id: string; offset: n
             ))}
           </tbody>
         </table>
-        {enable.error ? (
-          <p className="form-error" role="alert">
-            {enable.error.message}
-          </p>
-        ) : null}
+        <FormError error={enable.error} />
         <Pager
           pagination={page.data.pagination}
           to="/organizations/$organizationId/webhooks"
@@ -245,64 +242,30 @@ function CreateWebhookForm({ organizationId }: { organizationId: string }) {
             ))}
           </div>
         </fieldset>
-        {create.error ? (
-          <p className="form-error" role="alert">
-            {create.error.message}
-          </p>
-        ) : null}
+        <FormError error={create.error} />
         <div className="actions">
           <button type="submit" disabled={create.isPending}>
             {create.isPending ? 'Creating…' : 'Create subscription'}
           </button>
         </div>
       </form>
-      {shown ? <NewSecretDialog shown={shown} onClose={() => setShown(null)} /> : null}
+      {shown ? (
+        <ShownOnceDialog
+          titleId="new-secret-title"
+          title="Subscription created"
+          intro={
+            <p className="endpoint-line">
+              Deliveries to <code>{shown.url}</code> are signed with this secret.
+            </p>
+          }
+          warning="Copy this signing secret now: it will not be shown again. Your endpoint needs it to check that each delivery comes from this service."
+          value={shown.secret}
+          valueLabel="The signing secret"
+          noun="secret"
+          onClose={() => setShown(null)}
+        />
+      ) : null}
     </>
-  );
-}
-
-/** The new signing secret, once: a copy button and the warning that it will not be shown again. */
-function NewSecretDialog({
-  shown,
-  onClose,
-}: {
-  shown: { secret: string; url: string };
-  onClose: () => void;
-}) {
-  const [copied, setCopied] = useState<'yes' | 'failed' | null>(null);
-  const copy = () =>
-    navigator.clipboard.writeText(shown.secret).then(
-      () => setCopied('yes'),
-      () => setCopied('failed'),
-    );
-  return (
-    <Modal labelledBy="new-secret-title" onClose={onClose}>
-      <h2 id="new-secret-title">Subscription created</h2>
-      <p className="endpoint-line">
-        Deliveries to <code>{shown.url}</code> are signed with this secret.
-      </p>
-      <p className="warning" role="alert">
-        Copy this signing secret now: it will not be shown again. Your endpoint needs it to check
-        that each delivery comes from this service.
-      </p>
-      <p>
-        <code className="secret" aria-label="The signing secret">
-          {shown.secret}
-        </code>
-      </p>
-      <p role="status" className="muted">
-        {copied === 'yes' ? 'Copied to the clipboard.' : ''}
-        {copied === 'failed' ? 'Could not copy: select the secret and copy it by hand.' : ''}
-      </p>
-      <div className="actions">
-        <button type="button" onClick={copy} data-autofocus>
-          Copy secret
-        </button>
-        <button type="button" className="secondary" onClick={onClose}>
-          I have stored it, close
-        </button>
-      </div>
-    </Modal>
   );
 }
 
@@ -310,30 +273,19 @@ function NewSecretDialog({
 function DeleteDialog({ webhook, onClose }: { webhook: Webhook; onClose: () => void }) {
   const remove = useDeleteWebhook();
   return (
-    <Modal labelledBy="delete-webhook-title" onClose={onClose}>
-      <h2 id="delete-webhook-title">Delete this subscription?</h2>
+    <ConfirmDialog
+      titleId="delete-webhook-title"
+      title="Delete this subscription?"
+      call={remove}
+      action={{ label: 'Delete subscription', pending: 'Deleting…' }}
+      danger
+      onConfirm={() => remove.mutate(webhook.id, { onSuccess: onClose })}
+      onClose={onClose}
+    >
       <p>
         Nothing more will be sent to <code className="wrap">{webhook.url}</code>, and its pending
         retries stop. This cannot be undone.
       </p>
-      {remove.error ? (
-        <p className="form-error" role="alert">
-          {remove.error.message}
-        </p>
-      ) : null}
-      <div className="actions">
-        <button
-          type="button"
-          className="danger"
-          disabled={remove.isPending}
-          onClick={() => remove.mutate(webhook.id, { onSuccess: onClose })}
-        >
-          {remove.isPending ? 'Deleting…' : 'Delete subscription'}
-        </button>
-        <button type="button" className="secondary" onClick={onClose} data-autofocus>
-          Cancel
-        </button>
-      </div>
-    </Modal>
+    </ConfirmDialog>
   );
 }

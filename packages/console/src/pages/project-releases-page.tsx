@@ -1,10 +1,10 @@
 import { useQuery } from '@tanstack/react-query';
 import { Link, useNavigate } from '@tanstack/react-router';
-import { useState, type FormEvent } from 'react';
+import { useState } from 'react';
 import { ApiFailure } from '../api/client';
 import { project } from '../api/projects';
 import { projectReleases, useCreateRelease } from '../api/releases';
-import { Modal } from '../components/modal';
+import { FormDialog } from '../components/dialogs';
 import { Pager } from '../components/pager';
 import { ProjectNav } from '../components/project-nav';
 import {
@@ -120,8 +120,7 @@ function NewReleaseDialog({ projectId, onClose }: { projectId: string; onClose: 
   const [targetDate, setTargetDate] = useState('');
   const failedField = create.error instanceof ApiFailure ? create.error.field : undefined;
 
-  const submit = (event: FormEvent) => {
-    event.preventDefault();
+  const submit = () => {
     create.mutate(
       {
         name,
@@ -136,50 +135,41 @@ function NewReleaseDialog({ projectId, onClose }: { projectId: string; onClose: 
   };
 
   return (
-    <Modal labelledBy="new-release-title" onClose={onClose}>
-      <h2 id="new-release-title">New release</h2>
-      <form onSubmit={submit} className="form">
-        <label htmlFor="release-name">Name</label>
-        <input
-          id="release-name"
-          name="name"
-          required
-          value={name}
-          onChange={(event) => setName(event.target.value)}
-          aria-invalid={failedField === 'name' || undefined}
-          data-autofocus
-        />
-        <label htmlFor="release-version">Version (optional)</label>
-        <input
-          id="release-version"
-          name="version"
-          value={version}
-          onChange={(event) => setVersion(event.target.value)}
-          aria-invalid={failedField === 'version' || undefined}
-        />
-        <label htmlFor="release-target">Target date (optional)</label>
-        <input
-          id="release-target"
-          name="target_date"
-          type="date"
-          value={targetDate}
-          onChange={(event) => setTargetDate(event.target.value)}
-          aria-invalid={failedField === 'target_date' || undefined}
-        />
-        {create.error ? (
-          <p className="form-error" role="alert">
-            {create.error.message}
-          </p>
-        ) : null}
-        <div className="actions">
-          <button type="submit" disabled={create.isPending}>
-            {create.isPending ? 'Creating…' : 'Create release'}
-          </button>
-          <button type="button" className="secondary" onClick={onClose}>
-            Cancel
-          </button>
-        </div>
-      </form>
-    </Modal>
+    <FormDialog
+      titleId="new-release-title"
+      title="New release"
+      call={create}
+      action={{ label: 'Create release', pending: 'Creating…' }}
+      onSubmit={submit}
+      onClose={onClose}
+    >
+      <label htmlFor="release-name">Name</label>
+      <input
+        id="release-name"
+        name="name"
+        required
+        value={name}
+        onChange={(event) => setName(event.target.value)}
+        aria-invalid={failedField === 'name' || undefined}
+        data-autofocus
+      />
+      <label htmlFor="release-version">Version (optional)</label>
+      <input
+        id="release-version"
+        name="version"
+        value={version}
+        onChange={(event) => setVersion(event.target.value)}
+        aria-invalid={failedField === 'version' || undefined}
+      />
+      <label htmlFor="release-target">Target date (optional)</label>
+      <input
+        id="release-target"
+        name="target_date"
+        type="date"
+        value={targetDate}
+        onChange={(event) => setTargetDate(event.target.value)}
+        aria-invalid={failedField === 'target_date' || undefined}
+      />
+    </FormDialog>
   );
 }

@@ -20,6 +20,7 @@ import {
 } from '../components/release-progress';
 import { CountsLine, RunStatus } from '../components/run-counts';
 import { LoadError, Loading, Missing, listState } from '../components/states';
+import { FormError } from '../components/form-error';
 
 export const RELEASE_RUNS_PAGE_SIZE = 25;
 
@@ -220,11 +221,7 @@ function EditReleaseForm({
           </option>
         ))}
       </select>
-      {update.error ? (
-        <p className="form-error" role="alert">
-          {update.error.message}
-        </p>
-      ) : null}
+      <FormError error={update.error} />
       {update.isSuccess ? (
         <p role="status" className="muted">
           Saved.

@@ -13,6 +13,7 @@ import {
 import { Pager } from '../components/pager';
 import { listState } from '../components/states';
 import { ActiveBadge, EventName } from './organization-webhooks-page';
+import { FormError } from '../components/form-error';
 
 export const DELIVERIES_PAGE_SIZE = 25;
 
@@ -241,11 +242,7 @@ export function WebhookDeliveriesPage({
           ) : null}
         </dl>
       ) : null}
-      {enable.error ? (
-        <p className="form-error" role="alert">
-          {enable.error.message}
-        </p>
-      ) : null}
+      <FormError error={enable.error} />
       <div className="log-bar">
         <p role="status" className="muted">
           {queued ? `Redelivery of ${queued.event_type} queued: it is the newest below.` : ''}
