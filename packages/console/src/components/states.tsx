@@ -1,3 +1,4 @@
+import { Link } from '@tanstack/react-router';
 import type { UseQueryResult } from '@tanstack/react-query';
 import type { ReactNode } from 'react';
 import { ApiFailure } from '../api/client';
@@ -37,6 +38,31 @@ export function Missing({ children }: { children: ReactNode }) {
     <p className="state" role="alert">
       {children}
     </p>
+  );
+}
+
+/**
+ * What a page past the last one says (an old shared link): where the list ends, and the way to
+ * its first page. `to`, `params` and `search` are the list's route, as the `Pager` takes them.
+ */
+export function PastLast({
+  children,
+  to,
+  params,
+  search,
+}: {
+  children: ReactNode;
+  to: string;
+  params?: Record<string, string>;
+  search?: Record<string, string>;
+}) {
+  return (
+    <>
+      <p>{children}</p>
+      <Link to={to} params={params} search={search}>
+        Go to the first page
+      </Link>
+    </>
   );
 }
 

@@ -1,5 +1,4 @@
 import { useQuery } from '@tanstack/react-query';
-import { Link } from '@tanstack/react-router';
 import { useState, type FormEvent } from 'react';
 import {
   API_KEY_SCOPES,
@@ -14,8 +13,9 @@ import { organization } from '../api/organizations';
 import { ConfirmDialog, ShownOnceDialog } from '../components/dialogs';
 import { FormError } from '../components/form-error';
 import { Pager } from '../components/pager';
-import { listState } from '../components/states';
+import { listState, PastLast } from '../components/states';
 import { OrganizationNav } from '../components/organization-nav';
+import { BackToOrganizations, PageHead, titleOf } from '../components/page-head';
 
 export const API_KEYS_PAGE_SIZE = 25;
 
@@ -36,12 +36,9 @@ export function OrganizationApiKeysPage({ id, offset }: { id: string; offset: nu
     missing: 'There is no such organization.',
     empty: <p>This organization has no API keys yet. Create one below for a pipeline.</p>,
     pastLast: (
-      <>
-        <p>This page is past the last key.</p>
-        <Link to="/organizations/$organizationId/api-keys" params={{ organizationId: id }}>
-          Go to the first page
-        </Link>
-      </>
+      <PastLast to="/organizations/$organizationId/api-keys" params={{ organizationId: id }}>
+        This page is past the last key.
+      </PastLast>
     ),
   });
   if (body === null && page.isSuccess) {
@@ -110,10 +107,7 @@ export function OrganizationApiKeysPage({ id, offset }: { id: string; offset: nu
 
   return (
     <>
-      <p>
-        <Link to="/organizations">← Organizations</Link>
-      </p>
-      <h1>{org.data ? `API keys of ${org.data.name}` : 'API keys'}</h1>
+      <PageHead back={<BackToOrganizations />} title={titleOf('API keys', org.data)} />
       <OrganizationNav organizationId={id} />
       {body}
       {page.isError ? null : <CreateApiKeyForm organizationId={id} />}

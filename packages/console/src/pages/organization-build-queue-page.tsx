@@ -9,7 +9,8 @@ import { FormDialog } from '../components/dialogs';
 import { OrganizationNav } from '../components/organization-nav';
 import { Pager } from '../components/pager';
 import { RELEASE_STATUS_NAMES } from '../components/release-progress';
-import { listState } from '../components/states';
+import { listState, PastLast } from '../components/states';
+import { BackToOrganizations, PageHead, titleOf } from '../components/page-head';
 
 export const QUEUE_PAGE_SIZE = 25;
 /** The most the internal API lists in one page: the choices of the assign dialog. */
@@ -35,12 +36,9 @@ export function OrganizationBuildQueuePage({ id, offset }: { id: string; offset:
     missing: 'There is no such organization.',
     empty: <p>No build waits for a release: the queue is empty.</p>,
     pastLast: (
-      <>
-        <p>This page is past the end of the queue.</p>
-        <Link to="/organizations/$organizationId/build-queue" params={{ organizationId: id }}>
-          Go to the first page
-        </Link>
-      </>
+      <PastLast to="/organizations/$organizationId/build-queue" params={{ organizationId: id }}>
+        This page is past the end of the queue.
+      </PastLast>
     ),
   });
   if (body === null && page.isSuccess) {
@@ -108,10 +106,7 @@ export function OrganizationBuildQueuePage({ id, offset }: { id: string; offset:
 
   return (
     <>
-      <p>
-        <Link to="/organizations">← Organizations</Link>
-      </p>
-      <h1>{org.data ? `Build queue of ${org.data.name}` : 'Build queue'}</h1>
+      <PageHead back={<BackToOrganizations />} title={titleOf('Build queue', org.data)} />
       <OrganizationNav organizationId={id} />
       {body}
       {assigning ? (

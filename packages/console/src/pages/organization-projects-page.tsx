@@ -5,8 +5,9 @@ import { organization } from '../api/organizations';
 import { organizationProjects } from '../api/projects';
 import { OrganizationNav } from '../components/organization-nav';
 import { Pager } from '../components/pager';
-import { listState } from '../components/states';
+import { listState, PastLast } from '../components/states';
 import { NewProjectDialog } from './new-project-dialog';
+import { BackToOrganizations, PageHead, titleOf } from '../components/page-head';
 
 export const PROJECTS_PAGE_SIZE = 25;
 
@@ -23,12 +24,9 @@ export function OrganizationProjectsPage({ id, offset }: { id: string; offset: n
     missing: 'There is no such organization.',
     empty: <p>This organization has no projects yet.</p>,
     pastLast: (
-      <>
-        <p>This page is past the last project.</p>
-        <Link to="/organizations/$organizationId/projects" params={{ organizationId: id }}>
-          Go to the first page
-        </Link>
-      </>
+      <PastLast to="/organizations/$organizationId/projects" params={{ organizationId: id }}>
+        This page is past the last project.
+      </PastLast>
     ),
   });
   if (body === null && page.isSuccess) {
@@ -72,17 +70,17 @@ export function OrganizationProjectsPage({ id, offset }: { id: string; offset: n
 
   return (
     <>
-      <p>
-        <Link to="/organizations">← Organizations</Link>
-      </p>
-      <div className="page-head">
-        <h1>{org.data ? `Projects of ${org.data.name}` : 'Projects'}</h1>
-        {org.isSuccess ? (
-          <button type="button" onClick={() => setCreating(true)}>
-            New project
-          </button>
-        ) : null}
-      </div>
+      <PageHead
+        back={<BackToOrganizations />}
+        title={titleOf('Projects', org.data)}
+        actions={
+          org.isSuccess ? (
+            <button type="button" onClick={() => setCreating(true)}>
+              New project
+            </button>
+          ) : null
+        }
+      />
       <OrganizationNav organizationId={id} />
       {body}
       {creating ? (

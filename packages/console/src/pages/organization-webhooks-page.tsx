@@ -15,8 +15,9 @@ import {
 import { ConfirmDialog, ShownOnceDialog } from '../components/dialogs';
 import { FormError } from '../components/form-error';
 import { Pager } from '../components/pager';
-import { listState } from '../components/states';
+import { listState, PastLast } from '../components/states';
 import { OrganizationNav } from '../components/organization-nav';
+import { BackToOrganizations, PageHead, titleOf } from '../components/page-head';
 
 export const WEBHOOKS_PAGE_SIZE = 25;
 
@@ -66,12 +67,9 @@ export function OrganizationWebhooksPage({ id, offset }: { id: string; offset: n
       </p>
     ),
     pastLast: (
-      <>
-        <p>This page is past the last subscription.</p>
-        <Link to="/organizations/$organizationId/webhooks" params={{ organizationId: id }}>
-          Go to the first page
-        </Link>
-      </>
+      <PastLast to="/organizations/$organizationId/webhooks" params={{ organizationId: id }}>
+        This page is past the last subscription.
+      </PastLast>
     ),
   });
   if (body === null && page.isSuccess) {
@@ -154,10 +152,7 @@ export function OrganizationWebhooksPage({ id, offset }: { id: string; offset: n
 
   return (
     <>
-      <p>
-        <Link to="/organizations">← Organizations</Link>
-      </p>
-      <h1>{org.data ? `Webhooks of ${org.data.name}` : 'Webhooks'}</h1>
+      <PageHead back={<BackToOrganizations />} title={titleOf('Webhooks', org.data)} />
       <OrganizationNav organizationId={id} />
       {body}
       {page.isError ? null : <CreateWebhookForm organizationId={id} />}

@@ -2,7 +2,7 @@ import { useQuery } from '@tanstack/react-query';
 import { Link } from '@tanstack/react-router';
 import { organizationsPage, sharedLimits } from '../api/organizations';
 import { Pager } from '../components/pager';
-import { listState } from '../components/states';
+import { listState, PastLast } from '../components/states';
 import { UsageBar } from '../components/usage-bar';
 import { PLAN_NAMES } from './organization-form';
 
@@ -24,12 +24,7 @@ export function OrganizationsPage({ offset }: { offset: number }) {
         <Link to="/organizations/new">Create the first organization</Link>
       </>
     ),
-    pastLast: (
-      <>
-        <p>This page is past the last organization.</p>
-        <Link to="/organizations">Go to the first page</Link>
-      </>
-    ),
+    pastLast: <PastLast to="/organizations">This page is past the last organization.</PastLast>,
   });
   if (body === null && page.isSuccess) {
     const perMinute = limits.data ? number.format(limits.data.per_minute) : '…';

@@ -4,8 +4,9 @@ import { useState, type FormEvent } from 'react';
 import { projectCases } from '../api/cases';
 import { project } from '../api/projects';
 import { Pager } from '../components/pager';
-import { listState } from '../components/states';
+import { listState, PastLast } from '../components/states';
 import { ProjectNav } from '../components/project-nav';
+import { BackToRuns, PageHead, titleOf } from '../components/page-head';
 
 export const CASES_PAGE_SIZE = 25;
 
@@ -44,12 +45,9 @@ export function ProjectCasesPage({ id, offset, q }: { id: string; offset: number
       </p>
     ),
     pastLast: (
-      <>
-        <p>This page is past the last test case.</p>
-        <Link to="/projects/$projectId/cases" params={{ projectId: id }} search={search}>
-          Go to the first page
-        </Link>
-      </>
+      <PastLast to="/projects/$projectId/cases" params={{ projectId: id }} search={search}>
+        This page is past the last test case.
+      </PastLast>
     ),
   });
   if (body === null && page.isSuccess) {
@@ -97,12 +95,7 @@ export function ProjectCasesPage({ id, offset, q }: { id: string; offset: number
 
   return (
     <>
-      <p>
-        <Link to="/projects/$projectId" params={{ projectId: id }}>
-          ← Test runs
-        </Link>
-      </p>
-      <h1>{current.data ? `Test cases of ${current.data.name}` : 'Test cases'}</h1>
+      <PageHead back={<BackToRuns projectId={id} />} title={titleOf('Test cases', current.data)} />
       <ProjectNav projectId={id} />
       <form role="search" className="search" onSubmit={submit}>
         <label htmlFor="case-search">Title or automation id</label>

@@ -12,7 +12,8 @@ import {
   ReleaseProgressBar,
   ReleaseStatusBadge,
 } from '../components/release-progress';
-import { listState } from '../components/states';
+import { listState, PastLast } from '../components/states';
+import { BackToProjects, PageHead, titleOf } from '../components/page-head';
 
 export const RELEASES_PAGE_SIZE = 25;
 
@@ -27,12 +28,9 @@ export function ProjectReleasesPage({ id, offset }: { id: string; offset: number
     missing: 'There is no such project.',
     empty: <p>This project has no releases yet.</p>,
     pastLast: (
-      <>
-        <p>This page is past the last release.</p>
-        <Link to="/projects/$projectId/releases" params={{ projectId: id }}>
-          Go to the first page
-        </Link>
-      </>
+      <PastLast to="/projects/$projectId/releases" params={{ projectId: id }}>
+        This page is past the last release.
+      </PastLast>
     ),
   });
   if (body === null && page.isSuccess) {
@@ -84,26 +82,17 @@ export function ProjectReleasesPage({ id, offset }: { id: string; offset: number
 
   return (
     <>
-      <p>
-        {current.data ? (
-          <Link
-            to="/organizations/$organizationId/projects"
-            params={{ organizationId: current.data.organization_id }}
-          >
-            ← Projects
-          </Link>
-        ) : (
-          <Link to="/organizations">← Organizations</Link>
-        )}
-      </p>
-      <div className="page-head">
-        <h1>{current.data ? `Releases of ${current.data.name}` : 'Releases'}</h1>
-        {current.isSuccess ? (
-          <button type="button" onClick={() => setCreating(true)}>
-            New release
-          </button>
-        ) : null}
-      </div>
+      <PageHead
+        back={<BackToProjects project={current.data} />}
+        title={titleOf('Releases', current.data)}
+        actions={
+          current.isSuccess ? (
+            <button type="button" onClick={() => setCreating(true)}>
+              New release
+            </button>
+          ) : null
+        }
+      />
       <ProjectNav projectId={id} />
       {body}
       {creating ? <NewReleaseDialog projectId={id} onClose={() => setCreating(false)} /> : null}

@@ -3,10 +3,11 @@ import { Link, useNavigate } from '@tanstack/react-router';
 import { project } from '../api/projects';
 import { projectRuns, useLiveProjectRuns, type TestRunStatus } from '../api/runs';
 import { LiveStatus } from '../components/live-status';
+import { BackToProjects, PageHead, titleOf } from '../components/page-head';
 import { Pager } from '../components/pager';
 import { ProjectNav } from '../components/project-nav';
 import { CountsLine, RUN_STATUS_NAMES, RunStatus } from '../components/run-counts';
-import { listState } from '../components/states';
+import { listState, PastLast } from '../components/states';
 import { StatusFilter } from '../components/status-filter';
 
 export const RUNS_PAGE_SIZE = 25;
@@ -44,12 +45,9 @@ export function ProjectRunsPage({
       </p>
     ),
     pastLast: (
-      <>
-        <p>This page is past the last run.</p>
-        <Link to="/projects/$projectId" params={{ projectId: id }} search={filter}>
-          Go to the first page
-        </Link>
-      </>
+      <PastLast to="/projects/$projectId" params={{ projectId: id }} search={filter}>
+        This page is past the last run.
+      </PastLast>
     ),
   });
   if (body === null && page.isSuccess) {
@@ -96,33 +94,24 @@ export function ProjectRunsPage({
 
   return (
     <>
-      <p>
-        {current.data ? (
-          <Link
-            to="/organizations/$organizationId/projects"
-            params={{ organizationId: current.data.organization_id }}
-          >
-            ← Projects
-          </Link>
-        ) : (
-          <Link to="/organizations">← Organizations</Link>
-        )}
-      </p>
-      <div className="page-head">
-        <h1>{current.data ? `Test runs of ${current.data.name}` : 'Test runs'}</h1>
-        <StatusFilter
-          label="Status"
-          value={status}
-          names={RUN_STATUS_NAMES}
-          onChange={(next) =>
-            void navigate({
-              to: '/projects/$projectId',
-              params: { projectId: id },
-              search: next ? { status: next } : {},
-            })
-          }
-        />
-      </div>
+      <PageHead
+        back={<BackToProjects project={current.data} />}
+        title={titleOf('Test runs', current.data)}
+        actions={
+          <StatusFilter
+            label="Status"
+            value={status}
+            names={RUN_STATUS_NAMES}
+            onChange={(next) =>
+              void navigate({
+                to: '/projects/$projectId',
+                params: { projectId: id },
+                search: next ? { status: next } : {},
+              })
+            }
+          />
+        }
+      />
       <ProjectNav projectId={id} />
       {current.isSuccess ? (
         <LiveStatus stream={live} live="Live: runs and their counts update as results arrive" />

@@ -19,7 +19,7 @@ import {
   ReleaseTiles,
 } from '../components/release-progress';
 import { CountsLine, RunStatus } from '../components/run-counts';
-import { LoadError, Loading, Missing, listState } from '../components/states';
+import { LoadError, Loading, Missing, listState, PastLast } from '../components/states';
 import { FormError } from '../components/form-error';
 
 export const RELEASE_RUNS_PAGE_SIZE = 25;
@@ -105,12 +105,9 @@ function ReleaseRuns({ id, offset }: { id: string; offset: number }) {
     what: 'test runs',
     empty: <p>No test runs belong to this release yet.</p>,
     pastLast: (
-      <>
-        <p>This page is past the last run.</p>
-        <Link to="/releases/$releaseId" params={{ releaseId: id }}>
-          Go to the first page
-        </Link>
-      </>
+      <PastLast to="/releases/$releaseId" params={{ releaseId: id }}>
+        This page is past the last run.
+      </PastLast>
     ),
   });
   if (state !== null || !page.isSuccess) return state;

@@ -10,7 +10,7 @@ import {
   ResultStatusBadge,
   RunStatus,
 } from '../components/run-counts';
-import { listState, LoadError, Loading, Missing } from '../components/states';
+import { listState, PastLast, LoadError, Loading, Missing } from '../components/states';
 import { StatusFilter } from '../components/status-filter';
 import { CompleteRunDialog, SubmitResultDialog, type ReportedCase } from './run-actions';
 import { ComparisonSection, FailuresSection, GatePanel } from './run-insights';
@@ -177,12 +177,9 @@ function ResultsSection({
       </p>
     ),
     pastLast: (
-      <>
-        <p>This page is past the last result.</p>
-        <Link to="/runs/$runId" params={{ runId: id }} search={filter}>
-          Go to the first page
-        </Link>
-      </>
+      <PastLast to="/runs/$runId" params={{ runId: id }} search={filter}>
+        This page is past the last result.
+      </PastLast>
     ),
   });
   if (table === null && results.isSuccess) {

@@ -11,7 +11,7 @@ import {
   type Delivery,
 } from '../api/webhooks';
 import { Pager } from '../components/pager';
-import { listState } from '../components/states';
+import { listState, PastLast } from '../components/states';
 import { ActiveBadge, EventName } from './organization-webhooks-page';
 import { FormError } from '../components/form-error';
 
@@ -97,12 +97,9 @@ export function WebhookDeliveriesPage({
       </p>
     ),
     pastLast: (
-      <>
-        <p>This page is past the last delivery.</p>
-        <Link to="/webhooks/$webhookId" params={{ webhookId: id }}>
-          Go to the first page
-        </Link>
-      </>
+      <PastLast to="/webhooks/$webhookId" params={{ webhookId: id }}>
+        This page is past the last delivery.
+      </PastLast>
     ),
   });
   if (body === null && page.isSuccess) {
