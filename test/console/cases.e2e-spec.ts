@@ -1,8 +1,15 @@
-import type { APIRequestContext, APIResponse } from 'playwright-core';
-import { screenshot, seriousViolations, textWhen, type Browser } from './browser.js';
+import type { APIRequestContext } from 'playwright-core';
+import { screenshot, textWhen, type Browser } from './browser.js';
 import { CONSOLE_TOKEN, STACK_START_MS, startConsoleStack, type ConsoleStack } from './stack.js';
+import {
+  OPERATOR,
+  expectAccessible,
+  json,
+  seedApiKey,
+  seedOrganization,
+  seedProject,
+} from './seed.js';
 
-const OPERATOR = { Authorization: `Bearer ${CONSOLE_TOKEN}` };
 const UNKNOWN_ID = '9d0b3a52-7c1e-4f7a-8a3b-1c2d3e4f5a6b';
 
 /** Each case's status in runs 1 to 6: `P` passed, `F` failed. "Pays by card" flips. */
@@ -33,46 +40,27 @@ describe('web console: test cases, their history, flaky tests and quarantine', (
   let flaky: { id: string };
   const runIds: string[] = [];
 
-  async function made<T>(response: Promise<APIResponse>): Promise<T> {
-    const res = await response;
-    if (res.status() !== 201) throw new Error(`${res.status()} ${await res.text()}`);
-    return (await res.json()) as T;
-  }
-
   beforeAll(async () => {
     stack = await startConsoleStack('console_cases');
     ({ browser, outside } = stack);
-    const org = await made<{ id: string }>(
-      outside.post('/internal/v1/organizations', {
-        headers: OPERATOR,
-        data: { name: 'Shop Ltd', plan: 'pro' },
-      }),
-    );
-    ({ key: apiKey } = await made<{ key: string }>(
-      outside.post(`/internal/v1/organizations/${org.id}/api-keys`, {
-        headers: OPERATOR,
-        data: {
-          name: 'pipeline',
-          scopes: ['testruns:create', 'testruns:update', 'results:submit', 'results:read'],
-        },
-      }),
-    ));
-    project = await made(
-      outside.post(`/internal/v1/organizations/${org.id}/projects`, {
-        headers: OPERATOR,
-        data: { name: 'Web shop', key: 'WEB' },
-      }),
-    );
+    const org = await seedOrganization(outside, { name: 'Shop Ltd', plan: 'pro' });
+    apiKey = await seedApiKey(outside, org.id, [
+      'testruns:create',
+      'testruns:update',
+      'results:submit',
+      'results:read',
+    ]);
+    project = await seedProject(outside, org.id, { name: 'Web shop', key: 'WEB' });
     const pipeline = { Authorization: `Bearer ${apiKey}` };
     for (let i = 0; i < 6; i++) {
-      const run = await made<{ id: string }>(
+      const run = await json<{ id: string }>(
         outside.post('/api/v1/testruns', {
           headers: pipeline,
           data: { project_id: project.id, name: `Nightly ${i + 1}` },
         }),
       );
       runIds.push(run.id);
-      await made(
+      await json(
         outside.post(`/api/v1/testruns/${run.id}/results`, {
           headers: pipeline,
           data: {
@@ -103,10 +91,6 @@ describe('web console: test cases, their history, flaky tests and quarantine', (
   const page = () => browser.page;
   const caseRows = () => page().locator('table.cases tbody tr');
   const pages = () => page().getByRole('navigation', { name: 'Pages' });
-
-  async function expectAccessible(): Promise<void> {
-    expect(await seriousViolations(page())).toEqual([]);
-  }
 
   /** The public API's quarantine list of the project, as a pipeline reads it. */
   async function publicQuarantine(): Promise<Array<Record<string, unknown>>> {
@@ -146,7 +130,7 @@ describe('web console: test cases, their history, flaky tests and quarantine', (
     expect(await textWhen(caseRows().first(), 'Finds a product')).toContain('catalog.Search.finds');
     expect(await caseRows().count()).toBe(1);
     expect(await page().getByLabel('Title or automation id').inputValue()).toBe('search.FINDS');
-    await expectAccessible();
+    await expectAccessible(page());
     await screenshot(page(), 'test-cases-search');
 
     await page().getByLabel('Title or automation id').fill('no such test');
@@ -162,7 +146,7 @@ describe('web console: test cases, their history, flaky tests and quarantine', (
 
   it('pages through the search’s matches, keeping the search', async () => {
     for (let i = 0; i < 26; i++) {
-      await made(
+      await json(
         outside.post(`/internal/v1/projects/${project.id}/testcases`, {
           headers: OPERATOR,
           data: { title: `Paging case ${i}`, automation_id: `paging.case${i}` },
@@ -223,7 +207,7 @@ describe('web console: test cases, their history, flaky tests and quarantine', (
         .filter((name) => name.endsWith('.js')),
     );
     expect(scripts.some((name) => /\/duration-chart-[^/]+\.js$/.test(name))).toBe(true);
-    await expectAccessible();
+    await expectAccessible(page());
     await screenshot(page(), 'test-case');
 
     // A cell is a link to its run, reached with the keyboard.
@@ -242,7 +226,7 @@ describe('web console: test cases, their history, flaky tests and quarantine', (
       /^Pays by card\s*checkout\.Payment\.card80%460Passed/,
     );
     expect(await rows.count()).toBe(1);
-    await expectAccessible();
+    await expectAccessible(page());
 
     await page().getByRole('button', { name: 'Quarantine Pays by card' }).click();
     const dialog = page().getByRole('dialog', { name: 'Quarantine “Pays by card”' });
@@ -254,7 +238,7 @@ describe('web console: test cases, their history, flaky tests and quarantine', (
     expect(await textWhen(dialog.getByRole('alert'), 'expires_at')).toContain('in the future');
     const lastDay = dayFromNow(10);
     await dialog.getByLabel('Last day (UTC, optional)').fill(lastDay);
-    await expectAccessible();
+    await expectAccessible(page());
     await screenshot(page(), 'flaky-quarantine-dialog', { fullPage: false });
     await dialog.getByLabel('Reason').press('Enter');
     await dialog.waitFor({ state: 'detached' });
@@ -270,7 +254,7 @@ describe('web console: test cases, their history, flaky tests and quarantine', (
         created_at: expect.any(String),
       },
     ]);
-    await expectAccessible();
+    await expectAccessible(page());
     await screenshot(page(), 'flaky-tests');
 
     // The case page shows the entry.
@@ -278,7 +262,7 @@ describe('web console: test cases, their history, flaky tests and quarantine', (
     expect(await textWhen(page().getByTestId('quarantine-state'), 'QA-7')).toMatch(
       /^Quarantined Flips on the shared runners; QA-7 \(Until .* UTC; since .*\)$/,
     );
-    await expectAccessible();
+    await expectAccessible(page());
     await screenshot(page(), 'test-case-quarantined');
     // Changing it starts from the entry as it is.
     await page().getByRole('button', { name: 'Change quarantine' }).click();
@@ -344,7 +328,7 @@ describe('web console: test cases, their history, flaky tests and quarantine', (
       expect(await textWhen(page().getByRole('alert'), 'Down for a moment.', 15_000)).toContain(
         'Could not load this page (503): Down for a moment.',
       );
-      await expectAccessible();
+      await expectAccessible(page());
       fail = false;
       await page().getByRole('button', { name: 'Try again' }).click();
       expect(await textWhen(pages(), '1–1 of 1')).toBe('1–1 of 1');
@@ -358,8 +342,8 @@ describe('web console: test cases, their history, flaky tests and quarantine', (
     expect(await textWhen(page().getByRole('alert'), 'There is no such test case.')).toBe(
       'There is no such test case.',
     );
-    await expectAccessible();
-    const empty = await made<{ id: string }>(
+    await expectAccessible(page());
+    const empty = await json<{ id: string }>(
       outside.post(`/internal/v1/organizations/${(await orgOf(project.id)).id}/projects`, {
         headers: OPERATOR,
         data: { name: 'Quiet', key: 'QUIET' },
@@ -369,7 +353,7 @@ describe('web console: test cases, their history, flaky tests and quarantine', (
     expect(await textWhen(page().locator('.state.empty'), 'No flaky tests')).toContain(
       'No flaky tests',
     );
-    await expectAccessible();
+    await expectAccessible(page());
   }, 30_000);
 
   async function orgOf(projectId: string): Promise<{ id: string }> {
