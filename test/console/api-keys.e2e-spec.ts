@@ -1,10 +1,16 @@
 import { readFileSync } from 'node:fs';
 import type { APIRequestContext } from 'playwright-core';
-import { screenshot, textWhen, type Browser } from './browser.js';
-import { CONSOLE_TOKEN, STACK_START_MS, startConsoleStack, type ConsoleStack } from './stack.js';
-import { OPERATOR, expectAccessible, seedOrganization } from './seed.js';
+import {
+  SERVICE_DOWN,
+  expectAccessible,
+  screenshot,
+  textWhen,
+  whereKept,
+  type Browser,
+} from './browser.js';
+import { STACK_START_MS, startConsoleStack, type ConsoleStack } from './stack.js';
+import { OPERATOR, seedOrganization, signIn } from './seed.js';
 
-const TOKEN = CONSOLE_TOKEN;
 const KEYS_ROUTE = '**/internal/v1/organizations/*/api-keys?**';
 
 /**
@@ -35,23 +41,11 @@ describe('web console: API keys of an organization', () => {
   const page = () => browser.page;
   const keysUrl = () => new RegExp(`/console/organizations/${org.id}/api-keys$`);
 
-  // Where the key could linger in the page (the root tsconfig has no DOM types: a string).
-  const kept = () =>
-    page().evaluate(`(() => {
-      const key = ${JSON.stringify(shownKey)};
-      const inStore = (store) =>
-        Object.keys(store).some((k) => k.includes(key) || store.getItem(k).includes(key));
-      return {
-        url: window.location.href.includes(key),
-        page: document.documentElement.outerHTML.includes(key),
-        storage: inStore(localStorage) || inStore(sessionStorage),
-      };
-    })()`);
+  const kept = () => whereKept(page(), shownKey);
 
   it('goes from the organizations to one’s keys, none yet', async () => {
     await page().goto('/console/organizations');
-    await page().getByLabel('Operator token').fill(TOKEN);
-    await page().keyboard.press('Enter');
+    await signIn(page());
     await page().waitForURL(/\/console\/organizations$/);
 
     await page().getByRole('link', { name: 'API keys of Keys Ltd' }).click();
@@ -209,15 +203,7 @@ describe('web console: API keys of an organization', () => {
         await released;
         return route.continue();
       }
-      return route.fulfill({
-        status: 503,
-        contentType: 'application/json',
-        body: JSON.stringify({
-          error: 'service_unavailable',
-          message: 'Down for a moment.',
-          details: {},
-        }),
-      });
+      return route.fulfill(SERVICE_DOWN);
     });
     try {
       await page().goto(`/console/organizations/${org.id}/api-keys?offset=25`);

@@ -1,14 +1,7 @@
 import type { APIRequestContext } from 'playwright-core';
-import { screenshot, textWhen, type Browser } from './browser.js';
-import { CONSOLE_TOKEN, STACK_START_MS, startConsoleStack, type ConsoleStack } from './stack.js';
-import {
-  OPERATOR,
-  expectAccessible,
-  json,
-  seedApiKey,
-  seedOrganization,
-  seedProject,
-} from './seed.js';
+import { SERVICE_DOWN, expectAccessible, screenshot, textWhen, type Browser } from './browser.js';
+import { STACK_START_MS, startConsoleStack, type ConsoleStack } from './stack.js';
+import { OPERATOR, json, seedApiKey, seedOrganization, seedProject, signIn } from './seed.js';
 
 const UNKNOWN_ID = '9d0b3a52-7c1e-4f7a-8a3b-1c2d3e4f5a6b';
 
@@ -103,8 +96,7 @@ describe('web console: test cases, their history, flaky tests and quarantine', (
 
   it('searches the project’s test cases by title and by automation id', async () => {
     await page().goto(`/console/projects/${project.id}`);
-    await page().getByLabel('Operator token').fill(CONSOLE_TOKEN);
-    await page().keyboard.press('Enter');
+    await signIn(page());
     await page().getByRole('navigation', { name: 'Project' }).waitFor();
     await page().getByRole('link', { name: 'Test cases' }).click();
     await page().waitForURL(new RegExp(`/console/projects/${project.id}/cases$`));
@@ -311,17 +303,7 @@ describe('web console: test cases, their history, flaky tests and quarantine', (
   it('says when the flaky list cannot be read, and tries again', async () => {
     let fail = true;
     await page().route('**/internal/v1/projects/*/flaky-tests**', (route) =>
-      fail
-        ? route.fulfill({
-            status: 503,
-            contentType: 'application/json',
-            body: JSON.stringify({
-              error: 'service_unavailable',
-              message: 'Down for a moment.',
-              details: {},
-            }),
-          })
-        : route.continue(),
+      fail ? route.fulfill(SERVICE_DOWN) : route.continue(),
     );
     try {
       await page().goto(`/console/projects/${project.id}/flaky-tests`);

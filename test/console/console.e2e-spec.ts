@@ -1,7 +1,7 @@
 import type { APIRequestContext } from 'playwright-core';
-import { screenshot, textWhen, type Browser } from './browser.js';
+import { SERVICE_DOWN, expectAccessible, screenshot, textWhen, type Browser } from './browser.js';
 import { CONSOLE_TOKEN, STACK_START_MS, startConsoleStack, type ConsoleStack } from './stack.js';
-import { OPERATOR, expectAccessible } from './seed.js';
+import { OPERATOR } from './seed.js';
 
 const TOKEN = CONSOLE_TOKEN;
 const COOKIE = '__Host-tm_console';
@@ -128,15 +128,7 @@ describe('web console in a browser', () => {
         await released;
         return route.continue();
       }
-      return route.fulfill({
-        status: 503,
-        contentType: 'application/json',
-        body: JSON.stringify({
-          error: 'service_unavailable',
-          message: 'Down for a moment.',
-          details: {},
-        }),
-      });
+      return route.fulfill(SERVICE_DOWN);
     });
     try {
       await page().goto('/console/organizations');

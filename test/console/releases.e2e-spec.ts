@@ -1,9 +1,8 @@
 import type { APIRequestContext } from 'playwright-core';
-import { screenshot, textWhen, type Browser } from './browser.js';
-import { CONSOLE_TOKEN, STACK_START_MS, startConsoleStack, type ConsoleStack } from './stack.js';
-import { OPERATOR, expectAccessible, json, seedApiKey, seedOrganization } from './seed.js';
+import { SERVICE_DOWN, expectAccessible, screenshot, textWhen, type Browser } from './browser.js';
+import { STACK_START_MS, startConsoleStack, type ConsoleStack } from './stack.js';
+import { OPERATOR, json, seedApiKey, seedOrganization, signIn } from './seed.js';
 
-const TOKEN = CONSOLE_TOKEN;
 const QUEUE_ROUTE = '**/internal/v1/organizations/*/build-queue?**';
 const ASSIGN_ROUTE = '**/internal/v1/builds/*/assign';
 
@@ -49,8 +48,7 @@ describe('web console: projects, releases and the build queue', () => {
 
   it('creates a project from the organization’s projects page and lands on it', async () => {
     await page().goto(`/console/organizations/${org.id}/projects`);
-    await page().getByLabel('Operator token').fill(TOKEN);
-    await page().keyboard.press('Enter');
+    await signIn(page());
     await page().waitForURL(new RegExp(`/console/organizations/${org.id}/projects$`));
     await page().getByText('This organization has no projects yet.').waitFor();
 
@@ -353,17 +351,7 @@ describe('web console: projects, releases and the build queue', () => {
     expect(await textWhen(pages, '26–26 of 26')).toBe('26–26 of 26Previous');
     expect(await queueRows().allTextContents()).toEqual([expect.stringMatching(/^26ui build 24/)]);
 
-    await page().route(QUEUE_ROUTE, (route) =>
-      route.fulfill({
-        status: 503,
-        contentType: 'application/json',
-        body: JSON.stringify({
-          error: 'service_unavailable',
-          message: 'Down for a moment.',
-          details: {},
-        }),
-      }),
-    );
+    await page().route(QUEUE_ROUTE, (route) => route.fulfill(SERVICE_DOWN));
     try {
       await page().reload();
       expect(await textWhen(page().getByRole('alert'), 'Down for a moment.')).toContain('(503)');

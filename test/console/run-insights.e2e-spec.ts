@@ -1,7 +1,7 @@
 import type { APIRequestContext } from 'playwright-core';
-import { screenshot, textWhen, type Browser } from './browser.js';
-import { CONSOLE_TOKEN, STACK_START_MS, startConsoleStack, type ConsoleStack } from './stack.js';
-import { expectAccessible, json, seedApiKey, seedOrganization, seedProject } from './seed.js';
+import { expectAccessible, screenshot, textWhen, type Browser } from './browser.js';
+import { STACK_START_MS, startConsoleStack, type ConsoleStack } from './stack.js';
+import { json, seedApiKey, seedOrganization, seedProject, signIn } from './seed.js';
 
 /** The run before the one the page shows: its results by automation id. */
 const BASELINE = {
@@ -132,8 +132,7 @@ describe('web console: a run’s failures, comparison, gate and actions', () => 
 
   it('shows the gate’s verdict and the results with their flaky and quarantine markers', async () => {
     await page().goto(`/console/runs/${runId}`);
-    await page().getByLabel('Operator token').fill(CONSOLE_TOKEN);
-    await page().keyboard.press('Enter');
+    await signIn(page());
     await page().waitForURL(runUrl());
 
     const gate = page().getByRole('region', { name: /Quality gate/ });

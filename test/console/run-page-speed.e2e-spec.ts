@@ -1,6 +1,6 @@
 import pg from 'pg';
-import { CONSOLE_TOKEN, startConsoleStack, type ConsoleStack } from './stack.js';
-import { OPERATOR, json, seedApiKey, seedOrganization, seedProject } from './seed.js';
+import { startConsoleStack, type ConsoleStack } from './stack.js';
+import { OPERATOR, json, seedApiKey, seedOrganization, seedProject, signIn } from './seed.js';
 
 const SUFFIX = 'console_run_speed';
 const CASES = 20_000;
@@ -55,8 +55,7 @@ describe('web console: a 20,000-result run’s page', () => {
   it('shows the first results soon after navigation, every time', async () => {
     const page = stack.browser.page;
     await page.goto('/console/organizations');
-    await page.getByLabel('Operator token').fill(CONSOLE_TOKEN);
-    await page.keyboard.press('Enter');
+    await signIn(page);
     await page.waitForURL(/\/console\/organizations$/);
     // Notes when the first results row enters the DOM, in the page's own clock.
     await page.addInitScript(`

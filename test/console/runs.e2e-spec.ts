@@ -1,9 +1,8 @@
 import type { APIRequestContext } from 'playwright-core';
-import { screenshot, textWhen, type Browser } from './browser.js';
-import { CONSOLE_TOKEN, STACK_START_MS, startConsoleStack, type ConsoleStack } from './stack.js';
-import { expectAccessible, json, seedApiKey, seedOrganization, seedProject } from './seed.js';
+import { SERVICE_DOWN, expectAccessible, screenshot, textWhen, type Browser } from './browser.js';
+import { STACK_START_MS, startConsoleStack, type ConsoleStack } from './stack.js';
+import { json, seedApiKey, seedOrganization, seedProject, signIn } from './seed.js';
 
-const TOKEN = CONSOLE_TOKEN;
 const UNKNOWN_ID = '9d0b3a52-7c1e-4f7a-8a3b-1c2d3e4f5a6b';
 
 /** A pipeline's JUnit report: 3 passed, 1 failed, 1 skipped. */
@@ -79,8 +78,7 @@ describe('web console: projects, test runs and a live run', () => {
 
   it('goes from the organization to its projects and to a project’s runs', async () => {
     await page().goto('/console/organizations');
-    await page().getByLabel('Operator token').fill(TOKEN);
-    await page().keyboard.press('Enter');
+    await signIn(page());
     await page().waitForURL(/\/console\/organizations$/);
 
     await page().getByRole('link', { name: 'Projects of Shop Ltd' }).click();
@@ -194,17 +192,7 @@ describe('web console: projects, test runs and a live run', () => {
   it('keeps the run’s counts when its results cannot be read, and tries again', async () => {
     let fail = true;
     await page().route('**/internal/v1/testruns/*/results**', (route) =>
-      fail
-        ? route.fulfill({
-            status: 503,
-            contentType: 'application/json',
-            body: JSON.stringify({
-              error: 'service_unavailable',
-              message: 'Down for a moment.',
-              details: {},
-            }),
-          })
-        : route.continue(),
+      fail ? route.fulfill(SERVICE_DOWN) : route.continue(),
     );
     try {
       await page().goto(`/console/runs/${run.id}?status=passed`);

@@ -2,11 +2,17 @@ import { readFileSync } from 'node:fs';
 import type { APIRequestContext } from 'playwright-core';
 import { Webhook } from 'standardwebhooks';
 import { eventually, Receiver, type Received } from '../support/receiver.js';
-import { screenshot, textWhen, type Browser } from './browser.js';
-import { CONSOLE_TOKEN, STACK_START_MS, startConsoleStack, type ConsoleStack } from './stack.js';
-import { OPERATOR, expectAccessible, seedApiKey, seedOrganization } from './seed.js';
+import {
+  SERVICE_DOWN,
+  expectAccessible,
+  screenshot,
+  textWhen,
+  whereKept,
+  type Browser,
+} from './browser.js';
+import { STACK_START_MS, startConsoleStack, type ConsoleStack } from './stack.js';
+import { OPERATOR, seedApiKey, seedOrganization, signIn } from './seed.js';
 
-const TOKEN = CONSOLE_TOKEN;
 const HOOKS_ROUTE = '**/internal/v1/organizations/*/webhooks?**';
 /** What the receiver answers first: markup, which the page must show as text. */
 const NOT_READY = '<b id="injected">not ready</b><img src="x" onerror="window.__injected = 1">';
@@ -112,23 +118,11 @@ describe('web console: webhooks of an organization', () => {
       return ((await res.json()) as { data: Delivery[] }).data;
     }, done);
 
-  // Where the secret could linger in the page (the root tsconfig has no DOM types: a string).
-  const kept = () =>
-    page().evaluate(`(() => {
-      const secret = ${JSON.stringify(shownSecret)};
-      const inStore = (store) =>
-        Object.keys(store).some((k) => k.includes(secret) || store.getItem(k).includes(secret));
-      return {
-        url: window.location.href.includes(secret),
-        page: document.documentElement.outerHTML.includes(secret),
-        storage: inStore(localStorage) || inStore(sessionStorage),
-      };
-    })()`);
+  const kept = () => whereKept(page(), shownSecret);
 
   it('goes from the organizations to one’s webhooks, none yet, offering the API’s events', async () => {
     await page().goto('/console/organizations');
-    await page().getByLabel('Operator token').fill(TOKEN);
-    await page().keyboard.press('Enter');
+    await signIn(page());
     await page().waitForURL(/\/console\/organizations$/);
 
     await page().getByRole('link', { name: 'Webhooks of Hooks Ltd' }).click();
@@ -369,15 +363,7 @@ describe('web console: webhooks of an organization', () => {
         await released;
         return route.continue();
       }
-      return route.fulfill({
-        status: 503,
-        contentType: 'application/json',
-        body: JSON.stringify({
-          error: 'service_unavailable',
-          message: 'Down for a moment.',
-          details: {},
-        }),
-      });
+      return route.fulfill(SERVICE_DOWN);
     });
     try {
       await page().goto(`/console/organizations/${org.id}/webhooks?offset=25`);
