@@ -2,13 +2,7 @@ import { useState } from 'react';
 import { useQuarantine, useUnquarantine, type QuarantineEntry } from '../api/cases';
 import { ApiFailure } from '../api/client';
 import { ConfirmDialog, FormDialog } from './dialogs';
-
-const day = new Intl.DateTimeFormat('en', { dateStyle: 'medium', timeZone: 'UTC' });
-const time = new Intl.DateTimeFormat('en', {
-  dateStyle: 'medium',
-  timeStyle: 'short',
-  timeZone: 'UTC',
-});
+import { utcDay, utcMinute } from './formats';
 
 /** The case a quarantine dialog is about. */
 export interface QuarantineTarget {
@@ -21,7 +15,7 @@ export interface QuarantineTarget {
 export function quarantineExpiry(entry: QuarantineEntry): string {
   return entry.expires_at === null
     ? 'No expiry'
-    : `Until ${time.format(new Date(entry.expires_at))} UTC`;
+    : `Until ${utcMinute.format(new Date(entry.expires_at))} UTC`;
 }
 
 /** The entry in one line: reason, expiry and since when. */
@@ -30,7 +24,7 @@ export function QuarantineSummary({ entry }: { entry: QuarantineEntry }) {
     <>
       <span className="badge quarantined">Quarantined</span> {entry.reason}{' '}
       <span className="muted">
-        ({quarantineExpiry(entry)}; since {day.format(new Date(entry.created_at))})
+        ({quarantineExpiry(entry)}; since {utcDay.format(new Date(entry.created_at))})
       </span>
     </>
   );

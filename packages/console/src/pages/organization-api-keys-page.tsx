@@ -16,14 +16,9 @@ import { Pager } from '../components/pager';
 import { listState, PastLast } from '../components/states';
 import { OrganizationNav } from '../components/organization-nav';
 import { BackToOrganizations, PageHead, titleOf } from '../components/page-head';
+import { utcMinute } from '../components/formats';
 
 export const API_KEYS_PAGE_SIZE = 25;
-
-const when = new Intl.DateTimeFormat('en', {
-  dateStyle: 'medium',
-  timeStyle: 'short',
-  timeZone: 'UTC',
-});
 
 /** An organization's API keys: the list, a form to create one, and deleting with confirmation. */
 export function OrganizationApiKeysPage({ id, offset }: { id: string; offset: number }) {
@@ -76,12 +71,12 @@ export function OrganizationApiKeysPage({ id, offset }: { id: string; offset: nu
                 </td>
                 <td>
                   {key.last_used_at ? (
-                    when.format(new Date(key.last_used_at))
+                    utcMinute.format(new Date(key.last_used_at))
                   ) : (
                     <span className="muted">Never</span>
                   )}
                 </td>
-                <td>{when.format(new Date(key.created_at))}</td>
+                <td>{utcMinute.format(new Date(key.created_at))}</td>
                 <td>
                   <button
                     type="button"

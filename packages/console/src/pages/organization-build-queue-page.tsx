@@ -11,16 +11,11 @@ import { Pager } from '../components/pager';
 import { RELEASE_STATUS_NAMES } from '../components/release-progress';
 import { listState, PastLast } from '../components/states';
 import { BackToOrganizations, PageHead, titleOf } from '../components/page-head';
+import { utcMinute } from '../components/formats';
 
 export const QUEUE_PAGE_SIZE = 25;
 /** The most the internal API lists in one page: the choices of the assign dialog. */
 const CHOICES = { limit: 100, offset: 0 };
-
-const time = new Intl.DateTimeFormat('en', {
-  dateStyle: 'medium',
-  timeStyle: 'short',
-  timeZone: 'UTC',
-});
 
 /** An organization's planned builds in queue order, each to be assigned to a release. */
 export function OrganizationBuildQueuePage({ id, offset }: { id: string; offset: number }) {
@@ -85,7 +80,7 @@ export function OrganizationBuildQueuePage({ id, offset }: { id: string; offset:
                     <span className="muted">—</span>
                   )}
                 </td>
-                <td>{time.format(new Date(build.created_at))}</td>
+                <td>{utcMinute.format(new Date(build.created_at))}</td>
                 <td>
                   <button type="button" className="secondary" onClick={() => setAssigning(build)}>
                     Assign<span className="visually-hidden"> {build.name}</span> to a release

@@ -8,10 +8,9 @@ import { Pager } from '../components/pager';
 import { listState, PastLast } from '../components/states';
 import { NewProjectDialog } from './new-project-dialog';
 import { BackToOrganizations, PageHead, titleOf } from '../components/page-head';
+import { utcDay } from '../components/formats';
 
 export const PROJECTS_PAGE_SIZE = 25;
-
-const day = new Intl.DateTimeFormat('en', { dateStyle: 'medium', timeZone: 'UTC' });
 
 /** An organization's projects, newest first, a page at a time. */
 export function OrganizationProjectsPage({ id, offset }: { id: string; offset: number }) {
@@ -54,7 +53,7 @@ export function OrganizationProjectsPage({ id, offset }: { id: string; offset: n
                   <code>{p.key}</code>
                 </td>
                 <td>{p.description ?? <span className="muted">—</span>}</td>
-                <td>{day.format(new Date(p.created_at))}</td>
+                <td>{utcDay.format(new Date(p.created_at))}</td>
               </tr>
             ))}
           </tbody>

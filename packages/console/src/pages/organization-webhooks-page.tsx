@@ -18,14 +18,9 @@ import { Pager } from '../components/pager';
 import { listState, PastLast } from '../components/states';
 import { OrganizationNav } from '../components/organization-nav';
 import { BackToOrganizations, PageHead, titleOf } from '../components/page-head';
+import { utcMinute } from '../components/formats';
 
 export const WEBHOOKS_PAGE_SIZE = 25;
-
-const when = new Intl.DateTimeFormat('en', {
-  dateStyle: 'medium',
-  timeStyle: 'short',
-  timeZone: 'UTC',
-});
 
 /** How an event choice reads: `*` is every type, also those the service adds later. */
 export function EventName({ event }: { event: string }) {
@@ -115,7 +110,7 @@ export function OrganizationWebhooksPage({ id, offset }: { id: string; offset: n
                 <td>
                   <ActiveBadge active={hook.active} />
                 </td>
-                <td>{when.format(new Date(hook.created_at))}</td>
+                <td>{utcMinute.format(new Date(hook.created_at))}</td>
                 <td className="row-actions">
                   {hook.active ? null : (
                     <button

@@ -7,14 +7,9 @@ import { Pager } from '../components/pager';
 import { listState, PastLast } from '../components/states';
 import { ProjectNav } from '../components/project-nav';
 import { BackToRuns, PageHead, titleOf } from '../components/page-head';
+import { utcMinute } from '../components/formats';
 
 export const CASES_PAGE_SIZE = 25;
-
-const time = new Intl.DateTimeFormat('en', {
-  dateStyle: 'medium',
-  timeStyle: 'short',
-  timeZone: 'UTC',
-});
 
 /** A project's test cases, newest first, searched by title or automation id on the server. */
 export function ProjectCasesPage({ id, offset, q }: { id: string; offset: number; q?: string }) {
@@ -78,7 +73,7 @@ export function ProjectCasesPage({ id, offset, q }: { id: string; offset: number
                 </th>
                 <td>{c.section ?? <span className="muted">—</span>}</td>
                 <td>{c.priority}</td>
-                <td>{time.format(new Date(c.updated_at))}</td>
+                <td>{utcMinute.format(new Date(c.updated_at))}</td>
               </tr>
             ))}
           </tbody>

@@ -9,14 +9,9 @@ import { ProjectNav } from '../components/project-nav';
 import { CountsLine, RUN_STATUS_NAMES, RunStatus } from '../components/run-counts';
 import { listState, PastLast } from '../components/states';
 import { StatusFilter } from '../components/status-filter';
+import { utcMinute } from '../components/formats';
 
 export const RUNS_PAGE_SIZE = 25;
-
-const time = new Intl.DateTimeFormat('en', {
-  dateStyle: 'medium',
-  timeStyle: 'short',
-  timeZone: 'UTC',
-});
 
 /** A project's test runs, newest first: status and counts, a page at a time, live. */
 export function ProjectRunsPage({
@@ -77,7 +72,7 @@ export function ProjectRunsPage({
                 <td>
                   <CountsLine counts={run.counts} />
                 </td>
-                <td>{time.format(new Date(run.created_at))}</td>
+                <td>{utcMinute.format(new Date(run.created_at))}</td>
               </tr>
             ))}
           </tbody>

@@ -21,14 +21,9 @@ import {
 import { CountsLine, RunStatus } from '../components/run-counts';
 import { LoadError, Loading, Missing, listState, PastLast } from '../components/states';
 import { FormError } from '../components/form-error';
+import { utcMinute } from '../components/formats';
 
 export const RELEASE_RUNS_PAGE_SIZE = 25;
-
-const time = new Intl.DateTimeFormat('en', {
-  dateStyle: 'medium',
-  timeStyle: 'short',
-  timeZone: 'UTC',
-});
 
 /** A release: its readiness and figures as the service computes them, its runs, and editing. */
 export function ReleasePage({ id, offset }: { id: string; offset: number }) {
@@ -61,7 +56,7 @@ export function ReleasePage({ id, offset }: { id: string; offset: number }) {
           <dt>Released</dt>
           <dd>
             {r.released_at ? (
-              `${time.format(new Date(r.released_at))} UTC`
+              `${utcMinute.format(new Date(r.released_at))} UTC`
             ) : (
               <span className="muted">Not yet</span>
             )}
@@ -136,7 +131,7 @@ function ReleaseRuns({ id, offset }: { id: string; offset: number }) {
               <td>
                 <CountsLine counts={run.counts} />
               </td>
-              <td>{time.format(new Date(run.created_at))}</td>
+              <td>{utcMinute.format(new Date(run.created_at))}</td>
             </tr>
           ))}
         </tbody>

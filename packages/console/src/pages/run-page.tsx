@@ -15,6 +15,7 @@ import { StatusFilter } from '../components/status-filter';
 import { CompleteRunDialog, SubmitResultDialog, type ReportedCase } from './run-actions';
 import { ComparisonSection, FailuresSection, GatePanel } from './run-insights';
 import { LiveStatus } from '../components/live-status';
+import { utcSecond } from '../components/formats';
 
 export const RESULTS_PAGE_SIZE = 50;
 
@@ -35,11 +36,6 @@ export interface RunView {
 }
 
 const number = new Intl.NumberFormat('en');
-const time = new Intl.DateTimeFormat('en', {
-  dateStyle: 'medium',
-  timeStyle: 'medium',
-  timeZone: 'UTC',
-});
 
 function Duration({ ms }: { ms: number | null }) {
   if (ms === null) return <span className="muted">—</span>;
@@ -220,7 +216,7 @@ function ResultsSection({
                   <Duration ms={r.duration_ms} />
                 </td>
                 <td className="message">{r.message ?? <span className="muted">—</span>}</td>
-                <td>{time.format(new Date(r.created_at))}</td>
+                <td>{utcSecond.format(new Date(r.created_at))}</td>
                 <td>
                   <button
                     type="button"

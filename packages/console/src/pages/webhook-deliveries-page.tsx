@@ -14,6 +14,7 @@ import { Pager } from '../components/pager';
 import { listState, PastLast } from '../components/states';
 import { ActiveBadge, EventName } from './organization-webhooks-page';
 import { FormError } from '../components/form-error';
+import { utcSecond } from '../components/formats';
 
 export const DELIVERIES_PAGE_SIZE = 25;
 
@@ -22,11 +23,6 @@ const DUE_SOON_MS = 60_000;
 /** …this often, so its outcome shows without a reload. */
 const REREAD_MS = 2_000;
 
-const when = new Intl.DateTimeFormat('en', {
-  dateStyle: 'medium',
-  timeStyle: 'medium',
-  timeZone: 'UTC',
-});
 const number = new Intl.NumberFormat('en');
 
 const STATUS_NAMES: Record<Delivery['status'], string> = {
@@ -122,7 +118,7 @@ export function WebhookDeliveriesPage({
           <tbody>
             {page.data.data.map((delivery) => {
               const expanded = delivery.id === open;
-              const label = `${delivery.event_type} of ${when.format(new Date(delivery.created_at))}`;
+              const label = `${delivery.event_type} of ${utcSecond.format(new Date(delivery.created_at))}`;
               return (
                 <Fragment key={delivery.id}>
                   <tr className={expanded ? 'open' : undefined}>
@@ -145,10 +141,10 @@ export function WebhookDeliveriesPage({
                       </span>
                     </td>
                     <td className="number">{number.format(delivery.attempts)}</td>
-                    <td>{when.format(new Date(delivery.created_at))}</td>
+                    <td>{utcSecond.format(new Date(delivery.created_at))}</td>
                     <td>
                       {delivery.next_attempt_at ? (
-                        when.format(new Date(delivery.next_attempt_at))
+                        utcSecond.format(new Date(delivery.next_attempt_at))
                       ) : (
                         <span className="muted">None</span>
                       )}
@@ -293,7 +289,7 @@ function Attempts({ delivery }: { delivery: Delivery }) {
                 <th scope="row" className="number">
                   {attempt.attempt}
                 </th>
-                <td>{when.format(new Date(attempt.at))}</td>
+                <td>{utcSecond.format(new Date(attempt.at))}</td>
                 <td>
                   <Answer attempt={attempt} />
                 </td>
