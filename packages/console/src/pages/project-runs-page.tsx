@@ -1,15 +1,15 @@
 import { useQuery } from '@tanstack/react-query';
-import { Link, useNavigate } from '@tanstack/react-router';
+import { useNavigate } from '@tanstack/react-router';
 import { project } from '../api/projects';
 import { projectRuns, useLiveProjectRuns, type TestRunStatus } from '../api/runs';
 import { LiveStatus } from '../components/live-status';
 import { BackToProjects, PageHead, titleOf } from '../components/page-head';
 import { Pager } from '../components/pager';
 import { ProjectNav } from '../components/project-nav';
-import { CountsLine, RUN_STATUS_NAMES, RunStatus } from '../components/run-counts';
+import { RUN_STATUS_NAMES } from '../components/run-counts';
+import { RunsTable } from '../components/runs-table';
 import { listState, PastLast } from '../components/states';
 import { StatusFilter } from '../components/status-filter';
-import { utcMinute } from '../components/formats';
 
 export const RUNS_PAGE_SIZE = 25;
 
@@ -48,35 +48,7 @@ export function ProjectRunsPage({
   if (body === null && page.isSuccess) {
     body = (
       <>
-        <table>
-          <caption className="visually-hidden">Test runs, newest first</caption>
-          <thead>
-            <tr>
-              <th scope="col">Run</th>
-              <th scope="col">Status</th>
-              <th scope="col">Results</th>
-              <th scope="col">Created (UTC)</th>
-            </tr>
-          </thead>
-          <tbody>
-            {page.data.data.map((run) => (
-              <tr key={run.id}>
-                <th scope="row">
-                  <Link to="/runs/$runId" params={{ runId: run.id }}>
-                    {run.name}
-                  </Link>
-                </th>
-                <td>
-                  <RunStatus status={run.status} />
-                </td>
-                <td>
-                  <CountsLine counts={run.counts} />
-                </td>
-                <td>{utcMinute.format(new Date(run.created_at))}</td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
+        <RunsTable runs={page.data.data} caption="Test runs, newest first" />
         <Pager
           pagination={page.data.pagination}
           to="/projects/$projectId"

@@ -18,7 +18,7 @@ import {
   ReleaseStatusBadge,
   ReleaseTiles,
 } from '../components/release-progress';
-import { CountsLine, RunStatus } from '../components/run-counts';
+import { RunsTable } from '../components/runs-table';
 import { LoadError, Loading, Missing, listState, PastLast } from '../components/states';
 import { FormError } from '../components/form-error';
 import { utcMinute } from '../components/formats';
@@ -108,34 +108,7 @@ function ReleaseRuns({ id, offset }: { id: string; offset: number }) {
   if (state !== null || !page.isSuccess) return state;
   return (
     <>
-      <table aria-labelledby="release-runs">
-        <thead>
-          <tr>
-            <th scope="col">Run</th>
-            <th scope="col">Status</th>
-            <th scope="col">Results</th>
-            <th scope="col">Created (UTC)</th>
-          </tr>
-        </thead>
-        <tbody>
-          {page.data.data.map((run) => (
-            <tr key={run.id}>
-              <th scope="row">
-                <Link to="/runs/$runId" params={{ runId: run.id }}>
-                  {run.name}
-                </Link>
-              </th>
-              <td>
-                <RunStatus status={run.status} />
-              </td>
-              <td>
-                <CountsLine counts={run.counts} />
-              </td>
-              <td>{utcMinute.format(new Date(run.created_at))}</td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
+      <RunsTable runs={page.data.data} labelledBy="release-runs" />
       <Pager
         pagination={page.data.pagination}
         to="/releases/$releaseId"
