@@ -10,6 +10,7 @@ import {
 } from '../api/api-keys';
 import { ApiFailure } from '../api/client';
 import { organization } from '../api/organizations';
+import { CheckboxChoices } from '../components/checkbox-choices';
 import { ConfirmDialog, ShownOnceDialog } from '../components/dialogs';
 import { FormError } from '../components/form-error';
 import { Pager } from '../components/pager';
@@ -134,8 +135,6 @@ function CreateApiKeyForm({ organizationId }: { organizationId: string }) {
       },
     );
   };
-  const toggle = (scope: Scope, on: boolean) =>
-    setScopes((current) => (on ? [...current, scope] : current.filter((s) => s !== scope)));
 
   return (
     <>
@@ -153,23 +152,16 @@ function CreateApiKeyForm({ organizationId }: { organizationId: string }) {
           onChange={(event) => setName(event.target.value)}
           aria-invalid={failedField === 'name' || undefined}
         />
-        <fieldset aria-invalid={failedField === 'scopes' || undefined}>
-          <legend>Scopes (at least one)</legend>
-          <div className="scope-choices">
-            {API_KEY_SCOPES.map((scope) => (
-              <label key={scope} className="choice">
-                <input
-                  type="checkbox"
-                  name="scopes"
-                  value={scope}
-                  checked={scopes.includes(scope)}
-                  onChange={(event) => toggle(scope, event.target.checked)}
-                />
-                <code>{scope}</code>
-              </label>
-            ))}
-          </div>
-        </fieldset>
+        <CheckboxChoices
+          legend="Scopes (at least one)"
+          name="scopes"
+          options={API_KEY_SCOPES}
+          chosen={scopes}
+          onChange={setScopes}
+          invalid={failedField === 'scopes'}
+        >
+          {(scope) => <code>{scope}</code>}
+        </CheckboxChoices>
         <FormError error={create.error} />
         <div className="actions">
           <button type="submit" disabled={create.isPending}>

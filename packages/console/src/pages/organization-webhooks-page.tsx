@@ -12,6 +12,7 @@ import {
   type Webhook,
   type WebhookEvent,
 } from '../api/webhooks';
+import { CheckboxChoices } from '../components/checkbox-choices';
 import { ConfirmDialog, ShownOnceDialog } from '../components/dialogs';
 import { FormError } from '../components/form-error';
 import { Pager } from '../components/pager';
@@ -181,8 +182,6 @@ function CreateWebhookForm({ organizationId }: { organizationId: string }) {
       },
     );
   };
-  const toggle = (type: WebhookEvent, on: boolean) =>
-    setEvents((current) => (on ? [...current, type] : current.filter((t) => t !== type)));
 
   return (
     <>
@@ -215,23 +214,16 @@ function CreateWebhookForm({ organizationId }: { organizationId: string }) {
           onChange={(event) => setDescription(event.target.value)}
           aria-invalid={failedField === 'description' || undefined}
         />
-        <fieldset aria-invalid={failedField?.startsWith('events') || undefined}>
-          <legend>Events (at least one)</legend>
-          <div className="scope-choices">
-            {WEBHOOK_EVENTS.map((type) => (
-              <label key={type} className="choice">
-                <input
-                  type="checkbox"
-                  name="events"
-                  value={type}
-                  checked={events.includes(type)}
-                  onChange={(event) => toggle(type, event.target.checked)}
-                />
-                <EventName event={type} />
-              </label>
-            ))}
-          </div>
-        </fieldset>
+        <CheckboxChoices
+          legend="Events (at least one)"
+          name="events"
+          options={WEBHOOK_EVENTS}
+          chosen={events}
+          onChange={setEvents}
+          invalid={failedField?.startsWith('events') ?? false}
+        >
+          {(type) => <EventName event={type} />}
+        </CheckboxChoices>
         <FormError error={create.error} />
         <div className="actions">
           <button type="submit" disabled={create.isPending}>
