@@ -1,11 +1,13 @@
 import { Link } from '@tanstack/react-router';
 import type { ReactNode } from 'react';
+import { OrganizationNav } from './organization-nav';
+import { ProjectNav } from './project-nav';
 
 /**
  * A page's top: the link back up, its title, and what acts on the whole page (a button, a
  * filter) beside the title.
  */
-export function PageHead({
+function PageHead({
   back,
   title,
   actions,
@@ -30,7 +32,7 @@ export function PageHead({
 }
 
 /** "Releases of Web shop" once the parent is read; "Releases" before, or when it is missing. */
-export function titleOf(title: string, parent: { name: string } | undefined): string {
+function titleOf(title: string, parent: { name: string } | undefined): string {
   return parent ? `${title} of ${parent.name}` : title;
 }
 
@@ -59,5 +61,51 @@ export function BackToRuns({ projectId }: { projectId: string }) {
     <Link to="/projects/$projectId" params={{ projectId }}>
       ← Test runs
     </Link>
+  );
+}
+
+/** The head of one of an organization's pages: up to the organizations, "API keys of Shop", tabs. */
+export function OrganizationPageHead({
+  organizationId,
+  organization,
+  title,
+  actions,
+}: {
+  organizationId: string;
+  organization: { name: string } | undefined;
+  title: string;
+  actions?: ReactNode;
+}) {
+  return (
+    <>
+      <PageHead
+        back={<BackToOrganizations />}
+        title={titleOf(title, organization)}
+        actions={actions}
+      />
+      <OrganizationNav organizationId={organizationId} />
+    </>
+  );
+}
+
+/** The head of one of a project's pages: the link back up, "Releases of Web shop", tabs. */
+export function ProjectPageHead({
+  projectId,
+  project,
+  title,
+  back,
+  actions,
+}: {
+  projectId: string;
+  project: { name: string } | undefined;
+  title: string;
+  back: ReactNode;
+  actions?: ReactNode;
+}) {
+  return (
+    <>
+      <PageHead back={back} title={titleOf(title, project)} actions={actions} />
+      <ProjectNav projectId={projectId} />
+    </>
   );
 }

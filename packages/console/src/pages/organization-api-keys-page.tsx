@@ -15,8 +15,7 @@ import { ConfirmDialog, ShownOnceDialog } from '../components/dialogs';
 import { FormError } from '../components/form-error';
 import { Pager } from '../components/pager';
 import { listState, PastLast } from '../components/states';
-import { OrganizationNav } from '../components/organization-nav';
-import { BackToOrganizations, PageHead, titleOf } from '../components/page-head';
+import { OrganizationPageHead } from '../components/page-head';
 import { utcMinute } from '../components/formats';
 
 export const API_KEYS_PAGE_SIZE = 25;
@@ -103,8 +102,7 @@ export function OrganizationApiKeysPage({ id, offset }: { id: string; offset: nu
 
   return (
     <>
-      <PageHead back={<BackToOrganizations />} title={titleOf('API keys', org.data)} />
-      <OrganizationNav organizationId={id} />
+      <OrganizationPageHead organizationId={id} organization={org.data} title="API keys" />
       {body}
       {page.isError ? null : <CreateApiKeyForm organizationId={id} />}
       {deleting ? <DeleteDialog apiKey={deleting} onClose={() => setDeleting(null)} /> : null}

@@ -6,11 +6,10 @@ import { organization } from '../api/organizations';
 import { organizationProjects } from '../api/projects';
 import { projectReleases } from '../api/releases';
 import { FormDialog } from '../components/dialogs';
-import { OrganizationNav } from '../components/organization-nav';
 import { Pager } from '../components/pager';
 import { RELEASE_STATUS_NAMES } from '../components/release-progress';
 import { listState, PastLast } from '../components/states';
-import { BackToOrganizations, PageHead, titleOf } from '../components/page-head';
+import { OrganizationPageHead } from '../components/page-head';
 import { utcMinute } from '../components/formats';
 
 export const QUEUE_PAGE_SIZE = 25;
@@ -101,8 +100,7 @@ export function OrganizationBuildQueuePage({ id, offset }: { id: string; offset:
 
   return (
     <>
-      <PageHead back={<BackToOrganizations />} title={titleOf('Build queue', org.data)} />
-      <OrganizationNav organizationId={id} />
+      <OrganizationPageHead organizationId={id} organization={org.data} title="Build queue" />
       {body}
       {assigning ? (
         <AssignDialog organizationId={id} build={assigning} onClose={() => setAssigning(null)} />

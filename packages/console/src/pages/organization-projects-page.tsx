@@ -3,11 +3,10 @@ import { Link } from '@tanstack/react-router';
 import { useState } from 'react';
 import { organization } from '../api/organizations';
 import { organizationProjects } from '../api/projects';
-import { OrganizationNav } from '../components/organization-nav';
 import { Pager } from '../components/pager';
 import { listState, PastLast } from '../components/states';
 import { NewProjectDialog } from './new-project-dialog';
-import { BackToOrganizations, PageHead, titleOf } from '../components/page-head';
+import { OrganizationPageHead } from '../components/page-head';
 import { utcDay } from '../components/formats';
 
 export const PROJECTS_PAGE_SIZE = 25;
@@ -69,9 +68,10 @@ export function OrganizationProjectsPage({ id, offset }: { id: string; offset: n
 
   return (
     <>
-      <PageHead
-        back={<BackToOrganizations />}
-        title={titleOf('Projects', org.data)}
+      <OrganizationPageHead
+        organizationId={id}
+        organization={org.data}
+        title="Projects"
         actions={
           org.isSuccess ? (
             <button type="button" onClick={() => setCreating(true)}>
@@ -80,7 +80,6 @@ export function OrganizationProjectsPage({ id, offset }: { id: string; offset: n
           ) : null
         }
       />
-      <OrganizationNav organizationId={id} />
       {body}
       {creating ? (
         <NewProjectDialog organizationId={id} onClose={() => setCreating(false)} />

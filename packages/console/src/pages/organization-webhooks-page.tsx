@@ -17,8 +17,7 @@ import { ConfirmDialog, ShownOnceDialog } from '../components/dialogs';
 import { FormError } from '../components/form-error';
 import { Pager } from '../components/pager';
 import { listState, PastLast } from '../components/states';
-import { OrganizationNav } from '../components/organization-nav';
-import { BackToOrganizations, PageHead, titleOf } from '../components/page-head';
+import { OrganizationPageHead } from '../components/page-head';
 import { utcMinute } from '../components/formats';
 
 export const WEBHOOKS_PAGE_SIZE = 25;
@@ -148,8 +147,7 @@ export function OrganizationWebhooksPage({ id, offset }: { id: string; offset: n
 
   return (
     <>
-      <PageHead back={<BackToOrganizations />} title={titleOf('Webhooks', org.data)} />
-      <OrganizationNav organizationId={id} />
+      <OrganizationPageHead organizationId={id} organization={org.data} title="Webhooks" />
       {body}
       {page.isError ? null : <CreateWebhookForm organizationId={id} />}
       {deleting ? <DeleteDialog webhook={deleting} onClose={() => setDeleting(null)} /> : null}

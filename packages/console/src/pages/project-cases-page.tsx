@@ -5,8 +5,7 @@ import { projectCases } from '../api/cases';
 import { project } from '../api/projects';
 import { Pager } from '../components/pager';
 import { listState, PastLast } from '../components/states';
-import { ProjectNav } from '../components/project-nav';
-import { BackToRuns, PageHead, titleOf } from '../components/page-head';
+import { BackToRuns, ProjectPageHead } from '../components/page-head';
 import { utcMinute } from '../components/formats';
 
 export const CASES_PAGE_SIZE = 25;
@@ -90,8 +89,12 @@ export function ProjectCasesPage({ id, offset, q }: { id: string; offset: number
 
   return (
     <>
-      <PageHead back={<BackToRuns projectId={id} />} title={titleOf('Test cases', current.data)} />
-      <ProjectNav projectId={id} />
+      <ProjectPageHead
+        projectId={id}
+        project={current.data}
+        title="Test cases"
+        back={<BackToRuns projectId={id} />}
+      />
       <form role="search" className="search" onSubmit={submit}>
         <label htmlFor="case-search">Title or automation id</label>
         <input

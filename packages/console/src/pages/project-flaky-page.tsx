@@ -7,8 +7,7 @@ import { Pager } from '../components/pager';
 import { QuarantineDialog, UnquarantineDialog } from '../components/quarantine-dialogs';
 import { ResultStatusBadge } from '../components/run-counts';
 import { listState, PastLast } from '../components/states';
-import { ProjectNav } from '../components/project-nav';
-import { BackToRuns, PageHead, titleOf } from '../components/page-head';
+import { BackToRuns, ProjectPageHead } from '../components/page-head';
 
 export const FLAKY_PAGE_SIZE = 25;
 
@@ -122,8 +121,12 @@ export function ProjectFlakyPage({ id, offset }: { id: string; offset: number })
   };
   return (
     <>
-      <PageHead back={<BackToRuns projectId={id} />} title={titleOf('Flaky tests', current.data)} />
-      <ProjectNav projectId={id} />
+      <ProjectPageHead
+        projectId={id}
+        project={current.data}
+        title="Flaky tests"
+        back={<BackToRuns projectId={id} />}
+      />
       <p className="muted">
         Test cases whose latest results flip between passed and failed, or pass only on retry.
       </p>

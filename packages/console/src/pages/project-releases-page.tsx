@@ -6,14 +6,13 @@ import { project } from '../api/projects';
 import { projectReleases, useCreateRelease } from '../api/releases';
 import { FormDialog } from '../components/dialogs';
 import { Pager } from '../components/pager';
-import { ProjectNav } from '../components/project-nav';
 import {
   ReadinessBadge,
   ReleaseProgressBar,
   ReleaseStatusBadge,
 } from '../components/release-progress';
 import { listState, PastLast } from '../components/states';
-import { BackToProjects, PageHead, titleOf } from '../components/page-head';
+import { BackToProjects, ProjectPageHead } from '../components/page-head';
 
 export const RELEASES_PAGE_SIZE = 25;
 
@@ -82,9 +81,11 @@ export function ProjectReleasesPage({ id, offset }: { id: string; offset: number
 
   return (
     <>
-      <PageHead
+      <ProjectPageHead
+        projectId={id}
+        project={current.data}
+        title="Releases"
         back={<BackToProjects project={current.data} />}
-        title={titleOf('Releases', current.data)}
         actions={
           current.isSuccess ? (
             <button type="button" onClick={() => setCreating(true)}>
@@ -93,7 +94,6 @@ export function ProjectReleasesPage({ id, offset }: { id: string; offset: number
           ) : null
         }
       />
-      <ProjectNav projectId={id} />
       {body}
       {creating ? <NewReleaseDialog projectId={id} onClose={() => setCreating(false)} /> : null}
     </>

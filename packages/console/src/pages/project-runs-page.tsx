@@ -3,9 +3,8 @@ import { useNavigate } from '@tanstack/react-router';
 import { project } from '../api/projects';
 import { projectRuns, useLiveProjectRuns, type TestRunStatus } from '../api/runs';
 import { LiveStatus } from '../components/live-status';
-import { BackToProjects, PageHead, titleOf } from '../components/page-head';
+import { BackToProjects, ProjectPageHead } from '../components/page-head';
 import { Pager } from '../components/pager';
-import { ProjectNav } from '../components/project-nav';
 import { RUN_STATUS_NAMES } from '../components/run-counts';
 import { RunsTable } from '../components/runs-table';
 import { listState, PastLast } from '../components/states';
@@ -61,9 +60,11 @@ export function ProjectRunsPage({
 
   return (
     <>
-      <PageHead
+      <ProjectPageHead
+        projectId={id}
+        project={current.data}
+        title="Test runs"
         back={<BackToProjects project={current.data} />}
-        title={titleOf('Test runs', current.data)}
         actions={
           <StatusFilter
             label="Status"
@@ -79,7 +80,6 @@ export function ProjectRunsPage({
           />
         }
       />
-      <ProjectNav projectId={id} />
       {current.isSuccess ? (
         <LiveStatus stream={live} live="Live: runs and their counts update as results arrive" />
       ) : null}
