@@ -1,18 +1,7 @@
 import { useState, type FormEvent, type ReactNode } from 'react';
 import { FormError } from './form-error';
+import { FormFooter, type Action, type Call } from './form-footer';
 import { Modal } from './modal';
-
-/** What a dialog shows of the call its button makes: its refusal, and that it is under way. */
-interface Call {
-  error: Error | null;
-  isPending: boolean;
-}
-
-/** The dialog's button and what it says while its call is under way ("Create", "Creating…"). */
-interface Action {
-  label: string;
-  pending: string;
-}
 
 /**
  * A form in a modal dialog: its fields, the service's refusal, then the submitting button and
@@ -52,15 +41,7 @@ export function FormDialog({
       {intro}
       <form onSubmit={submit} className="form" aria-labelledby={labelForm ? titleId : undefined}>
         {children}
-        <FormError error={call.error} />
-        <div className="actions">
-          <button type="submit" disabled={call.isPending || !ready}>
-            {call.isPending ? action.pending : action.label}
-          </button>
-          <button type="button" className="secondary" onClick={onClose}>
-            Cancel
-          </button>
-        </div>
+        <FormFooter call={call} action={action} ready={ready} onCancel={onClose} />
       </form>
     </Modal>
   );

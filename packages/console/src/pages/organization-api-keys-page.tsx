@@ -12,7 +12,7 @@ import { ApiFailure } from '../api/client';
 import { organization } from '../api/organizations';
 import { CheckboxChoices } from '../components/checkbox-choices';
 import { ConfirmDialog, ShownOnceDialog } from '../components/dialogs';
-import { FormError } from '../components/form-error';
+import { FormFooter } from '../components/form-footer';
 import { Pager } from '../components/pager';
 import { listState, PastLast } from '../components/states';
 import { OrganizationPageHead } from '../components/page-head';
@@ -160,12 +160,7 @@ function CreateApiKeyForm({ organizationId }: { organizationId: string }) {
         >
           {(scope) => <code>{scope}</code>}
         </CheckboxChoices>
-        <FormError error={create.error} />
-        <div className="actions">
-          <button type="submit" disabled={create.isPending}>
-            {create.isPending ? 'Creating…' : 'Create key'}
-          </button>
-        </div>
+        <FormFooter call={create} action={{ label: 'Create key', pending: 'Creating…' }} />
       </form>
       {shown ? (
         <ShownOnceDialog

@@ -1,7 +1,7 @@
 import { useState, type FormEvent } from 'react';
 import { ApiFailure, type Organization } from '../api/client';
 import type { CreateOrganization, UpdateOrganization } from '../api/organizations';
-import { FormError } from '../components/form-error';
+import { FormFooter } from '../components/form-footer';
 
 export const PLAN_NAMES: Record<Organization['plan'], string> = {
   basic: 'Basic',
@@ -112,12 +112,10 @@ export function OrganizationForm({ editing, submitLabel, pending, error, onSubmi
         ) : null}
       </fieldset>
 
-      <FormError error={error} />
-      <div className="actions">
-        <button type="submit" disabled={pending}>
-          {pending ? 'Saving…' : submitLabel}
-        </button>
-      </div>
+      <FormFooter
+        call={{ error, isPending: pending }}
+        action={{ label: submitLabel, pending: 'Saving…' }}
+      />
     </form>
   );
 }

@@ -15,6 +15,7 @@ import {
 import { CheckboxChoices } from '../components/checkbox-choices';
 import { ConfirmDialog, ShownOnceDialog } from '../components/dialogs';
 import { FormError } from '../components/form-error';
+import { FormFooter } from '../components/form-footer';
 import { Pager } from '../components/pager';
 import { listState, PastLast } from '../components/states';
 import { OrganizationPageHead } from '../components/page-head';
@@ -222,12 +223,7 @@ function CreateWebhookForm({ organizationId }: { organizationId: string }) {
         >
           {(type) => <EventName event={type} />}
         </CheckboxChoices>
-        <FormError error={create.error} />
-        <div className="actions">
-          <button type="submit" disabled={create.isPending}>
-            {create.isPending ? 'Creating…' : 'Create subscription'}
-          </button>
-        </div>
+        <FormFooter call={create} action={{ label: 'Create subscription', pending: 'Creating…' }} />
       </form>
       {shown ? (
         <ShownOnceDialog
