@@ -11,6 +11,7 @@ import {
   type ReleaseStatus,
   type UpdateRelease,
 } from '../api/releases';
+import { BackToOrganizations } from '../components/page-head';
 import { Pager } from '../components/pager';
 import {
   ReadinessBadge,
@@ -19,7 +20,7 @@ import {
   ReleaseTiles,
 } from '../components/release-progress';
 import { RunsTable } from '../components/runs-table';
-import { LoadError, Loading, Missing, listState, PastLast } from '../components/states';
+import { listState, PastLast, readState } from '../components/states';
 import { FormError } from '../components/form-error';
 import { utcMinute } from '../components/formats';
 
@@ -35,13 +36,8 @@ export function ReleasePage({ id, offset }: { id: string; offset: number }) {
   // Here, not in the form: the form remounts with the saved release, the outcome stays.
   const update = useUpdateRelease(id);
 
-  let body;
-  if (current.isPending) body = <Loading what="the release" />;
-  else if (current.isError && current.error instanceof ApiFailure && current.error.status === 404) {
-    body = <Missing>There is no such release.</Missing>;
-  } else if (current.isError) {
-    body = <LoadError error={current.error} onRetry={() => void current.refetch()} />;
-  } else {
+  let body = readState(current, { what: 'the release', missing: 'There is no such release.' });
+  if (current.isSuccess) {
     const r = current.data;
     body = (
       <>
@@ -84,7 +80,7 @@ export function ReleasePage({ id, offset }: { id: string; offset: number }) {
             ← Releases{owner.data ? ` of ${owner.data.name}` : ''}
           </Link>
         ) : (
-          <Link to="/organizations">← Organizations</Link>
+          <BackToOrganizations />
         )}
       </p>
       <h1>{current.data ? current.data.name : 'Release'}</h1>

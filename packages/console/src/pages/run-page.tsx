@@ -1,7 +1,6 @@
 import { useQuery } from '@tanstack/react-query';
 import { Link, useNavigate } from '@tanstack/react-router';
 import { useId, useState, type FormEvent } from 'react';
-import { ApiFailure } from '../api/client';
 import { runResults, testRun, useLiveRun, type Result, type ResultStatus } from '../api/runs';
 import { Pager } from '../components/pager';
 import {
@@ -10,7 +9,8 @@ import {
   ResultStatusBadge,
   RunStatus,
 } from '../components/run-counts';
-import { listState, PastLast, LoadError, Loading, Missing } from '../components/states';
+import { listState, PastLast, readState } from '../components/states';
+import { BackToOrganizations } from '../components/page-head';
 import { StatusFilter } from '../components/status-filter';
 import { CompleteRunDialog, SubmitResultDialog, type ReportedCase } from './run-actions';
 import { ComparisonSection, FailuresSection, GatePanel } from './run-insights';
@@ -62,18 +62,13 @@ export function RunPage({ id, view }: { id: string; view: RunView }) {
   const [completing, setCompleting] = useState(false);
   const [notice, setNotice] = useState('');
 
-  if (run.isPending) return <Loading what="the test run" />;
-  if (run.isError && run.error instanceof ApiFailure && run.error.status === 404) {
-    return (
-      <>
-        <p>
-          <Link to="/organizations">← Organizations</Link>
-        </p>
-        <Missing>There is no such test run.</Missing>
-      </>
-    );
+  if (!run.isSuccess) {
+    return readState(run, {
+      what: 'the test run',
+      missing: 'There is no such test run.',
+      back: <BackToOrganizations />,
+    });
   }
-  if (run.isError) return <LoadError error={run.error} onRetry={() => run.refetch()} />;
 
   const data = run.data;
   return (

@@ -10,6 +10,7 @@ import {
   type Attempt,
   type Delivery,
 } from '../api/webhooks';
+import { BackToOrganizations } from '../components/page-head';
 import { Pager } from '../components/pager';
 import { listState, PastLast } from '../components/states';
 import { ActiveBadge, EventName } from './organization-webhooks-page';
@@ -191,7 +192,7 @@ export function WebhookDeliveriesPage({
             ← {org.data ? `Webhooks of ${org.data.name}` : 'Webhooks'}
           </Link>
         ) : (
-          <Link to="/organizations">← Organizations</Link>
+          <BackToOrganizations />
         )}
       </p>
       <h1 className="endpoint-title">
