@@ -1,10 +1,16 @@
 import { readFileSync } from 'node:fs';
 import type { APIRequestContext } from 'playwright-core';
-import { screenshot, seriousViolations, textWhen, type Browser } from './browser.js';
-import { CONSOLE_TOKEN, STACK_START_MS, startConsoleStack, type ConsoleStack } from './stack.js';
+import {
+  SERVICE_DOWN,
+  expectAccessible,
+  screenshot,
+  textWhen,
+  whereKept,
+  type Browser,
+} from './browser.js';
+import { STACK_START_MS, startConsoleStack, type ConsoleStack } from './stack.js';
+import { OPERATOR, seedOrganization, signIn } from './seed.js';
 
-const TOKEN = CONSOLE_TOKEN;
-const OPERATOR = { Authorization: `Bearer ${TOKEN}` };
 const KEYS_ROUTE = '**/internal/v1/organizations/*/api-keys?**';
 
 /**
@@ -27,12 +33,7 @@ describe('web console: API keys of an organization', () => {
     await browser.context.grantPermissions(['clipboard-read', 'clipboard-write'], {
       origin: stack.base,
     });
-    const res = await outside.post('/internal/v1/organizations', {
-      headers: OPERATOR,
-      data: { name: 'Keys Ltd', plan: 'pro' },
-    });
-    if (res.status() !== 201) throw new Error(`${res.status()} ${await res.text()}`);
-    org = (await res.json()) as { id: string; name: string };
+    org = await seedOrganization(outside, { name: 'Keys Ltd', plan: 'pro' });
   }, STACK_START_MS);
 
   afterAll(() => stack?.stop());
@@ -40,27 +41,11 @@ describe('web console: API keys of an organization', () => {
   const page = () => browser.page;
   const keysUrl = () => new RegExp(`/console/organizations/${org.id}/api-keys$`);
 
-  async function expectAccessible(): Promise<void> {
-    expect(await seriousViolations(page())).toEqual([]);
-  }
-
-  // Where the key could linger in the page (the root tsconfig has no DOM types: a string).
-  const kept = () =>
-    page().evaluate(`(() => {
-      const key = ${JSON.stringify(shownKey)};
-      const inStore = (store) =>
-        Object.keys(store).some((k) => k.includes(key) || store.getItem(k).includes(key));
-      return {
-        url: window.location.href.includes(key),
-        page: document.documentElement.outerHTML.includes(key),
-        storage: inStore(localStorage) || inStore(sessionStorage),
-      };
-    })()`);
+  const kept = () => whereKept(page(), shownKey);
 
   it('goes from the organizations to one’s keys, none yet', async () => {
     await page().goto('/console/organizations');
-    await page().getByLabel('Operator token').fill(TOKEN);
-    await page().keyboard.press('Enter');
+    await signIn(page());
     await page().waitForURL(/\/console\/organizations$/);
 
     await page().getByRole('link', { name: 'API keys of Keys Ltd' }).click();
@@ -82,7 +67,7 @@ describe('web console: API keys of an organization', () => {
       .getByRole('checkbox')
       .evaluateAll((boxes) => boxes.map((box) => box.getAttribute('value')));
     expect(offered).toEqual(declared);
-    await expectAccessible();
+    await expectAccessible(page());
     await screenshot(page(), 'api-keys-empty');
   }, 30_000);
 
@@ -114,7 +99,7 @@ describe('web console: API keys of an organization', () => {
     await page().keyboard.press('Enter');
     expect(await textWhen(dialog.getByRole('status'), 'Copied')).toBe('Copied to the clipboard.');
     expect(await page().evaluate('navigator.clipboard.readText()')).toBe(shownKey);
-    await expectAccessible();
+    await expectAccessible(page());
     await screenshot(page(), 'api-key-created', { fullPage: false });
 
     const used = await outside.get('/api/v1/organizations', {
@@ -153,7 +138,7 @@ describe('web console: API keys of an organization', () => {
     }
     expect(shown).toMatch(/^[A-Z][a-z]{2} \d{1,2}, \d{4}, /);
     expect(await kept()).toEqual({ url: false, page: false, storage: false });
-    await expectAccessible();
+    await expectAccessible(page());
     await screenshot(page(), 'api-keys');
   }, 30_000);
 
@@ -175,7 +160,7 @@ describe('web console: API keys of an organization', () => {
     await page().getByRole('button', { name: 'Delete GitHub Actions' }).click();
     dialog = page().getByRole('dialog', { name: 'Delete the key “GitHub Actions”?' });
     await dialog.waitFor();
-    await expectAccessible();
+    await expectAccessible(page());
     await screenshot(page(), 'api-key-delete', { fullPage: false });
     await dialog.getByRole('button', { name: 'Delete key' }).click();
     await dialog.waitFor({ state: 'detached' });
@@ -218,15 +203,7 @@ describe('web console: API keys of an organization', () => {
         await released;
         return route.continue();
       }
-      return route.fulfill({
-        status: 503,
-        contentType: 'application/json',
-        body: JSON.stringify({
-          error: 'service_unavailable',
-          message: 'Down for a moment.',
-          details: {},
-        }),
-      });
+      return route.fulfill(SERVICE_DOWN);
     });
     try {
       await page().goto(`/console/organizations/${org.id}/api-keys?offset=25`);
@@ -240,7 +217,7 @@ describe('web console: API keys of an organization', () => {
       expect(await textWhen(page().getByRole('alert'), 'Down for a moment.', 15_000)).toContain(
         'Could not load this page (503): Down for a moment.',
       );
-      await expectAccessible();
+      await expectAccessible(page());
       await screenshot(page(), 'api-keys-error');
     } finally {
       await page().unroute(KEYS_ROUTE);

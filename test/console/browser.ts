@@ -102,3 +102,39 @@ export async function textWhen(
     await new Promise((resolve) => setTimeout(resolve, 50));
   }
 }
+
+/** The page as it is has no serious or critical accessibility violation (axe-core). */
+export async function expectAccessible(page: Page): Promise<void> {
+  expect(await seriousViolations(page)).toEqual([]);
+}
+
+/** What a route answers to play a service that is down: a 503 in the contract's envelope. */
+export const SERVICE_DOWN = {
+  status: 503,
+  contentType: 'application/json',
+  body: JSON.stringify({
+    error: 'service_unavailable',
+    message: 'Down for a moment.',
+    details: {},
+  }),
+};
+
+/**
+ * Where `secret` (a key or signing secret the page showed once) lingers in the page: its URL, its
+ * markup, its storage. The root tsconfig has no DOM types, so the script is a string.
+ */
+export function whereKept(
+  page: Page,
+  secret: string,
+): Promise<{ url: boolean; page: boolean; storage: boolean }> {
+  return page.evaluate(`(() => {
+      const secret = ${JSON.stringify(secret)};
+      const inStore = (store) =>
+        Object.keys(store).some((k) => k.includes(secret) || store.getItem(k).includes(secret));
+      return {
+        url: window.location.href.includes(secret),
+        page: document.documentElement.outerHTML.includes(secret),
+        storage: inStore(localStorage) || inStore(sessionStorage),
+      };
+    })()`);
+}

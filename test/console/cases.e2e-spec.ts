@@ -1,8 +1,8 @@
-import type { APIRequestContext, APIResponse } from 'playwright-core';
-import { screenshot, seriousViolations, textWhen, type Browser } from './browser.js';
-import { CONSOLE_TOKEN, STACK_START_MS, startConsoleStack, type ConsoleStack } from './stack.js';
+import type { APIRequestContext } from 'playwright-core';
+import { SERVICE_DOWN, expectAccessible, screenshot, textWhen, type Browser } from './browser.js';
+import { STACK_START_MS, startConsoleStack, type ConsoleStack } from './stack.js';
+import { OPERATOR, json, seedApiKey, seedOrganization, seedProject, signIn } from './seed.js';
 
-const OPERATOR = { Authorization: `Bearer ${CONSOLE_TOKEN}` };
 const UNKNOWN_ID = '9d0b3a52-7c1e-4f7a-8a3b-1c2d3e4f5a6b';
 
 /** Each case's status in runs 1 to 6: `P` passed, `F` failed. "Pays by card" flips. */
@@ -33,46 +33,27 @@ describe('web console: test cases, their history, flaky tests and quarantine', (
   let flaky: { id: string };
   const runIds: string[] = [];
 
-  async function made<T>(response: Promise<APIResponse>): Promise<T> {
-    const res = await response;
-    if (res.status() !== 201) throw new Error(`${res.status()} ${await res.text()}`);
-    return (await res.json()) as T;
-  }
-
   beforeAll(async () => {
     stack = await startConsoleStack('console_cases');
     ({ browser, outside } = stack);
-    const org = await made<{ id: string }>(
-      outside.post('/internal/v1/organizations', {
-        headers: OPERATOR,
-        data: { name: 'Shop Ltd', plan: 'pro' },
-      }),
-    );
-    ({ key: apiKey } = await made<{ key: string }>(
-      outside.post(`/internal/v1/organizations/${org.id}/api-keys`, {
-        headers: OPERATOR,
-        data: {
-          name: 'pipeline',
-          scopes: ['testruns:create', 'testruns:update', 'results:submit', 'results:read'],
-        },
-      }),
-    ));
-    project = await made(
-      outside.post(`/internal/v1/organizations/${org.id}/projects`, {
-        headers: OPERATOR,
-        data: { name: 'Web shop', key: 'WEB' },
-      }),
-    );
+    const org = await seedOrganization(outside, { name: 'Shop Ltd', plan: 'pro' });
+    apiKey = await seedApiKey(outside, org.id, [
+      'testruns:create',
+      'testruns:update',
+      'results:submit',
+      'results:read',
+    ]);
+    project = await seedProject(outside, org.id, { name: 'Web shop', key: 'WEB' });
     const pipeline = { Authorization: `Bearer ${apiKey}` };
     for (let i = 0; i < 6; i++) {
-      const run = await made<{ id: string }>(
+      const run = await json<{ id: string }>(
         outside.post('/api/v1/testruns', {
           headers: pipeline,
           data: { project_id: project.id, name: `Nightly ${i + 1}` },
         }),
       );
       runIds.push(run.id);
-      await made(
+      await json(
         outside.post(`/api/v1/testruns/${run.id}/results`, {
           headers: pipeline,
           data: {
@@ -104,10 +85,6 @@ describe('web console: test cases, their history, flaky tests and quarantine', (
   const caseRows = () => page().locator('table.cases tbody tr');
   const pages = () => page().getByRole('navigation', { name: 'Pages' });
 
-  async function expectAccessible(): Promise<void> {
-    expect(await seriousViolations(page())).toEqual([]);
-  }
-
   /** The public API's quarantine list of the project, as a pipeline reads it. */
   async function publicQuarantine(): Promise<Array<Record<string, unknown>>> {
     const res = await outside.get(`/api/v1/projects/${project.id}/quarantine`, {
@@ -119,8 +96,7 @@ describe('web console: test cases, their history, flaky tests and quarantine', (
 
   it('searches the project’s test cases by title and by automation id', async () => {
     await page().goto(`/console/projects/${project.id}`);
-    await page().getByLabel('Operator token').fill(CONSOLE_TOKEN);
-    await page().keyboard.press('Enter');
+    await signIn(page());
     await page().getByRole('navigation', { name: 'Project' }).waitFor();
     await page().getByRole('link', { name: 'Test cases' }).click();
     await page().waitForURL(new RegExp(`/console/projects/${project.id}/cases$`));
@@ -146,7 +122,7 @@ describe('web console: test cases, their history, flaky tests and quarantine', (
     expect(await textWhen(caseRows().first(), 'Finds a product')).toContain('catalog.Search.finds');
     expect(await caseRows().count()).toBe(1);
     expect(await page().getByLabel('Title or automation id').inputValue()).toBe('search.FINDS');
-    await expectAccessible();
+    await expectAccessible(page());
     await screenshot(page(), 'test-cases-search');
 
     await page().getByLabel('Title or automation id').fill('no such test');
@@ -162,7 +138,7 @@ describe('web console: test cases, their history, flaky tests and quarantine', (
 
   it('pages through the search’s matches, keeping the search', async () => {
     for (let i = 0; i < 26; i++) {
-      await made(
+      await json(
         outside.post(`/internal/v1/projects/${project.id}/testcases`, {
           headers: OPERATOR,
           data: { title: `Paging case ${i}`, automation_id: `paging.case${i}` },
@@ -223,7 +199,7 @@ describe('web console: test cases, their history, flaky tests and quarantine', (
         .filter((name) => name.endsWith('.js')),
     );
     expect(scripts.some((name) => /\/duration-chart-[^/]+\.js$/.test(name))).toBe(true);
-    await expectAccessible();
+    await expectAccessible(page());
     await screenshot(page(), 'test-case');
 
     // A cell is a link to its run, reached with the keyboard.
@@ -242,7 +218,7 @@ describe('web console: test cases, their history, flaky tests and quarantine', (
       /^Pays by card\s*checkout\.Payment\.card80%460Passed/,
     );
     expect(await rows.count()).toBe(1);
-    await expectAccessible();
+    await expectAccessible(page());
 
     await page().getByRole('button', { name: 'Quarantine Pays by card' }).click();
     const dialog = page().getByRole('dialog', { name: 'Quarantine “Pays by card”' });
@@ -254,7 +230,7 @@ describe('web console: test cases, their history, flaky tests and quarantine', (
     expect(await textWhen(dialog.getByRole('alert'), 'expires_at')).toContain('in the future');
     const lastDay = dayFromNow(10);
     await dialog.getByLabel('Last day (UTC, optional)').fill(lastDay);
-    await expectAccessible();
+    await expectAccessible(page());
     await screenshot(page(), 'flaky-quarantine-dialog', { fullPage: false });
     await dialog.getByLabel('Reason').press('Enter');
     await dialog.waitFor({ state: 'detached' });
@@ -270,7 +246,7 @@ describe('web console: test cases, their history, flaky tests and quarantine', (
         created_at: expect.any(String),
       },
     ]);
-    await expectAccessible();
+    await expectAccessible(page());
     await screenshot(page(), 'flaky-tests');
 
     // The case page shows the entry.
@@ -278,7 +254,7 @@ describe('web console: test cases, their history, flaky tests and quarantine', (
     expect(await textWhen(page().getByTestId('quarantine-state'), 'QA-7')).toMatch(
       /^Quarantined Flips on the shared runners; QA-7 \(Until .* UTC; since .*\)$/,
     );
-    await expectAccessible();
+    await expectAccessible(page());
     await screenshot(page(), 'test-case-quarantined');
     // Changing it starts from the entry as it is.
     await page().getByRole('button', { name: 'Change quarantine' }).click();
@@ -327,24 +303,14 @@ describe('web console: test cases, their history, flaky tests and quarantine', (
   it('says when the flaky list cannot be read, and tries again', async () => {
     let fail = true;
     await page().route('**/internal/v1/projects/*/flaky-tests**', (route) =>
-      fail
-        ? route.fulfill({
-            status: 503,
-            contentType: 'application/json',
-            body: JSON.stringify({
-              error: 'service_unavailable',
-              message: 'Down for a moment.',
-              details: {},
-            }),
-          })
-        : route.continue(),
+      fail ? route.fulfill(SERVICE_DOWN) : route.continue(),
     );
     try {
       await page().goto(`/console/projects/${project.id}/flaky-tests`);
       expect(await textWhen(page().getByRole('alert'), 'Down for a moment.', 15_000)).toContain(
         'Could not load this page (503): Down for a moment.',
       );
-      await expectAccessible();
+      await expectAccessible(page());
       fail = false;
       await page().getByRole('button', { name: 'Try again' }).click();
       expect(await textWhen(pages(), '1–1 of 1')).toBe('1–1 of 1');
@@ -358,8 +324,8 @@ describe('web console: test cases, their history, flaky tests and quarantine', (
     expect(await textWhen(page().getByRole('alert'), 'There is no such test case.')).toBe(
       'There is no such test case.',
     );
-    await expectAccessible();
-    const empty = await made<{ id: string }>(
+    await expectAccessible(page());
+    const empty = await json<{ id: string }>(
       outside.post(`/internal/v1/organizations/${(await orgOf(project.id)).id}/projects`, {
         headers: OPERATOR,
         data: { name: 'Quiet', key: 'QUIET' },
@@ -369,7 +335,7 @@ describe('web console: test cases, their history, flaky tests and quarantine', (
     expect(await textWhen(page().locator('.state.empty'), 'No flaky tests')).toContain(
       'No flaky tests',
     );
-    await expectAccessible();
+    await expectAccessible(page());
   }, 30_000);
 
   async function orgOf(projectId: string): Promise<{ id: string }> {

@@ -1,6 +1,7 @@
 import type { APIRequestContext } from 'playwright-core';
-import { screenshot, seriousViolations, textWhen, type Browser } from './browser.js';
+import { SERVICE_DOWN, expectAccessible, screenshot, textWhen, type Browser } from './browser.js';
 import { CONSOLE_TOKEN, STACK_START_MS, startConsoleStack, type ConsoleStack } from './stack.js';
+import { OPERATOR } from './seed.js';
 
 const TOKEN = CONSOLE_TOKEN;
 const COOKIE = '__Host-tm_console';
@@ -35,14 +36,10 @@ describe('web console in a browser', () => {
     await page().keyboard.press('Enter');
   }
 
-  async function expectAccessible(): Promise<void> {
-    expect(await seriousViolations(page())).toEqual([]);
-  }
-
   it('sends a visitor without a session to sign-in, and refuses a wrong token', async () => {
     await page().goto('/console/organizations');
     await page().waitForURL(/\/console\/sign-in\?redirect=/);
-    await expectAccessible();
+    await expectAccessible(page());
     await screenshot(page(), 'sign-in');
 
     await signIn('not-the-operator-token');
@@ -51,7 +48,7 @@ describe('web console in a browser', () => {
     );
     expect(page().url()).toContain('/console/sign-in');
     expect(await sessionCookie()).toBeUndefined();
-    await expectAccessible();
+    await expectAccessible(page());
     await screenshot(page(), 'sign-in-refused');
   }, 30_000);
 
@@ -77,7 +74,7 @@ describe('web console in a browser', () => {
     // A new install: the empty list says what to do.
     await page().getByText('No organizations yet.').waitFor();
     await page().getByRole('link', { name: 'Create the first organization' }).waitFor();
-    await expectAccessible();
+    await expectAccessible(page());
     await screenshot(page(), 'organizations-empty');
   }, 30_000);
 
@@ -88,7 +85,7 @@ describe('web console in a browser', () => {
     await page().getByLabel('Plan', { exact: true }).selectOption('enterprise');
     await page().getByLabel('A custom limit').check();
     await page().getByLabel('Calls per month').fill('40');
-    await expectAccessible();
+    await expectAccessible(page());
     await screenshot(page(), 'organization-new');
     await page().getByRole('button', { name: 'Create organization' }).click();
 
@@ -102,7 +99,7 @@ describe('web console in a browser', () => {
       .getAttribute('href');
     const id = href?.split('/').pop();
     const key = await outside.post(`/internal/v1/organizations/${id}/api-keys`, {
-      headers: { Authorization: `Bearer ${TOKEN}` },
+      headers: OPERATOR,
       data: { name: 'pipeline', scopes: ['builds:read'] },
     });
     const { key: apiKey } = await key.json();
@@ -118,7 +115,7 @@ describe('web console in a browser', () => {
     const fill = await row.locator('.usage-fill').boundingBox();
     const track = await row.locator('.usage-bar').boundingBox();
     expect((fill?.width ?? 0) / (track?.width ?? 1)).toBeCloseTo(0.75, 2);
-    await expectAccessible();
+    await expectAccessible(page());
     await screenshot(page(), 'organizations');
   }, 30_000);
 
@@ -131,15 +128,7 @@ describe('web console in a browser', () => {
         await released;
         return route.continue();
       }
-      return route.fulfill({
-        status: 503,
-        contentType: 'application/json',
-        body: JSON.stringify({
-          error: 'service_unavailable',
-          message: 'Down for a moment.',
-          details: {},
-        }),
-      });
+      return route.fulfill(SERVICE_DOWN);
     });
     try {
       await page().goto('/console/organizations');
@@ -154,7 +143,7 @@ describe('web console in a browser', () => {
       expect(await textWhen(alert, 'Down for a moment.', 15_000)).toContain(
         'Could not load this page (503): Down for a moment.',
       );
-      await expectAccessible();
+      await expectAccessible(page());
       await screenshot(page(), 'organizations-error');
     } finally {
       await page().unroute('**/internal/v1/organizations?**');
@@ -178,7 +167,7 @@ describe('web console in a browser', () => {
     await page().getByLabel('Name').fill(`Console Renamed Org`);
     await page().getByLabel('Plan', { exact: true }).selectOption('pro');
     await page().getByLabel('The plan’s limit').check();
-    await expectAccessible();
+    await expectAccessible(page());
     await screenshot(page(), 'organization-edit');
     await page().getByRole('button', { name: 'Save changes' }).click();
 
@@ -187,7 +176,7 @@ describe('web console in a browser', () => {
     expect(await textWhen(row, 'Pro')).toContain('Pro');
     expect(await textWhen(row, '30 of 1,000')).toContain('30 of 1,000');
     const stored = await outside.get(`/internal/v1/organizations/${id}`, {
-      headers: { Authorization: `Bearer ${TOKEN}` },
+      headers: OPERATOR,
     });
     expect(await stored.json()).toMatchObject({
       name: `Console Renamed Org`,
@@ -200,7 +189,7 @@ describe('web console in a browser', () => {
   it('pages through organizations with ?offset= in the URL', async () => {
     for (let i = 0; i < 26; i++) {
       const made = await outside.post('/internal/v1/organizations', {
-        headers: { Authorization: `Bearer ${TOKEN}` },
+        headers: OPERATOR,
         data: { name: `Console paging ${i}`, plan: 'pro' },
       });
       expect(made.status()).toBe(201);
@@ -216,7 +205,7 @@ describe('web console in a browser', () => {
     expect(await textWhen(pages, '26–27 of 27')).toBe('26–27 of 27Previous');
     await page().getByRole('link', { name: 'Previous' }).click();
     await page().waitForURL(/\/console\/organizations$/);
-    await expectAccessible();
+    await expectAccessible(page());
   }, 60_000);
 
   it('returns to sign-in when the session ends elsewhere, then comes back to the page', async () => {
@@ -258,7 +247,7 @@ describe('web console in a browser', () => {
     expect(replayed.status()).toBe(401);
     await page().goto('/console/organizations');
     await page().waitForURL(/\/console\/sign-in\?redirect=/);
-    await expectAccessible();
+    await expectAccessible(page());
     await screenshot(page(), 'signed-out');
   }, 30_000);
 });

@@ -1,8 +1,7 @@
-import type { APIResponse, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { screenshot, textWhen, type Browser } from './browser.js';
 import { CONSOLE_TOKEN, STACK_START_MS, startConsoleStack, type ConsoleStack } from './stack.js';
-
-const OPERATOR = { Authorization: `Bearer ${CONSOLE_TOKEN}` };
+import { json, seedApiKey, seedOrganization, seedProject } from './seed.js';
 
 /** What has the keyboard's focus: its tag, its text (or label) and whether a ring shows it. */
 interface Focused {
@@ -54,40 +53,19 @@ describe('web console from the keyboard', () => {
   let project: { id: string };
   let run: { id: string };
 
-  async function made<T>(response: Promise<APIResponse>): Promise<T> {
-    const res = await response;
-    if (res.status() !== 201) throw new Error(`${res.status()} ${await res.text()}`);
-    return (await res.json()) as T;
-  }
-
   beforeAll(async () => {
     stack = await startConsoleStack('console_keyboard');
     browser = stack.browser;
     const { outside } = stack;
-    const org = await made<{ id: string }>(
-      outside.post('/internal/v1/organizations', {
-        headers: OPERATOR,
-        data: { name: 'Keyboard Co', plan: 'pro' },
-      }),
-    );
-    const { key } = await made<{ key: string }>(
-      outside.post(`/internal/v1/organizations/${org.id}/api-keys`, {
-        headers: OPERATOR,
-        data: { name: 'pipeline', scopes: ['testruns:create', 'results:submit'] },
-      }),
-    );
-    project = await made(
-      outside.post(`/internal/v1/organizations/${org.id}/projects`, {
-        headers: OPERATOR,
-        data: { name: 'Checkout', key: 'CHK' },
-      }),
-    );
+    const org = await seedOrganization(outside, { name: 'Keyboard Co', plan: 'pro' });
+    const key = await seedApiKey(outside, org.id, ['testruns:create', 'results:submit']);
+    project = await seedProject(outside, org.id, { name: 'Checkout', key: 'CHK' });
     // 60 results, so that the run's results take more than one page; every 4th fails.
     const results = Array.from({ length: 60 }, (_, i) => ({
       automation_id: `checkout.case_${String(i).padStart(2, '0')}`,
       status: i % 4 === 0 ? 'failed' : 'passed',
     }));
-    const ingested = await made<{ test_run_id: string }>(
+    const ingested = await json<{ test_run_id: string }>(
       outside.post('/api/v1/results/ingest', {
         headers: { Authorization: `Bearer ${key}` },
         data: { project_id: project.id, run_name: 'Keyboard run', results },

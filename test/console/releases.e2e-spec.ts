@@ -1,9 +1,8 @@
-import type { APIRequestContext, APIResponse } from 'playwright-core';
-import { screenshot, seriousViolations, textWhen, type Browser } from './browser.js';
-import { CONSOLE_TOKEN, STACK_START_MS, startConsoleStack, type ConsoleStack } from './stack.js';
+import type { APIRequestContext } from 'playwright-core';
+import { SERVICE_DOWN, expectAccessible, screenshot, textWhen, type Browser } from './browser.js';
+import { STACK_START_MS, startConsoleStack, type ConsoleStack } from './stack.js';
+import { OPERATOR, json, seedApiKey, seedOrganization, signIn } from './seed.js';
 
-const TOKEN = CONSOLE_TOKEN;
-const OPERATOR = { Authorization: `Bearer ${TOKEN}` };
 const QUEUE_ROUTE = '**/internal/v1/organizations/*/build-queue?**';
 const ASSIGN_ROUTE = '**/internal/v1/builds/*/assign';
 
@@ -25,37 +24,18 @@ describe('web console: projects, releases and the build queue', () => {
   let releaseId: string;
   let runIds: string[];
 
-  async function body<T>(response: Promise<APIResponse>, status = 201): Promise<T> {
-    const res = await response;
-    if (res.status() !== status) throw new Error(`${res.status()} ${await res.text()}`);
-    return (await res.json()) as T;
-  }
-
   beforeAll(async () => {
     stack = await startConsoleStack('console_releases');
     ({ browser, outside } = stack);
-    org = await body(
-      outside.post('/internal/v1/organizations', {
-        headers: OPERATOR,
-        data: { name: 'Release Co', plan: 'pro' },
-      }),
-    );
-    const { key } = await body<{ key: string }>(
-      outside.post(`/internal/v1/organizations/${org.id}/api-keys`, {
-        headers: OPERATOR,
-        data: {
-          name: 'pipeline',
-          scopes: [
-            'testruns:create',
-            'testruns:read',
-            'testruns:update',
-            'results:submit',
-            'builds:create',
-            'builds:read',
-          ],
-        },
-      }),
-    );
+    org = await seedOrganization(outside, { name: 'Release Co', plan: 'pro' });
+    const key = await seedApiKey(outside, org.id, [
+      'testruns:create',
+      'testruns:read',
+      'testruns:update',
+      'results:submit',
+      'builds:create',
+      'builds:read',
+    ]);
     pipeline = { Authorization: `Bearer ${key}` };
   }, STACK_START_MS);
 
@@ -66,14 +46,9 @@ describe('web console: projects, releases and the build queue', () => {
   const tile = (name: string) => page().locator(`dd[data-count="${name}"]`);
   const queueRows = () => page().locator('tbody tr');
 
-  async function expectAccessible(): Promise<void> {
-    expect(await seriousViolations(page())).toEqual([]);
-  }
-
   it('creates a project from the organization’s projects page and lands on it', async () => {
     await page().goto(`/console/organizations/${org.id}/projects`);
-    await page().getByLabel('Operator token').fill(TOKEN);
-    await page().keyboard.press('Enter');
+    await signIn(page());
     await page().waitForURL(new RegExp(`/console/organizations/${org.id}/projects$`));
     await page().getByText('This organization has no projects yet.').waitFor();
 
@@ -85,14 +60,14 @@ describe('web console: projects, releases and the build queue', () => {
     await page().keyboard.press('Tab');
     await page().keyboard.type('WEB');
     await dialog.getByLabel('Description (optional)').fill('The storefront');
-    await expectAccessible();
+    await expectAccessible(page());
     await screenshot(page(), 'project-new', { fullPage: false });
     await dialog.getByLabel('Key').press('Enter');
 
     await page().waitForURL(/\/console\/projects\/[0-9a-f-]{36}$/);
     projectId = page().url().split('/').pop() ?? '';
     expect(await textWhen(heading(), 'Test runs of Web shop')).toBe('Test runs of Web shop');
-    const made = await body<{ name: string; key: string; organization_id: string }>(
+    const made = await json<{ name: string; key: string; organization_id: string }>(
       outside.get(`/internal/v1/projects/${projectId}`, { headers: OPERATOR }),
       200,
     );
@@ -112,11 +87,11 @@ describe('web console: projects, releases and the build queue', () => {
     );
     expect(await dialog.getByLabel('Key').getAttribute('aria-invalid')).toBe('true');
     expect(page().url()).toMatch(new RegExp(`/console/organizations/${org.id}/projects$`));
-    await expectAccessible();
+    await expectAccessible(page());
     await screenshot(page(), 'project-duplicate-key', { fullPage: false });
     await page().keyboard.press('Escape');
     await dialog.waitFor({ state: 'detached' });
-    const list = await body<{ pagination: { total: number } }>(
+    const list = await json<{ pagination: { total: number } }>(
       outside.get(`/internal/v1/organizations/${org.id}/projects`, { headers: OPERATOR }),
       200,
     );
@@ -132,7 +107,7 @@ describe('web console: projects, releases and the build queue', () => {
     await page().waitForURL(new RegExp(`/console/projects/${projectId}/releases$`));
     expect(await textWhen(heading(), 'Releases of Web shop')).toBe('Releases of Web shop');
     await page().getByText('This project has no releases yet.').waitFor();
-    await expectAccessible();
+    await expectAccessible(page());
     await screenshot(page(), 'releases-empty');
 
     await page().getByRole('button', { name: 'New release' }).click();
@@ -167,13 +142,13 @@ describe('web console: projects, releases and the build queue', () => {
     ];
     runIds = [];
     for (const [n, results] of reports.entries()) {
-      const run = await body<{ id: string }>(
+      const run = await json<{ id: string }>(
         outside.post('/api/v1/testruns', {
           headers: pipeline,
           data: { project_id: projectId, release_id: releaseId, name: `Nightly ${n + 1}` },
         }),
       );
-      await body(
+      await json(
         outside.post(`/api/v1/testruns/${run.id}/results`, {
           headers: pipeline,
           data: { results },
@@ -182,7 +157,7 @@ describe('web console: projects, releases and the build queue', () => {
       runIds.push(run.id);
     }
     // A run of the project outside the release counts for nothing here.
-    await body(
+    await json(
       outside.post('/api/v1/testruns', {
         headers: pipeline,
         data: { project_id: projectId, name: 'Unrelated' },
@@ -200,7 +175,7 @@ describe('web console: projects, releases and the build queue', () => {
     expect(await tile('untested').textContent()).toBe('1');
     expect(await tile('runs').textContent()).toBe('2');
     expect(await page().locator('.title-row').textContent()).toContain('Not ready');
-    const progress = await body<{ pass_rate: number; completion_rate: number }>(
+    const progress = await json<{ pass_rate: number; completion_rate: number }>(
       outside.get(`/api/v1/releases/${releaseId}/progress`, { headers: pipeline }),
       200,
     );
@@ -211,7 +186,7 @@ describe('web console: projects, releases and the build queue', () => {
     expect(await textWhen(runs.first(), 'Nightly 2')).toContain('In progress');
     expect(await runs.count()).toBe(2);
     expect(await runs.nth(1).textContent()).toContain('4 cases');
-    await expectAccessible();
+    await expectAccessible(page());
     await screenshot(page(), 'release');
 
     await runs.first().getByRole('link', { name: 'Nightly 2' }).click();
@@ -225,7 +200,7 @@ describe('web console: projects, releases and the build queue', () => {
     expect(await textWhen(row, '85.71% done')).toContain('66.67% passed');
     expect(await row.textContent()).toContain('Not ready');
     expect(await row.textContent()).toContain('2026.4');
-    await expectAccessible();
+    await expectAccessible(page());
     await screenshot(page(), 'releases');
   }, 30_000);
 
@@ -244,19 +219,19 @@ describe('web console: projects, releases and the build queue', () => {
     expect(await textWhen(form.getByRole('alert'), 'cannot move')).toBe(
       'A release cannot move from in_progress to planned.',
     );
-    const saved = await body<{ status: string; version: string }>(
+    const saved = await json<{ status: string; version: string }>(
       outside.get(`/internal/v1/releases/${releaseId}`, { headers: OPERATOR }),
       200,
     );
     expect(saved).toMatchObject({ status: 'in_progress', version: '2026.4.1' });
-    await expectAccessible();
+    await expectAccessible(page());
     await screenshot(page(), 'release-edit-refused');
   }, 30_000);
 
   it('lists the builds a pipeline registers in queue order', async () => {
     const names = ['web #101', 'web #102', 'docs #7'];
     for (const name of names) {
-      const queued = await body<{ status: string; queue_position: number }>(
+      const queued = await json<{ status: string; queue_position: number }>(
         outside.post('/api/v1/builds', {
           headers: pipeline,
           data: {
@@ -286,7 +261,7 @@ describe('web console: projects, releases and the build queue', () => {
       expect.stringMatching(/^2web #102.*Web shop/),
       expect.stringMatching(/^3docs #7/),
     ]);
-    await expectAccessible();
+    await expectAccessible(page());
     await screenshot(page(), 'build-queue');
   }, 30_000);
 
@@ -299,7 +274,7 @@ describe('web console: projects, releases and the build queue', () => {
     expect(await textWhen(dialog.getByLabel('Release'), 'Spring release')).toContain(
       'Spring release (2026.4.1) — In progress',
     );
-    await expectAccessible();
+    await expectAccessible(page());
     await screenshot(page(), 'build-assign', { fullPage: false });
     // Project, release, then the Assign button.
     await page().keyboard.press('Tab');
@@ -316,7 +291,7 @@ describe('web console: projects, releases and the build queue', () => {
       expect.stringMatching(/^2docs #7/),
     ]);
 
-    const builds = await body<{
+    const builds = await json<{
       data: Array<{ name: string; status: string; release_id: string }>;
     }>(outside.get(`/api/v1/builds?release_id=${releaseId}`, { headers: pipeline }), 200);
     expect(builds.data).toEqual([
@@ -357,7 +332,7 @@ describe('web console: projects, releases and the build queue', () => {
 
   it('pages through the queue in URLs that can be shared, and says when it cannot load', async () => {
     for (let n = 1; n <= 24; n++) {
-      await body(
+      await json(
         outside.post(`/internal/v1/organizations/${org.id}/builds`, {
           headers: OPERATOR,
           data: { name: `ui build ${String(n).padStart(2, '0')}` },
@@ -376,17 +351,7 @@ describe('web console: projects, releases and the build queue', () => {
     expect(await textWhen(pages, '26–26 of 26')).toBe('26–26 of 26Previous');
     expect(await queueRows().allTextContents()).toEqual([expect.stringMatching(/^26ui build 24/)]);
 
-    await page().route(QUEUE_ROUTE, (route) =>
-      route.fulfill({
-        status: 503,
-        contentType: 'application/json',
-        body: JSON.stringify({
-          error: 'service_unavailable',
-          message: 'Down for a moment.',
-          details: {},
-        }),
-      }),
-    );
+    await page().route(QUEUE_ROUTE, (route) => route.fulfill(SERVICE_DOWN));
     try {
       await page().reload();
       expect(await textWhen(page().getByRole('alert'), 'Down for a moment.')).toContain('(503)');

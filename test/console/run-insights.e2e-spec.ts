@@ -1,8 +1,7 @@
-import type { APIRequestContext, APIResponse } from 'playwright-core';
-import { screenshot, seriousViolations, textWhen, type Browser } from './browser.js';
-import { CONSOLE_TOKEN, STACK_START_MS, startConsoleStack, type ConsoleStack } from './stack.js';
-
-const OPERATOR = { Authorization: `Bearer ${CONSOLE_TOKEN}` };
+import type { APIRequestContext } from 'playwright-core';
+import { expectAccessible, screenshot, textWhen, type Browser } from './browser.js';
+import { STACK_START_MS, startConsoleStack, type ConsoleStack } from './stack.js';
+import { json, seedApiKey, seedOrganization, seedProject, signIn } from './seed.js';
 
 /** The run before the one the page shows: its results by automation id. */
 const BASELINE = {
@@ -44,25 +43,19 @@ describe('web console: a run’s failures, comparison, gate and actions', () => 
   let baselineId: string;
   let runId: string;
 
-  async function ok<T>(response: Promise<APIResponse>, status = 201): Promise<T> {
-    const res = await response;
-    if (res.status() !== status) throw new Error(`${res.status()} ${await res.text()}`);
-    return (await res.json()) as T;
-  }
-
   /** A run named Nightly with `results`, completed unless `open`; its case ids by automation id. */
   async function nightly(
     projectId: string,
     results: Results,
     open = false,
   ): Promise<{ id: string; cases: Record<string, string> }> {
-    const run = await ok<{ id: string }>(
+    const run = await json<{ id: string }>(
       outside.post('/api/v1/testruns', {
         headers: pipeline,
         data: { project_id: projectId, name: 'Nightly' },
       }),
     );
-    const sent = await ok<{ data: Array<{ test_case_id: string }> }>(
+    const sent = await json<{ data: Array<{ test_case_id: string }> }>(
       outside.post(`/api/v1/testruns/${run.id}/results`, {
         headers: pipeline,
         data: {
@@ -75,7 +68,7 @@ describe('web console: a run’s failures, comparison, gate and actions', () => 
       }),
     );
     if (!open) {
-      await ok(
+      await json(
         outside.patch(`/api/v1/testruns/${run.id}`, {
           headers: pipeline,
           data: { status: 'completed' },
@@ -93,35 +86,17 @@ describe('web console: a run’s failures, comparison, gate and actions', () => 
   beforeAll(async () => {
     stack = await startConsoleStack('console_run_insights');
     ({ browser, outside } = stack);
-    const org = await ok<{ id: string }>(
-      outside.post('/internal/v1/organizations', {
-        headers: OPERATOR,
-        data: { name: 'Shop Ltd', plan: 'pro' },
-      }),
-    );
-    const { key } = await ok<{ key: string }>(
-      outside.post(`/internal/v1/organizations/${org.id}/api-keys`, {
-        headers: OPERATOR,
-        data: {
-          name: 'pipeline',
-          scopes: [
-            'testruns:create',
-            'testruns:update',
-            'testruns:read',
-            'results:submit',
-            'results:read',
-            'quarantine:manage',
-          ],
-        },
-      }),
-    );
+    const org = await seedOrganization(outside, { name: 'Shop Ltd', plan: 'pro' });
+    const key = await seedApiKey(outside, org.id, [
+      'testruns:create',
+      'testruns:update',
+      'testruns:read',
+      'results:submit',
+      'results:read',
+      'quarantine:manage',
+    ]);
     pipeline = { Authorization: `Bearer ${key}` };
-    const project = await ok<{ id: string }>(
-      outside.post(`/internal/v1/organizations/${org.id}/projects`, {
-        headers: OPERATOR,
-        data: { name: 'Web shop', key: 'WEB' },
-      }),
-    );
+    const project = await seedProject(outside, org.id, { name: 'Web shop', key: 'WEB' });
     // shop.Search.sorts flips from run to run: the flaky list names it.
     for (const status of ['passed', 'failed', 'passed', 'failed']) {
       await nightly(project.id, { ...BASELINE, 'shop.Search.sorts': [status] });
@@ -129,7 +104,7 @@ describe('web console: a run’s failures, comparison, gate and actions', () => 
     baselineId = (await nightly(project.id, BASELINE)).id;
     const current = await nightly(project.id, CURRENT, true);
     runId = current.id;
-    await ok(
+    await json(
       outside.put(
         `/api/v1/projects/${project.id}/quarantine/${current.cases['shop.Search.finds']}`,
         { headers: pipeline, data: { reason: 'search index rebuilt nightly' } },
@@ -155,14 +130,9 @@ describe('web console: a run’s failures, comparison, gate and actions', () => 
   const runUrl = (search = '') =>
     new RegExp(`/console/runs/${runId}${search.replace(/[?]/g, '\\?')}$`);
 
-  async function expectAccessible(): Promise<void> {
-    expect(await seriousViolations(page())).toEqual([]);
-  }
-
   it('shows the gate’s verdict and the results with their flaky and quarantine markers', async () => {
     await page().goto(`/console/runs/${runId}`);
-    await page().getByLabel('Operator token').fill(CONSOLE_TOKEN);
-    await page().keyboard.press('Enter');
+    await signIn(page());
     await page().waitForURL(runUrl());
 
     const gate = page().getByRole('region', { name: /Quality gate/ });
@@ -176,7 +146,7 @@ describe('web console: a run’s failures, comparison, gate and actions', () => 
     expect(await row('shop.Search.sorts').textContent()).not.toMatch(/Quarantined/);
     expect(await row('shop.Search.finds').textContent()).toMatch(/Quarantined/);
     expect(await row('shop.Cart.adds').textContent()).not.toMatch(/Flaky|Quarantined/);
-    await expectAccessible();
+    await expectAccessible(page());
     await screenshot(page(), 'run-gate-and-markers');
   }, 60_000);
 
@@ -198,7 +168,7 @@ describe('web console: a run’s failures, comparison, gate and actions', () => 
     await search().fill('nothing like it');
     await search().press('Enter');
     await page().getByText('No failed results matching “nothing like it” in this run.').waitFor();
-    await expectAccessible();
+    await expectAccessible(page());
     await screenshot(page(), 'run-search');
     await page().getByRole('button', { name: 'Clear' }).click();
     await page().waitForURL(runUrl('?status=failed'));
@@ -219,7 +189,7 @@ describe('web console: a run’s failures, comparison, gate and actions', () => 
       expect.arrayContaining(['shop.Pay.card', 'shop.Pay.wallet']),
     );
     expect(await currentTabs()).toEqual(['Failures']);
-    await expectAccessible();
+    await expectAccessible(page());
     await screenshot(page(), 'run-failures');
 
     // A case's link: its results, found by its automation id.
@@ -249,7 +219,7 @@ describe('web console: a run’s failures, comparison, gate and actions', () => 
       /^shop\.Pay\.invoice.*Passed.*Failed/,
     );
     expect(await page().locator('dd[data-compare="flaky"]').textContent()).toBe('0');
-    await expectAccessible();
+    await expectAccessible(page());
     await screenshot(page(), 'run-comparison');
 
     const baseline = page().getByRole('link', { name: 'the previous run like this one' });
@@ -275,7 +245,7 @@ describe('web console: a run’s failures, comparison, gate and actions', () => 
     // The server's rule, in its words.
     expect(await textWhen(dialog.getByRole('alert'), 'duration_ms')).toMatch(/duration_ms/);
     expect(await dialog.getByLabel('Duration (ms)').getAttribute('aria-invalid')).toBe('true');
-    await expectAccessible();
+    await expectAccessible(page());
     await screenshot(page(), 'run-submit-result', { fullPage: false });
 
     await dialog.getByLabel('Duration (ms)').fill('1500');
@@ -319,7 +289,7 @@ describe('web console: a run’s failures, comparison, gate and actions', () => 
     await confirm.waitFor();
     // The safe choice has the focus.
     expect(await page().evaluate('document.activeElement.textContent')).toBe('Cancel');
-    await expectAccessible();
+    await expectAccessible(page());
     await screenshot(page(), 'run-complete-confirm', { fullPage: false });
     await confirm.getByRole('button', { name: 'Complete run' }).click();
     await confirm.waitFor({ state: 'detached' });
@@ -342,7 +312,7 @@ describe('web console: a run’s failures, comparison, gate and actions', () => 
     expect(await textWhen(dialog.getByRole('alert'), 'completed')).toBe(
       'The test run is completed and takes no more results.',
     );
-    await expectAccessible();
+    await expectAccessible(page());
     await screenshot(page(), 'run-completed-refusal', { fullPage: false });
     await dialog.getByRole('button', { name: 'Cancel' }).click();
     expect(await count('total').textContent()).toBe('7');

@@ -1,8 +1,7 @@
 import pg from 'pg';
-import type { APIResponse } from 'playwright-core';
-import { CONSOLE_TOKEN, startConsoleStack, type ConsoleStack } from './stack.js';
+import { startConsoleStack, type ConsoleStack } from './stack.js';
+import { OPERATOR, json, seedApiKey, seedOrganization, seedProject, signIn } from './seed.js';
 
-const OPERATOR = { Authorization: `Bearer ${CONSOLE_TOKEN}` };
 const SUFFIX = 'console_run_speed';
 const CASES = 20_000;
 const NAVIGATIONS = 5;
@@ -34,35 +33,14 @@ describe('web console: a 20,000-result run’s page', () => {
   let stack: ConsoleStack;
   let runId: string;
 
-  async function ok<T>(response: Promise<APIResponse>, status = 201): Promise<T> {
-    const res = await response;
-    if (res.status() !== status) throw new Error(`${res.status()} ${await res.text()}`);
-    return (await res.json()) as T;
-  }
-
   beforeAll(async () => {
     stack = await startConsoleStack(SUFFIX);
     const { outside } = stack;
-    const org = await ok<{ id: string }>(
-      outside.post('/internal/v1/organizations', {
-        headers: OPERATOR,
-        data: { name: 'Big Ltd', plan: 'enterprise' },
-      }),
-    );
-    const { key } = await ok<{ key: string }>(
-      outside.post(`/internal/v1/organizations/${org.id}/api-keys`, {
-        headers: OPERATOR,
-        data: { name: 'pipeline', scopes: ['results:submit'] },
-      }),
-    );
-    const project = await ok<{ id: string }>(
-      outside.post(`/internal/v1/organizations/${org.id}/projects`, {
-        headers: OPERATOR,
-        data: { name: 'Big', key: 'BIG' },
-      }),
-    );
+    const org = await seedOrganization(outside, { name: 'Big Ltd', plan: 'enterprise' });
+    const key = await seedApiKey(outside, org.id, ['results:submit']);
+    const project = await seedProject(outside, org.id, { name: 'Big', key: 'BIG' });
     const started = Date.now();
-    ({ test_run_id: runId } = await ok<{ test_run_id: string }>(
+    ({ test_run_id: runId } = await json<{ test_run_id: string }>(
       outside.post(`/api/v1/results/ingest?project_id=${project.id}&run_name=Big`, {
         headers: { Authorization: `Bearer ${key}`, 'Content-Type': 'application/xml' },
         data: bigReport(),
@@ -77,8 +55,7 @@ describe('web console: a 20,000-result run’s page', () => {
   it('shows the first results soon after navigation, every time', async () => {
     const page = stack.browser.page;
     await page.goto('/console/organizations');
-    await page.getByLabel('Operator token').fill(CONSOLE_TOKEN);
-    await page.keyboard.press('Enter');
+    await signIn(page);
     await page.waitForURL(/\/console\/organizations$/);
     // Notes when the first results row enters the DOM, in the page's own clock.
     await page.addInitScript(`
@@ -107,7 +84,7 @@ describe('web console: a 20,000-result run’s page', () => {
     const timings: number[] = [];
     for (let i = 0; i < 5; i++) {
       const started = performance.now();
-      const page = await ok<{ data: unknown[]; pagination: { total: number } }>(
+      const page = await json<{ data: unknown[]; pagination: { total: number } }>(
         outside.get(`/internal/v1/testruns/${runId}/results?q=CASE%2012&limit=50`, {
           headers: OPERATOR,
         }),

@@ -1,9 +1,8 @@
 import type { APIRequestContext } from 'playwright-core';
-import { screenshot, seriousViolations, textWhen, type Browser } from './browser.js';
-import { CONSOLE_TOKEN, STACK_START_MS, startConsoleStack, type ConsoleStack } from './stack.js';
+import { SERVICE_DOWN, expectAccessible, screenshot, textWhen, type Browser } from './browser.js';
+import { STACK_START_MS, startConsoleStack, type ConsoleStack } from './stack.js';
+import { json, seedApiKey, seedOrganization, seedProject, signIn } from './seed.js';
 
-const TOKEN = CONSOLE_TOKEN;
-const OPERATOR = { Authorization: `Bearer ${TOKEN}` };
 const UNKNOWN_ID = '9d0b3a52-7c1e-4f7a-8a3b-1c2d3e4f5a6b';
 
 /** A pipeline's JUnit report: 3 passed, 1 failed, 1 skipped. */
@@ -35,39 +34,24 @@ describe('web console: projects, test runs and a live run', () => {
   let project: { id: string; name: string };
   let run: { id: string; name: string };
 
-  async function made<T>(response: Promise<import('playwright-core').APIResponse>): Promise<T> {
-    const res = await response;
-    if (res.status() !== 201) throw new Error(`${res.status()} ${await res.text()}`);
-    return (await res.json()) as T;
-  }
-
   beforeAll(async () => {
     stack = await startConsoleStack('console_runs');
     ({ browser, outside } = stack);
 
-    org = await made(
-      outside.post('/internal/v1/organizations', {
-        headers: OPERATOR,
-        data: { name: 'Shop Ltd', plan: 'pro' },
-      }),
-    );
-    ({ key: apiKey } = await made<{ key: string }>(
-      outside.post(`/internal/v1/organizations/${org.id}/api-keys`, {
-        headers: OPERATOR,
-        data: {
-          name: 'pipeline',
-          scopes: ['testruns:create', 'testruns:update', 'testruns:read', 'results:submit'],
-        },
-      }),
-    ));
-    project = await made(
-      outside.post(`/internal/v1/organizations/${org.id}/projects`, {
-        headers: OPERATOR,
-        data: { name: 'Web shop', key: 'WEB', description: 'The storefront' },
-      }),
-    );
+    org = await seedOrganization(outside, { name: 'Shop Ltd', plan: 'pro' });
+    apiKey = await seedApiKey(outside, org.id, [
+      'testruns:create',
+      'testruns:update',
+      'testruns:read',
+      'results:submit',
+    ]);
+    project = await seedProject(outside, org.id, {
+      name: 'Web shop',
+      key: 'WEB',
+      description: 'The storefront',
+    });
     const pipeline = { Authorization: `Bearer ${apiKey}` };
-    const older = await made<{ id: string }>(
+    const older = await json<{ id: string }>(
       outside.post('/api/v1/testruns', {
         headers: pipeline,
         data: { project_id: project.id, name: 'Nightly 41' },
@@ -78,7 +62,7 @@ describe('web console: projects, test runs and a live run', () => {
       data: { status: 'completed' },
     });
     expect(done.status()).toBe(200);
-    run = await made(
+    run = await json(
       outside.post('/api/v1/testruns', {
         headers: pipeline,
         data: { project_id: project.id, name: 'Nightly 42' },
@@ -92,14 +76,9 @@ describe('web console: projects, test runs and a live run', () => {
   const count = (status: string) => page().locator(`dd[data-count="${status}"]`);
   const resultRows = () => page().locator('table.results tbody tr');
 
-  async function expectAccessible(): Promise<void> {
-    expect(await seriousViolations(page())).toEqual([]);
-  }
-
   it('goes from the organization to its projects and to a project’s runs', async () => {
     await page().goto('/console/organizations');
-    await page().getByLabel('Operator token').fill(TOKEN);
-    await page().keyboard.press('Enter');
+    await signIn(page());
     await page().waitForURL(/\/console\/organizations$/);
 
     await page().getByRole('link', { name: 'Projects of Shop Ltd' }).click();
@@ -109,7 +88,7 @@ describe('web console: projects, test runs and a live run', () => {
     );
     const row = page().getByRole('row', { name: /Web shop/ });
     expect(await textWhen(row, 'The storefront')).toContain('WEB');
-    await expectAccessible();
+    await expectAccessible(page());
     await screenshot(page(), 'projects');
 
     await row.getByRole('link', { name: 'Web shop' }).click();
@@ -122,7 +101,7 @@ describe('web console: projects, test runs and a live run', () => {
     expect(await textWhen(rows.first(), 'Nightly 42')).toContain('In progress');
     expect(await rows.nth(1).textContent()).toContain('Completed');
     expect(await rows.first().textContent()).toContain('No results');
-    await expectAccessible();
+    await expectAccessible(page());
     await screenshot(page(), 'test-runs');
 
     // Filtered by status, in a URL that can be shared.
@@ -141,7 +120,7 @@ describe('web console: projects, test runs and a live run', () => {
     await page().getByText('No results yet.').waitFor();
     expect(await textWhen(page().locator('.live'), 'Live:')).toContain('Live:');
     expect(await count('total').textContent()).toBe('0');
-    await expectAccessible();
+    await expectAccessible(page());
     await screenshot(page(), 'run-empty');
 
     // Anything kept in the page survives only if it does not reload.
@@ -176,7 +155,7 @@ describe('web console: projects, test runs and a live run', () => {
     expect(await count('total').textContent()).toBe('7');
     expect(await textWhen(resultRows().first(), 'Failed')).toContain('Failed');
     expect(await page().evaluate('window.stillTheSamePage')).toBe(true);
-    await expectAccessible();
+    await expectAccessible(page());
     await screenshot(page(), 'run-live');
   }, 30_000);
 
@@ -198,7 +177,7 @@ describe('web console: projects, test runs and a live run', () => {
         expect.stringMatching(/^checkout\.Search\.finds.*Failed.*timed out/),
       ]),
     );
-    await expectAccessible();
+    await expectAccessible(page());
     await screenshot(page(), 'run-failed-results');
 
     await page().getByLabel('Status').selectOption('blocked');
@@ -213,17 +192,7 @@ describe('web console: projects, test runs and a live run', () => {
   it('keeps the run’s counts when its results cannot be read, and tries again', async () => {
     let fail = true;
     await page().route('**/internal/v1/testruns/*/results**', (route) =>
-      fail
-        ? route.fulfill({
-            status: 503,
-            contentType: 'application/json',
-            body: JSON.stringify({
-              error: 'service_unavailable',
-              message: 'Down for a moment.',
-              details: {},
-            }),
-          })
-        : route.continue(),
+      fail ? route.fulfill(SERVICE_DOWN) : route.continue(),
     );
     try {
       await page().goto(`/console/runs/${run.id}?status=passed`);
@@ -231,7 +200,7 @@ describe('web console: projects, test runs and a live run', () => {
         'Could not load this page (503): Down for a moment.',
       );
       expect(await textWhen(count('total'), '7')).toBe('7');
-      await expectAccessible();
+      await expectAccessible(page());
       await screenshot(page(), 'run-results-error');
       fail = false;
       await page().getByRole('button', { name: 'Try again' }).click();
@@ -246,7 +215,7 @@ describe('web console: projects, test runs and a live run', () => {
   it('pages through a project’s runs, keeping the status filter', async () => {
     const pipeline = { Authorization: `Bearer ${apiKey}` };
     for (let i = 0; i < 26; i++) {
-      const more = await made<{ id: string }>(
+      const more = await json<{ id: string }>(
         outside.post('/api/v1/testruns', {
           headers: pipeline,
           data: { project_id: project.id, name: `Paging ${i}` },
@@ -278,7 +247,7 @@ describe('web console: projects, test runs and a live run', () => {
     expect(await textWhen(page().getByRole('alert'), 'There is no such test run.')).toBe(
       'There is no such test run.',
     );
-    await expectAccessible();
+    await expectAccessible(page());
   }, 30_000);
 
   it('shows a project’s runs live: a new run appears and its counts and status change, without reloading', async () => {
@@ -287,7 +256,7 @@ describe('web console: projects, test runs and a live run', () => {
     await page().evaluate('window.stillTheSamePage = true');
     const pipeline = { Authorization: `Bearer ${apiKey}` };
 
-    const fresh = await made<{ id: string }>(
+    const fresh = await json<{ id: string }>(
       outside.post('/api/v1/testruns', {
         headers: pipeline,
         data: { project_id: project.id, name: 'Nightly 43' },
@@ -309,7 +278,7 @@ describe('web console: projects, test runs and a live run', () => {
     expect(done.status()).toBe(200);
     expect(await textWhen(row, 'Completed')).toContain('Completed');
     expect(await page().evaluate('window.stillTheSamePage')).toBe(true);
-    await expectAccessible();
+    await expectAccessible(page());
     await screenshot(page(), 'test-runs-live');
   }, 30_000);
 });

@@ -2,11 +2,17 @@ import { readFileSync } from 'node:fs';
 import type { APIRequestContext } from 'playwright-core';
 import { Webhook } from 'standardwebhooks';
 import { eventually, Receiver, type Received } from '../support/receiver.js';
-import { screenshot, seriousViolations, textWhen, type Browser } from './browser.js';
-import { CONSOLE_TOKEN, STACK_START_MS, startConsoleStack, type ConsoleStack } from './stack.js';
+import {
+  SERVICE_DOWN,
+  expectAccessible,
+  screenshot,
+  textWhen,
+  whereKept,
+  type Browser,
+} from './browser.js';
+import { STACK_START_MS, startConsoleStack, type ConsoleStack } from './stack.js';
+import { OPERATOR, seedApiKey, seedOrganization, signIn } from './seed.js';
 
-const TOKEN = CONSOLE_TOKEN;
-const OPERATOR = { Authorization: `Bearer ${TOKEN}` };
 const HOOKS_ROUTE = '**/internal/v1/organizations/*/webhooks?**';
 /** What the receiver answers first: markup, which the page must show as text. */
 const NOT_READY = '<b id="injected">not ready</b><img src="x" onerror="window.__injected = 1">';
@@ -81,17 +87,8 @@ describe('web console: webhooks of an organization', () => {
     await browser.context.grantPermissions(['clipboard-read', 'clipboard-write'], {
       origin: stack.base,
     });
-    const made = await outside.post('/internal/v1/organizations', {
-      headers: OPERATOR,
-      data: { name: 'Hooks Ltd', plan: 'enterprise' },
-    });
-    if (made.status() !== 201) throw new Error(`${made.status()} ${await made.text()}`);
-    org = (await made.json()) as { id: string; name: string };
-    const key = await outside.post(`/internal/v1/organizations/${org.id}/api-keys`, {
-      headers: OPERATOR,
-      data: { name: 'pipeline', scopes: ['builds:create', 'webhooks:manage'] },
-    });
-    apiKey = ((await key.json()) as { key: string }).key;
+    org = await seedOrganization(outside, { name: 'Hooks Ltd', plan: 'enterprise' });
+    apiKey = await seedApiKey(outside, org.id, ['builds:create', 'webhooks:manage']);
   }, STACK_START_MS);
 
   afterAll(async () => {
@@ -102,10 +99,6 @@ describe('web console: webhooks of an organization', () => {
 
   const page = () => browser.page;
   const hooksUrl = () => new RegExp(`/console/organizations/${org.id}/webhooks$`);
-
-  async function expectAccessible(): Promise<void> {
-    expect(await seriousViolations(page())).toEqual([]);
-  }
 
   /** A build through the public API: a `build.created.v1` event. */
   async function causeEvent(name = 'build'): Promise<void> {
@@ -125,23 +118,11 @@ describe('web console: webhooks of an organization', () => {
       return ((await res.json()) as { data: Delivery[] }).data;
     }, done);
 
-  // Where the secret could linger in the page (the root tsconfig has no DOM types: a string).
-  const kept = () =>
-    page().evaluate(`(() => {
-      const secret = ${JSON.stringify(shownSecret)};
-      const inStore = (store) =>
-        Object.keys(store).some((k) => k.includes(secret) || store.getItem(k).includes(secret));
-      return {
-        url: window.location.href.includes(secret),
-        page: document.documentElement.outerHTML.includes(secret),
-        storage: inStore(localStorage) || inStore(sessionStorage),
-      };
-    })()`);
+  const kept = () => whereKept(page(), shownSecret);
 
   it('goes from the organizations to one’s webhooks, none yet, offering the API’s events', async () => {
     await page().goto('/console/organizations');
-    await page().getByLabel('Operator token').fill(TOKEN);
-    await page().keyboard.press('Enter');
+    await signIn(page());
     await page().waitForURL(/\/console\/organizations$/);
 
     await page().getByRole('link', { name: 'Webhooks of Hooks Ltd' }).click();
@@ -163,7 +144,7 @@ describe('web console: webhooks of an organization', () => {
       .getByRole('checkbox')
       .evaluateAll((boxes) => boxes.map((box) => box.getAttribute('value')));
     expect(offered).toEqual(declared);
-    await expectAccessible();
+    await expectAccessible(page());
     await screenshot(page(), 'webhooks-empty');
   }, 30_000);
 
@@ -195,7 +176,7 @@ describe('web console: webhooks of an organization', () => {
     await page().keyboard.press('Enter');
     expect(await textWhen(dialog.getByRole('status'), 'Copied')).toBe('Copied to the clipboard.');
     expect(await page().evaluate('navigator.clipboard.readText()')).toBe(shownSecret);
-    await expectAccessible();
+    await expectAccessible(page());
     await screenshot(page(), 'webhook-created', { fullPage: false });
     expect(await kept()).toMatchObject({ page: true, storage: false, url: false });
     await page().keyboard.press('Escape');
@@ -209,7 +190,7 @@ describe('web console: webhooks of an organization', () => {
       headers: OPERATOR,
     });
     webhookId = ((await listed.json()) as { data: Array<{ id: string }> }).data[0].id;
-    await expectAccessible();
+    await expectAccessible(page());
     await screenshot(page(), 'webhooks');
   }, 30_000);
 
@@ -249,7 +230,7 @@ describe('web console: webhooks of an organization', () => {
         .getByRole('button', { name: /^Attempts of/ })
         .getAttribute('aria-expanded'),
     ).toBe('true');
-    await expectAccessible();
+    await expectAccessible(page());
     await screenshot(page(), 'webhook-delivery-failed');
   }, 30_000);
 
@@ -279,7 +260,7 @@ describe('web console: webhooks of an organization', () => {
     expect(receiver.received).toHaveLength(2);
     expect(receiver.received[1].json.id).toBe(failed.event_id);
     expect(verified).toEqual([true, true]);
-    await expectAccessible();
+    await expectAccessible(page());
     await screenshot(page(), 'webhook-redelivered');
   }, 30_000);
 
@@ -312,7 +293,7 @@ describe('web console: webhooks of an organization', () => {
       expect(await textWhen(page().getByRole('alert'), 'Busy.', 15_000)).toContain(
         'Could not load this page (503): Busy.',
       );
-      await expectAccessible();
+      await expectAccessible(page());
       await screenshot(page(), 'webhook-deliveries-error');
     } finally {
       await page().unroute(route);
@@ -339,7 +320,7 @@ describe('web console: webhooks of an organization', () => {
     await enable.waitFor();
     const row = page().getByRole('row', { name: /every event/ });
     expect(await textWhen(row, 'Deactivated')).toContain('Deactivated');
-    await expectAccessible();
+    await expectAccessible(page());
     await screenshot(page(), 'webhooks-deactivated');
     await enable.click();
     expect(await textWhen(row, 'Active')).toContain('Active');
@@ -363,7 +344,7 @@ describe('web console: webhooks of an organization', () => {
     await deleteButton.click();
     dialog = page().getByRole('dialog', { name: 'Delete this subscription?' });
     await dialog.waitFor();
-    await expectAccessible();
+    await expectAccessible(page());
     await screenshot(page(), 'webhook-delete', { fullPage: false });
     await dialog.getByRole('button', { name: 'Delete subscription' }).click();
     await dialog.waitFor({ state: 'detached' });
@@ -382,15 +363,7 @@ describe('web console: webhooks of an organization', () => {
         await released;
         return route.continue();
       }
-      return route.fulfill({
-        status: 503,
-        contentType: 'application/json',
-        body: JSON.stringify({
-          error: 'service_unavailable',
-          message: 'Down for a moment.',
-          details: {},
-        }),
-      });
+      return route.fulfill(SERVICE_DOWN);
     });
     try {
       await page().goto(`/console/organizations/${org.id}/webhooks?offset=25`);
@@ -404,7 +377,7 @@ describe('web console: webhooks of an organization', () => {
       expect(await textWhen(page().getByRole('alert'), 'Down for a moment.', 15_000)).toContain(
         'Could not load this page (503): Down for a moment.',
       );
-      await expectAccessible();
+      await expectAccessible(page());
       await screenshot(page(), 'webhooks-error');
     } finally {
       await page().unroute(HOOKS_ROUTE);

@@ -1,31 +1,14 @@
-import { Link } from '@tanstack/react-router';
+import { Tabs } from './tabs';
+
+const ORGANIZATION_TABS = [
+  { to: '/organizations/$organizationId', label: 'Settings' },
+  { to: '/organizations/$organizationId/projects', label: 'Projects' },
+  { to: '/organizations/$organizationId/api-keys', label: 'API keys' },
+  { to: '/organizations/$organizationId/build-queue', label: 'Build queue' },
+  { to: '/organizations/$organizationId/webhooks', label: 'Webhooks' },
+];
 
 /** Links between an organization's pages; the current one is marked. */
 export function OrganizationNav({ organizationId }: { organizationId: string }) {
-  const params = { organizationId };
-  const current = { 'aria-current': 'page' as const, className: 'current' };
-  return (
-    <nav className="tabs" aria-label="Organization">
-      <Link
-        to="/organizations/$organizationId"
-        params={params}
-        activeOptions={{ exact: true }}
-        activeProps={current}
-      >
-        Settings
-      </Link>
-      <Link to="/organizations/$organizationId/projects" params={params} activeProps={current}>
-        Projects
-      </Link>
-      <Link to="/organizations/$organizationId/api-keys" params={params} activeProps={current}>
-        API keys
-      </Link>
-      <Link to="/organizations/$organizationId/build-queue" params={params} activeProps={current}>
-        Build queue
-      </Link>
-      <Link to="/organizations/$organizationId/webhooks" params={params} activeProps={current}>
-        Webhooks
-      </Link>
-    </nav>
-  );
+  return <Tabs label="Organization" tabs={ORGANIZATION_TABS} params={{ organizationId }} />;
 }

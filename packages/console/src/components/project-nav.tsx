@@ -1,28 +1,13 @@
-import { Link } from '@tanstack/react-router';
+import { Tabs } from './tabs';
+
+const PROJECT_TABS = [
+  { to: '/projects/$projectId', label: 'Test runs' },
+  { to: '/projects/$projectId/releases', label: 'Releases' },
+  { to: '/projects/$projectId/cases', label: 'Test cases' },
+  { to: '/projects/$projectId/flaky-tests', label: 'Flaky tests' },
+];
 
 /** Links between a project's pages; the current one is marked. */
 export function ProjectNav({ projectId }: { projectId: string }) {
-  const params = { projectId };
-  const current = { 'aria-current': 'page' as const, className: 'current' };
-  return (
-    <nav className="tabs" aria-label="Project">
-      <Link
-        to="/projects/$projectId"
-        params={params}
-        activeOptions={{ exact: true }}
-        activeProps={current}
-      >
-        Test runs
-      </Link>
-      <Link to="/projects/$projectId/releases" params={params} activeProps={current}>
-        Releases
-      </Link>
-      <Link to="/projects/$projectId/cases" params={params} activeProps={current}>
-        Test cases
-      </Link>
-      <Link to="/projects/$projectId/flaky-tests" params={params} activeProps={current}>
-        Flaky tests
-      </Link>
-    </nav>
-  );
+  return <Tabs label="Project" tabs={PROJECT_TABS} params={{ projectId }} />;
 }

@@ -1,14 +1,8 @@
-import { useState, type FormEvent } from 'react';
+import { useState } from 'react';
 import { useQuarantine, useUnquarantine, type QuarantineEntry } from '../api/cases';
 import { ApiFailure } from '../api/client';
-import { Modal } from './modal';
-
-const day = new Intl.DateTimeFormat('en', { dateStyle: 'medium', timeZone: 'UTC' });
-const time = new Intl.DateTimeFormat('en', {
-  dateStyle: 'medium',
-  timeStyle: 'short',
-  timeZone: 'UTC',
-});
+import { ConfirmDialog, FormDialog } from './dialogs';
+import { utcDay, utcMinute } from './formats';
 
 /** The case a quarantine dialog is about. */
 export interface QuarantineTarget {
@@ -21,7 +15,7 @@ export interface QuarantineTarget {
 export function quarantineExpiry(entry: QuarantineEntry): string {
   return entry.expires_at === null
     ? 'No expiry'
-    : `Until ${time.format(new Date(entry.expires_at))} UTC`;
+    : `Until ${utcMinute.format(new Date(entry.expires_at))} UTC`;
 }
 
 /** The entry in one line: reason, expiry and since when. */
@@ -30,7 +24,7 @@ export function QuarantineSummary({ entry }: { entry: QuarantineEntry }) {
     <>
       <span className="badge quarantined">Quarantined</span> {entry.reason}{' '}
       <span className="muted">
-        ({quarantineExpiry(entry)}; since {day.format(new Date(entry.created_at))})
+        ({quarantineExpiry(entry)}; since {utcDay.format(new Date(entry.created_at))})
       </span>
     </>
   );
@@ -63,8 +57,7 @@ export function QuarantineDialog({
   const [until, setUntil] = useState(current?.expires_at ? lastDay(current.expires_at) : '');
   const quarantine = useQuarantine(target.projectId);
   const failedField = quarantine.error instanceof ApiFailure ? quarantine.error.field : undefined;
-  const submit = (event: FormEvent) => {
-    event.preventDefault();
+  const submit = () =>
     quarantine.mutate(
       {
         testCaseId: target.testCaseId,
@@ -72,50 +65,42 @@ export function QuarantineDialog({
       },
       { onSuccess: onClose },
     );
-  };
   return (
-    <Modal labelledBy="quarantine-title" onClose={onClose}>
-      <h2 id="quarantine-title">Quarantine “{target.title}”</h2>
-      <p className="muted">While in quarantine, its failures do not fail a run’s quality gate.</p>
-      <form onSubmit={submit} className="form">
-        <label htmlFor="quarantine-reason">Reason</label>
-        <input
-          id="quarantine-reason"
-          name="reason"
-          required
-          value={reason}
-          onChange={(event) => setReason(event.target.value)}
-          aria-invalid={failedField === 'reason' || undefined}
-          data-autofocus
-        />
-        <label htmlFor="quarantine-until">Last day (UTC, optional)</label>
-        <input
-          id="quarantine-until"
-          name="until"
-          type="date"
-          value={until}
-          onChange={(event) => setUntil(event.target.value)}
-          aria-invalid={failedField === 'expires_at' || undefined}
-          aria-describedby="quarantine-until-hint"
-        />
-        <p id="quarantine-until-hint" className="muted hint">
-          The quarantine ends at the end of that day. Leave empty to keep it until taken out.
-        </p>
-        {quarantine.error ? (
-          <p className="form-error" role="alert">
-            {quarantine.error.message}
-          </p>
-        ) : null}
-        <div className="actions">
-          <button type="submit" disabled={quarantine.isPending}>
-            {quarantine.isPending ? 'Saving…' : 'Quarantine'}
-          </button>
-          <button type="button" className="secondary" onClick={onClose}>
-            Cancel
-          </button>
-        </div>
-      </form>
-    </Modal>
+    <FormDialog
+      titleId="quarantine-title"
+      title={`Quarantine “${target.title}”`}
+      intro={
+        <p className="muted">While in quarantine, its failures do not fail a run’s quality gate.</p>
+      }
+      call={quarantine}
+      action={{ label: 'Quarantine', pending: 'Saving…' }}
+      onSubmit={submit}
+      onClose={onClose}
+    >
+      <label htmlFor="quarantine-reason">Reason</label>
+      <input
+        id="quarantine-reason"
+        name="reason"
+        required
+        value={reason}
+        onChange={(event) => setReason(event.target.value)}
+        aria-invalid={failedField === 'reason' || undefined}
+        data-autofocus
+      />
+      <label htmlFor="quarantine-until">Last day (UTC, optional)</label>
+      <input
+        id="quarantine-until"
+        name="until"
+        type="date"
+        value={until}
+        onChange={(event) => setUntil(event.target.value)}
+        aria-invalid={failedField === 'expires_at' || undefined}
+        aria-describedby="quarantine-until-hint"
+      />
+      <p id="quarantine-until-hint" className="muted hint">
+        The quarantine ends at the end of that day. Leave empty to keep it until taken out.
+      </p>
+    </FormDialog>
   );
 }
 
@@ -129,26 +114,15 @@ export function UnquarantineDialog({
 }) {
   const release = useUnquarantine(target.projectId);
   return (
-    <Modal labelledBy="unquarantine-title" onClose={onClose}>
-      <h2 id="unquarantine-title">Take “{target.title}” out of quarantine?</h2>
+    <ConfirmDialog
+      titleId="unquarantine-title"
+      title={`Take “${target.title}” out of quarantine?`}
+      call={release}
+      action={{ label: 'Take out of quarantine', pending: 'Saving…' }}
+      onConfirm={() => release.mutate(target.testCaseId, { onSuccess: onClose })}
+      onClose={onClose}
+    >
       <p>Its failures will fail a run’s quality gate again.</p>
-      {release.error ? (
-        <p className="form-error" role="alert">
-          {release.error.message}
-        </p>
-      ) : null}
-      <div className="actions">
-        <button
-          type="button"
-          disabled={release.isPending}
-          onClick={() => release.mutate(target.testCaseId, { onSuccess: onClose })}
-        >
-          {release.isPending ? 'Saving…' : 'Take out of quarantine'}
-        </button>
-        <button type="button" className="secondary" onClick={onClose} data-autofocus>
-          Cancel
-        </button>
-      </div>
-    </Modal>
+    </ConfirmDialog>
   );
 }

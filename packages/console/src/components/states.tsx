@@ -1,3 +1,4 @@
+import { Link } from '@tanstack/react-router';
 import type { UseQueryResult } from '@tanstack/react-query';
 import type { ReactNode } from 'react';
 import { ApiFailure } from '../api/client';
@@ -40,16 +41,68 @@ export function Missing({ children }: { children: ReactNode }) {
   );
 }
 
-/** What a paged list says instead of its rows. */
-export interface ListTexts {
-  /** The loading line's object, e.g. "projects". */
+/**
+ * What a page past the last one says (an old shared link): where the list ends, and the way to
+ * its first page. `to`, `params` and `search` are the list's route, as the `Pager` takes them.
+ */
+export function PastLast({
+  children,
+  to,
+  params,
+  search,
+}: {
+  children: ReactNode;
+  to: string;
+  params?: Record<string, string>;
+  search?: Record<string, string>;
+}) {
+  return (
+    <>
+      <p>{children}</p>
+      <Link to={to} params={params} search={search}>
+        Go to the first page
+      </Link>
+    </>
+  );
+}
+
+/** What a page says while the thing it shows is not there to show. */
+export interface ReadTexts {
+  /** The loading line's object, e.g. "the test run". */
   what: string;
-  /** Said for a 404: the list's parent does not exist. Without it a 404 is a load error. */
+  /** Said for a 404: the thing does not exist. Without it a 404 is a load error. */
   missing?: ReactNode;
+  /** Shown above `missing`: the way out of a page whose thing does not exist. */
+  back?: ReactNode;
+}
+
+/** What a paged list says instead of its rows. */
+export interface ListTexts extends ReadTexts {
   /** The first page has no rows. */
   empty: ReactNode;
   /** A page past the last one (an old shared link). */
   pastLast: ReactNode;
+}
+
+/**
+ * A read's state while it has no data (loading, no such thing, an error), or null once it has:
+ * every page answers these alike.
+ */
+export function readState(query: UseQueryResult, texts: ReadTexts): ReactNode {
+  if (query.isPending) return <Loading what={texts.what} />;
+  if (!query.isError) return null;
+  if (
+    texts.missing !== undefined &&
+    query.error instanceof ApiFailure &&
+    query.error.status === 404
+  )
+    return (
+      <>
+        {texts.back === undefined ? null : <p>{texts.back}</p>}
+        <Missing>{texts.missing}</Missing>
+      </>
+    );
+  return <LoadError error={query.error} onRetry={() => void query.refetch()} />;
 }
 
 /**
@@ -61,16 +114,7 @@ export function listState(
   offset: number,
   texts: ListTexts,
 ): ReactNode {
-  if (page.isPending) return <Loading what={texts.what} />;
-  if (page.isError) {
-    if (
-      texts.missing !== undefined &&
-      page.error instanceof ApiFailure &&
-      page.error.status === 404
-    )
-      return <Missing>{texts.missing}</Missing>;
-    return <LoadError error={page.error} onRetry={() => void page.refetch()} />;
-  }
+  if (!page.isSuccess) return readState(page, texts);
   if (page.data.data.length > 0) return null;
   return <Empty>{offset === 0 ? texts.empty : texts.pastLast}</Empty>;
 }

@@ -2,6 +2,7 @@ import { Link } from '@tanstack/react-router';
 import type { CaseHistoryItem } from '../api/cases';
 import type { ResultStatus } from '../api/runs';
 import { RESULT_STATUS_NAMES } from './run-counts';
+import { utcMinute } from './formats';
 
 /** A mark per status, so the strip does not speak by colour alone. */
 const MARKS: Record<ResultStatus, string> = {
@@ -12,12 +13,6 @@ const MARKS: Record<ResultStatus, string> = {
   retest: '↻',
   untested: '?',
 };
-
-const time = new Intl.DateTimeFormat('en', {
-  dateStyle: 'medium',
-  timeStyle: 'short',
-  timeZone: 'UTC',
-});
 
 /** When a result ran: its `executed_at`, else when it was stored (the history's order). */
 export function resultTime(result: CaseHistoryItem): string {
@@ -33,7 +28,7 @@ export function StatusStrip({ results }: { results: CaseHistoryItem[] }) {
   return (
     <ol className="strip" aria-label="Statuses, oldest first">
       {oldestFirst.map((result) => {
-        const label = `${result.test_run_name}: ${RESULT_STATUS_NAMES[result.status]}, ${time.format(new Date(resultTime(result)))} UTC`;
+        const label = `${result.test_run_name}: ${RESULT_STATUS_NAMES[result.status]}, ${utcMinute.format(new Date(resultTime(result)))} UTC`;
         return (
           <li key={result.id} className={`cell cell-${result.status}`} data-status={result.status}>
             <Link

@@ -2,14 +2,14 @@ import { useQuery } from '@tanstack/react-query';
 import { Link } from '@tanstack/react-router';
 import { lazy, Suspense, useState } from 'react';
 import { caseHistory, testCase, type CaseWithQuarantine } from '../api/cases';
-import { ApiFailure } from '../api/client';
 import { Pager } from '../components/pager';
 import {
   QuarantineDialog,
   QuarantineSummary,
   UnquarantineDialog,
 } from '../components/quarantine-dialogs';
-import { listState, LoadError, Loading, Missing } from '../components/states';
+import { listState, Loading, readState } from '../components/states';
+import { BackToOrganizations } from '../components/page-head';
 import { StatusStrip, StripLegend } from '../components/status-strip';
 
 /** uPlot comes in a chunk of its own, fetched when a case page first shows a chart. */
@@ -25,18 +25,13 @@ export function CasePage({ id, offset }: { id: string; offset: number }) {
   const current = useQuery(testCase(id));
   const history = useQuery(caseHistory(id, { limit: HISTORY_PAGE_SIZE, offset }));
 
-  if (current.isPending) return <Loading what="the test case" />;
-  if (current.isError && current.error instanceof ApiFailure && current.error.status === 404) {
-    return (
-      <>
-        <p>
-          <Link to="/organizations">← Organizations</Link>
-        </p>
-        <Missing>There is no such test case.</Missing>
-      </>
-    );
+  if (!current.isSuccess) {
+    return readState(current, {
+      what: 'the test case',
+      missing: 'There is no such test case.',
+      back: <BackToOrganizations />,
+    });
   }
-  if (current.isError) return <LoadError error={current.error} onRetry={() => current.refetch()} />;
   const data = current.data;
 
   let results = listState(history, offset, {

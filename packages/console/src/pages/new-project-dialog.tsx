@@ -1,8 +1,8 @@
 import { useNavigate } from '@tanstack/react-router';
-import { useState, type FormEvent } from 'react';
+import { useState } from 'react';
 import { ApiFailure } from '../api/client';
 import { useCreateProject } from '../api/projects';
-import { Modal } from '../components/modal';
+import { FormDialog } from '../components/dialogs';
 
 /**
  * A project's name, key and description in a dialog; once the service creates it, its page
@@ -22,8 +22,7 @@ export function NewProjectDialog({
   const [description, setDescription] = useState('');
   const failedField = create.error instanceof ApiFailure ? create.error.field : undefined;
 
-  const submit = (event: FormEvent) => {
-    event.preventDefault();
+  const submit = () =>
     create.mutate(
       { name, key, ...(description ? { description } : {}) },
       {
@@ -31,61 +30,51 @@ export function NewProjectDialog({
           void navigate({ to: '/projects/$projectId', params: { projectId: made.id } }),
       },
     );
-  };
 
   return (
-    <Modal labelledBy="new-project-title" onClose={onClose}>
-      <h2 id="new-project-title">New project</h2>
-      <form onSubmit={submit} className="form">
-        <label htmlFor="project-name">Name</label>
-        <input
-          id="project-name"
-          name="name"
-          required
-          value={name}
-          onChange={(event) => setName(event.target.value)}
-          aria-invalid={failedField === 'name' || undefined}
-          data-autofocus
-        />
-        <label htmlFor="project-key">Key</label>
-        <input
-          id="project-key"
-          name="key"
-          required
-          value={key}
-          onChange={(event) => setKey(event.target.value)}
-          aria-invalid={
-            failedField === 'key' ||
-            (create.error instanceof ApiFailure && create.error.status === 409) ||
-            undefined
-          }
-          aria-describedby="project-key-hint"
-        />
-        <p id="project-key-hint" className="hint muted">
-          A short code for the project, unique in the organization (e.g. WEB).
-        </p>
-        <label htmlFor="project-description">Description (optional)</label>
-        <textarea
-          id="project-description"
-          name="description"
-          rows={3}
-          value={description}
-          onChange={(event) => setDescription(event.target.value)}
-        />
-        {create.error ? (
-          <p className="form-error" role="alert">
-            {create.error.message}
-          </p>
-        ) : null}
-        <div className="actions">
-          <button type="submit" disabled={create.isPending}>
-            {create.isPending ? 'Creating…' : 'Create project'}
-          </button>
-          <button type="button" className="secondary" onClick={onClose}>
-            Cancel
-          </button>
-        </div>
-      </form>
-    </Modal>
+    <FormDialog
+      titleId="new-project-title"
+      title="New project"
+      call={create}
+      action={{ label: 'Create project', pending: 'Creating…' }}
+      onSubmit={submit}
+      onClose={onClose}
+    >
+      <label htmlFor="project-name">Name</label>
+      <input
+        id="project-name"
+        name="name"
+        required
+        value={name}
+        onChange={(event) => setName(event.target.value)}
+        aria-invalid={failedField === 'name' || undefined}
+        data-autofocus
+      />
+      <label htmlFor="project-key">Key</label>
+      <input
+        id="project-key"
+        name="key"
+        required
+        value={key}
+        onChange={(event) => setKey(event.target.value)}
+        aria-invalid={
+          failedField === 'key' ||
+          (create.error instanceof ApiFailure && create.error.status === 409) ||
+          undefined
+        }
+        aria-describedby="project-key-hint"
+      />
+      <p id="project-key-hint" className="hint muted">
+        A short code for the project, unique in the organization (e.g. WEB).
+      </p>
+      <label htmlFor="project-description">Description (optional)</label>
+      <textarea
+        id="project-description"
+        name="description"
+        rows={3}
+        value={description}
+        onChange={(event) => setDescription(event.target.value)}
+      />
+    </FormDialog>
   );
 }

@@ -1,5 +1,4 @@
 import { useQuery } from '@tanstack/react-query';
-import { Link } from '@tanstack/react-router';
 import { useState, type FormEvent } from 'react';
 import {
   API_KEY_SCOPES,
@@ -11,18 +10,15 @@ import {
 } from '../api/api-keys';
 import { ApiFailure } from '../api/client';
 import { organization } from '../api/organizations';
-import { Modal } from '../components/modal';
+import { CheckboxChoices } from '../components/checkbox-choices';
+import { ConfirmDialog, ShownOnceDialog } from '../components/dialogs';
+import { FormFooter } from '../components/form-footer';
 import { Pager } from '../components/pager';
-import { listState } from '../components/states';
-import { OrganizationNav } from '../components/organization-nav';
+import { listState, PastLast } from '../components/states';
+import { OrganizationPageHead } from '../components/page-head';
+import { utcMinute } from '../components/formats';
 
 export const API_KEYS_PAGE_SIZE = 25;
-
-const when = new Intl.DateTimeFormat('en', {
-  dateStyle: 'medium',
-  timeStyle: 'short',
-  timeZone: 'UTC',
-});
 
 /** An organization's API keys: the list, a form to create one, and deleting with confirmation. */
 export function OrganizationApiKeysPage({ id, offset }: { id: string; offset: number }) {
@@ -35,12 +31,9 @@ export function OrganizationApiKeysPage({ id, offset }: { id: string; offset: nu
     missing: 'There is no such organization.',
     empty: <p>This organization has no API keys yet. Create one below for a pipeline.</p>,
     pastLast: (
-      <>
-        <p>This page is past the last key.</p>
-        <Link to="/organizations/$organizationId/api-keys" params={{ organizationId: id }}>
-          Go to the first page
-        </Link>
-      </>
+      <PastLast to="/organizations/$organizationId/api-keys" params={{ organizationId: id }}>
+        This page is past the last key.
+      </PastLast>
     ),
   });
   if (body === null && page.isSuccess) {
@@ -78,12 +71,12 @@ export function OrganizationApiKeysPage({ id, offset }: { id: string; offset: nu
                 </td>
                 <td>
                   {key.last_used_at ? (
-                    when.format(new Date(key.last_used_at))
+                    utcMinute.format(new Date(key.last_used_at))
                   ) : (
                     <span className="muted">Never</span>
                   )}
                 </td>
-                <td>{when.format(new Date(key.created_at))}</td>
+                <td>{utcMinute.format(new Date(key.created_at))}</td>
                 <td>
                   <button
                     type="button"
@@ -109,11 +102,7 @@ export function OrganizationApiKeysPage({ id, offset }: { id: string; offset: nu
 
   return (
     <>
-      <p>
-        <Link to="/organizations">← Organizations</Link>
-      </p>
-      <h1>{org.data ? `API keys of ${org.data.name}` : 'API keys'}</h1>
-      <OrganizationNav organizationId={id} />
+      <OrganizationPageHead organizationId={id} organization={org.data} title="API keys" />
       {body}
       {page.isError ? null : <CreateApiKeyForm organizationId={id} />}
       {deleting ? <DeleteDialog apiKey={deleting} onClose={() => setDeleting(null)} /> : null}
@@ -144,8 +133,6 @@ function CreateApiKeyForm({ organizationId }: { organizationId: string }) {
       },
     );
   };
-  const toggle = (scope: Scope, on: boolean) =>
-    setScopes((current) => (on ? [...current, scope] : current.filter((s) => s !== scope)));
 
   return (
     <>
@@ -163,77 +150,30 @@ function CreateApiKeyForm({ organizationId }: { organizationId: string }) {
           onChange={(event) => setName(event.target.value)}
           aria-invalid={failedField === 'name' || undefined}
         />
-        <fieldset aria-invalid={failedField === 'scopes' || undefined}>
-          <legend>Scopes (at least one)</legend>
-          <div className="scope-choices">
-            {API_KEY_SCOPES.map((scope) => (
-              <label key={scope} className="choice">
-                <input
-                  type="checkbox"
-                  name="scopes"
-                  value={scope}
-                  checked={scopes.includes(scope)}
-                  onChange={(event) => toggle(scope, event.target.checked)}
-                />
-                <code>{scope}</code>
-              </label>
-            ))}
-          </div>
-        </fieldset>
-        {create.error ? (
-          <p className="form-error" role="alert">
-            {create.error.message}
-          </p>
-        ) : null}
-        <div className="actions">
-          <button type="submit" disabled={create.isPending}>
-            {create.isPending ? 'Creating…' : 'Create key'}
-          </button>
-        </div>
+        <CheckboxChoices
+          legend="Scopes (at least one)"
+          name="scopes"
+          options={API_KEY_SCOPES}
+          chosen={scopes}
+          onChange={setScopes}
+          invalid={failedField === 'scopes'}
+        >
+          {(scope) => <code>{scope}</code>}
+        </CheckboxChoices>
+        <FormFooter call={create} action={{ label: 'Create key', pending: 'Creating…' }} />
       </form>
-      {shown ? <NewKeyDialog shown={shown} onClose={() => setShown(null)} /> : null}
+      {shown ? (
+        <ShownOnceDialog
+          titleId="new-key-title"
+          title={`Key “${shown.name}” created`}
+          warning="Copy this key now: it will not be shown again. Only its prefix stays visible here."
+          value={shown.key}
+          valueLabel="The new API key"
+          noun="key"
+          onClose={() => setShown(null)}
+        />
+      ) : null}
     </>
-  );
-}
-
-/** The new key, once: a copy button and the warning that it will not be shown again. */
-function NewKeyDialog({
-  shown,
-  onClose,
-}: {
-  shown: { key: string; name: string };
-  onClose: () => void;
-}) {
-  const [copied, setCopied] = useState<'yes' | 'failed' | null>(null);
-  const copy = () =>
-    navigator.clipboard.writeText(shown.key).then(
-      () => setCopied('yes'),
-      () => setCopied('failed'),
-    );
-  return (
-    <Modal labelledBy="new-key-title" onClose={onClose}>
-      <h2 id="new-key-title">Key “{shown.name}” created</h2>
-      <p className="warning" role="alert">
-        Copy this key now: it will not be shown again. Only its prefix stays visible here.
-      </p>
-      <p>
-        <code className="secret" aria-label="The new API key">
-          {shown.key}
-        </code>
-      </p>
-      <p role="status" className="muted">
-        {copied === 'yes' ? 'Copied to the clipboard.' : ''}
-        {copied === 'failed' ? 'Could not copy: select the key and copy it by hand.' : ''}
-      </p>
-      <div className="actions">
-        <button type="button" onClick={copy} data-autofocus>
-          Copy key
-        </button>
-        <button type="button" className="secondary" onClick={onClose}>
-          I have stored it, close
-        </button>
-      </div>
-    </Modal>
   );
 }
 
@@ -241,30 +181,19 @@ function NewKeyDialog({
 function DeleteDialog({ apiKey, onClose }: { apiKey: ApiKey; onClose: () => void }) {
   const remove = useDeleteApiKey();
   return (
-    <Modal labelledBy="delete-key-title" onClose={onClose}>
-      <h2 id="delete-key-title">Delete the key “{apiKey.name}”?</h2>
+    <ConfirmDialog
+      titleId="delete-key-title"
+      title={`Delete the key “${apiKey.name}”?`}
+      call={remove}
+      action={{ label: 'Delete key', pending: 'Deleting…' }}
+      danger
+      onConfirm={() => remove.mutate(apiKey.id, { onSuccess: onClose })}
+      onClose={onClose}
+    >
       <p>
         Pipelines using <code>{apiKey.prefix}…</code> will be refused at once. This cannot be
         undone.
       </p>
-      {remove.error ? (
-        <p className="form-error" role="alert">
-          {remove.error.message}
-        </p>
-      ) : null}
-      <div className="actions">
-        <button
-          type="button"
-          className="danger"
-          disabled={remove.isPending}
-          onClick={() => remove.mutate(apiKey.id, { onSuccess: onClose })}
-        >
-          {remove.isPending ? 'Deleting…' : 'Delete key'}
-        </button>
-        <button type="button" className="secondary" onClick={onClose} data-autofocus>
-          Cancel
-        </button>
-      </div>
-    </Modal>
+    </ConfirmDialog>
   );
 }

@@ -1,25 +1,20 @@
 import { useQuery } from '@tanstack/react-query';
 import { Link } from '@tanstack/react-router';
-import { useState, type FormEvent } from 'react';
+import { useState } from 'react';
 import { buildQueue, useAssignBuild, type Build } from '../api/builds';
 import { organization } from '../api/organizations';
 import { organizationProjects } from '../api/projects';
 import { projectReleases } from '../api/releases';
-import { Modal } from '../components/modal';
-import { OrganizationNav } from '../components/organization-nav';
+import { FormDialog } from '../components/dialogs';
 import { Pager } from '../components/pager';
 import { RELEASE_STATUS_NAMES } from '../components/release-progress';
-import { listState } from '../components/states';
+import { listState, PastLast } from '../components/states';
+import { OrganizationPageHead } from '../components/page-head';
+import { utcMinute } from '../components/formats';
 
 export const QUEUE_PAGE_SIZE = 25;
 /** The most the internal API lists in one page: the choices of the assign dialog. */
 const CHOICES = { limit: 100, offset: 0 };
-
-const time = new Intl.DateTimeFormat('en', {
-  dateStyle: 'medium',
-  timeStyle: 'short',
-  timeZone: 'UTC',
-});
 
 /** An organization's planned builds in queue order, each to be assigned to a release. */
 export function OrganizationBuildQueuePage({ id, offset }: { id: string; offset: number }) {
@@ -35,12 +30,9 @@ export function OrganizationBuildQueuePage({ id, offset }: { id: string; offset:
     missing: 'There is no such organization.',
     empty: <p>No build waits for a release: the queue is empty.</p>,
     pastLast: (
-      <>
-        <p>This page is past the end of the queue.</p>
-        <Link to="/organizations/$organizationId/build-queue" params={{ organizationId: id }}>
-          Go to the first page
-        </Link>
-      </>
+      <PastLast to="/organizations/$organizationId/build-queue" params={{ organizationId: id }}>
+        This page is past the end of the queue.
+      </PastLast>
     ),
   });
   if (body === null && page.isSuccess) {
@@ -87,7 +79,7 @@ export function OrganizationBuildQueuePage({ id, offset }: { id: string; offset:
                     <span className="muted">—</span>
                   )}
                 </td>
-                <td>{time.format(new Date(build.created_at))}</td>
+                <td>{utcMinute.format(new Date(build.created_at))}</td>
                 <td>
                   <button type="button" className="secondary" onClick={() => setAssigning(build)}>
                     Assign<span className="visually-hidden"> {build.name}</span> to a release
@@ -108,11 +100,7 @@ export function OrganizationBuildQueuePage({ id, offset }: { id: string; offset:
 
   return (
     <>
-      <p>
-        <Link to="/organizations">← Organizations</Link>
-      </p>
-      <h1>{org.data ? `Build queue of ${org.data.name}` : 'Build queue'}</h1>
-      <OrganizationNav organizationId={id} />
+      <OrganizationPageHead organizationId={id} organization={org.data} title="Build queue" />
       {body}
       {assigning ? (
         <AssignDialog organizationId={id} build={assigning} onClose={() => setAssigning(null)} />
@@ -148,8 +136,7 @@ function AssignDialog({
     releases.data?.data[0]?.id ??
     null;
 
-  const submit = (event: FormEvent) => {
-    event.preventDefault();
+  const submit = () => {
     if (releaseId === null) return;
     assign.mutate({ buildId: build.id, releaseId }, { onSuccess: onClose });
   };
@@ -196,42 +183,34 @@ function AssignDialog({
   }
 
   return (
-    <Modal labelledBy="assign-title" onClose={onClose}>
-      <h2 id="assign-title">Assign “{build.name}” to a release</h2>
-      <form onSubmit={submit} className="form">
-        <label htmlFor="assign-project">Project</label>
-        <select
-          id="assign-project"
-          name="project"
-          value={projectId ?? ''}
-          disabled={!projects.isSuccess}
-          onChange={(event) => {
-            setChosenProject(event.target.value);
-            setChosenRelease(null);
-          }}
-          data-autofocus
-        >
-          {projects.data?.data.map((p) => (
-            <option key={p.id} value={p.id}>
-              {p.name}
-            </option>
-          ))}
-        </select>
-        {releaseChoice}
-        {assign.error ? (
-          <p className="form-error" role="alert">
-            {assign.error.message}
-          </p>
-        ) : null}
-        <div className="actions">
-          <button type="submit" disabled={assign.isPending || releaseId === null}>
-            {assign.isPending ? 'Assigning…' : 'Assign'}
-          </button>
-          <button type="button" className="secondary" onClick={onClose}>
-            Cancel
-          </button>
-        </div>
-      </form>
-    </Modal>
+    <FormDialog
+      titleId="assign-title"
+      title={`Assign “${build.name}” to a release`}
+      call={assign}
+      action={{ label: 'Assign', pending: 'Assigning…' }}
+      ready={releaseId !== null}
+      onSubmit={submit}
+      onClose={onClose}
+    >
+      <label htmlFor="assign-project">Project</label>
+      <select
+        id="assign-project"
+        name="project"
+        value={projectId ?? ''}
+        disabled={!projects.isSuccess}
+        onChange={(event) => {
+          setChosenProject(event.target.value);
+          setChosenRelease(null);
+        }}
+        data-autofocus
+      >
+        {projects.data?.data.map((p) => (
+          <option key={p.id} value={p.id}>
+            {p.name}
+          </option>
+        ))}
+      </select>
+      {releaseChoice}
+    </FormDialog>
   );
 }

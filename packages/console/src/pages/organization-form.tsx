@@ -1,6 +1,7 @@
 import { useState, type FormEvent } from 'react';
 import { ApiFailure, type Organization } from '../api/client';
 import type { CreateOrganization, UpdateOrganization } from '../api/organizations';
+import { FormFooter } from '../components/form-footer';
 
 export const PLAN_NAMES: Record<Organization['plan'], string> = {
   basic: 'Basic',
@@ -111,16 +112,10 @@ export function OrganizationForm({ editing, submitLabel, pending, error, onSubmi
         ) : null}
       </fieldset>
 
-      {error ? (
-        <p className="form-error" role="alert">
-          {error.message}
-        </p>
-      ) : null}
-      <div className="actions">
-        <button type="submit" disabled={pending}>
-          {pending ? 'Saving…' : submitLabel}
-        </button>
-      </div>
+      <FormFooter
+        call={{ error, isPending: pending }}
+        action={{ label: submitLabel, pending: 'Saving…' }}
+      />
     </form>
   );
 }

@@ -1,25 +1,19 @@
 import { useQuery } from '@tanstack/react-query';
-import { Link, useNavigate } from '@tanstack/react-router';
-import { ApiFailure } from '../api/client';
+import { useNavigate } from '@tanstack/react-router';
 import { organization, useCreateOrganization, useUpdateOrganization } from '../api/organizations';
 import { OrganizationNav } from '../components/organization-nav';
-import { LoadError, Loading, Missing } from '../components/states';
+import { BackToOrganizations } from '../components/page-head';
+import { readState } from '../components/states';
 import { OrganizationForm } from './organization-form';
-
-function BackToList() {
-  return (
-    <p>
-      <Link to="/organizations">← Organizations</Link>
-    </p>
-  );
-}
 
 export function NewOrganizationPage() {
   const navigate = useNavigate();
   const create = useCreateOrganization();
   return (
     <>
-      <BackToList />
+      <p>
+        <BackToOrganizations />
+      </p>
       <h1>New organization</h1>
       <OrganizationForm
         submitLabel="Create organization"
@@ -38,13 +32,11 @@ export function EditOrganizationPage({ id }: { id: string }) {
   const current = useQuery(organization(id));
   const update = useUpdateOrganization(id);
 
-  let body;
-  if (current.isPending) body = <Loading what="the organization" />;
-  else if (current.isError && current.error instanceof ApiFailure && current.error.status === 404) {
-    body = <Missing>There is no such organization.</Missing>;
-  } else if (current.isError) {
-    body = <LoadError error={current.error} onRetry={() => current.refetch()} />;
-  } else {
+  let body = readState(current, {
+    what: 'the organization',
+    missing: 'There is no such organization.',
+  });
+  if (current.isSuccess) {
     body = (
       <OrganizationForm
         key={current.data.updated_at}
@@ -61,7 +53,9 @@ export function EditOrganizationPage({ id }: { id: string }) {
 
   return (
     <>
-      <BackToList />
+      <p>
+        <BackToOrganizations />
+      </p>
       <h1>{current.data ? `Edit ${current.data.name}` : 'Edit organization'}</h1>
       {current.data ? <OrganizationNav organizationId={id} /> : null}
       {body}

@@ -3,14 +3,13 @@ import { Link } from '@tanstack/react-router';
 import { useState } from 'react';
 import { organization } from '../api/organizations';
 import { organizationProjects } from '../api/projects';
-import { OrganizationNav } from '../components/organization-nav';
 import { Pager } from '../components/pager';
-import { listState } from '../components/states';
+import { listState, PastLast } from '../components/states';
 import { NewProjectDialog } from './new-project-dialog';
+import { OrganizationPageHead } from '../components/page-head';
+import { utcDay } from '../components/formats';
 
 export const PROJECTS_PAGE_SIZE = 25;
-
-const day = new Intl.DateTimeFormat('en', { dateStyle: 'medium', timeZone: 'UTC' });
 
 /** An organization's projects, newest first, a page at a time. */
 export function OrganizationProjectsPage({ id, offset }: { id: string; offset: number }) {
@@ -23,12 +22,9 @@ export function OrganizationProjectsPage({ id, offset }: { id: string; offset: n
     missing: 'There is no such organization.',
     empty: <p>This organization has no projects yet.</p>,
     pastLast: (
-      <>
-        <p>This page is past the last project.</p>
-        <Link to="/organizations/$organizationId/projects" params={{ organizationId: id }}>
-          Go to the first page
-        </Link>
-      </>
+      <PastLast to="/organizations/$organizationId/projects" params={{ organizationId: id }}>
+        This page is past the last project.
+      </PastLast>
     ),
   });
   if (body === null && page.isSuccess) {
@@ -56,7 +52,7 @@ export function OrganizationProjectsPage({ id, offset }: { id: string; offset: n
                   <code>{p.key}</code>
                 </td>
                 <td>{p.description ?? <span className="muted">—</span>}</td>
-                <td>{day.format(new Date(p.created_at))}</td>
+                <td>{utcDay.format(new Date(p.created_at))}</td>
               </tr>
             ))}
           </tbody>
@@ -72,18 +68,18 @@ export function OrganizationProjectsPage({ id, offset }: { id: string; offset: n
 
   return (
     <>
-      <p>
-        <Link to="/organizations">← Organizations</Link>
-      </p>
-      <div className="page-head">
-        <h1>{org.data ? `Projects of ${org.data.name}` : 'Projects'}</h1>
-        {org.isSuccess ? (
-          <button type="button" onClick={() => setCreating(true)}>
-            New project
-          </button>
-        ) : null}
-      </div>
-      <OrganizationNav organizationId={id} />
+      <OrganizationPageHead
+        organizationId={id}
+        organization={org.data}
+        title="Projects"
+        actions={
+          org.isSuccess ? (
+            <button type="button" onClick={() => setCreating(true)}>
+              New project
+            </button>
+          ) : null
+        }
+      />
       {body}
       {creating ? (
         <NewProjectDialog organizationId={id} onClose={() => setCreating(false)} />

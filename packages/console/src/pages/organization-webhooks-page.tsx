@@ -12,18 +12,16 @@ import {
   type Webhook,
   type WebhookEvent,
 } from '../api/webhooks';
-import { Modal } from '../components/modal';
+import { CheckboxChoices } from '../components/checkbox-choices';
+import { ConfirmDialog, ShownOnceDialog } from '../components/dialogs';
+import { FormError } from '../components/form-error';
+import { FormFooter } from '../components/form-footer';
 import { Pager } from '../components/pager';
-import { listState } from '../components/states';
-import { OrganizationNav } from '../components/organization-nav';
+import { listState, PastLast } from '../components/states';
+import { OrganizationPageHead } from '../components/page-head';
+import { utcMinute } from '../components/formats';
 
 export const WEBHOOKS_PAGE_SIZE = 25;
-
-const when = new Intl.DateTimeFormat('en', {
-  dateStyle: 'medium',
-  timeStyle: 'short',
-  timeZone: 'UTC',
-});
 
 /** How an event choice reads: `*` is every type, also those the service adds later. */
 export function EventName({ event }: { event: string }) {
@@ -65,12 +63,9 @@ export function OrganizationWebhooksPage({ id, offset }: { id: string; offset: n
       </p>
     ),
     pastLast: (
-      <>
-        <p>This page is past the last subscription.</p>
-        <Link to="/organizations/$organizationId/webhooks" params={{ organizationId: id }}>
-          Go to the first page
-        </Link>
-      </>
+      <PastLast to="/organizations/$organizationId/webhooks" params={{ organizationId: id }}>
+        This page is past the last subscription.
+      </PastLast>
     ),
   });
   if (body === null && page.isSuccess) {
@@ -116,7 +111,7 @@ export function OrganizationWebhooksPage({ id, offset }: { id: string; offset: n
                 <td>
                   <ActiveBadge active={hook.active} />
                 </td>
-                <td>{when.format(new Date(hook.created_at))}</td>
+                <td>{utcMinute.format(new Date(hook.created_at))}</td>
                 <td className="row-actions">
                   {hook.active ? null : (
                     <button
@@ -141,11 +136,7 @@ export function OrganizationWebhooksPage({ id, offset }: { id: string; offset: n
             ))}
           </tbody>
         </table>
-        {enable.error ? (
-          <p className="form-error" role="alert">
-            {enable.error.message}
-          </p>
-        ) : null}
+        <FormError error={enable.error} />
         <Pager
           pagination={page.data.pagination}
           to="/organizations/$organizationId/webhooks"
@@ -157,11 +148,7 @@ export function OrganizationWebhooksPage({ id, offset }: { id: string; offset: n
 
   return (
     <>
-      <p>
-        <Link to="/organizations">← Organizations</Link>
-      </p>
-      <h1>{org.data ? `Webhooks of ${org.data.name}` : 'Webhooks'}</h1>
-      <OrganizationNav organizationId={id} />
+      <OrganizationPageHead organizationId={id} organization={org.data} title="Webhooks" />
       {body}
       {page.isError ? null : <CreateWebhookForm organizationId={id} />}
       {deleting ? <DeleteDialog webhook={deleting} onClose={() => setDeleting(null)} /> : null}
@@ -194,8 +181,6 @@ function CreateWebhookForm({ organizationId }: { organizationId: string }) {
       },
     );
   };
-  const toggle = (type: WebhookEvent, on: boolean) =>
-    setEvents((current) => (on ? [...current, type] : current.filter((t) => t !== type)));
 
   return (
     <>
@@ -228,81 +213,35 @@ function CreateWebhookForm({ organizationId }: { organizationId: string }) {
           onChange={(event) => setDescription(event.target.value)}
           aria-invalid={failedField === 'description' || undefined}
         />
-        <fieldset aria-invalid={failedField?.startsWith('events') || undefined}>
-          <legend>Events (at least one)</legend>
-          <div className="scope-choices">
-            {WEBHOOK_EVENTS.map((type) => (
-              <label key={type} className="choice">
-                <input
-                  type="checkbox"
-                  name="events"
-                  value={type}
-                  checked={events.includes(type)}
-                  onChange={(event) => toggle(type, event.target.checked)}
-                />
-                <EventName event={type} />
-              </label>
-            ))}
-          </div>
-        </fieldset>
-        {create.error ? (
-          <p className="form-error" role="alert">
-            {create.error.message}
-          </p>
-        ) : null}
-        <div className="actions">
-          <button type="submit" disabled={create.isPending}>
-            {create.isPending ? 'Creating…' : 'Create subscription'}
-          </button>
-        </div>
+        <CheckboxChoices
+          legend="Events (at least one)"
+          name="events"
+          options={WEBHOOK_EVENTS}
+          chosen={events}
+          onChange={setEvents}
+          invalid={failedField?.startsWith('events') ?? false}
+        >
+          {(type) => <EventName event={type} />}
+        </CheckboxChoices>
+        <FormFooter call={create} action={{ label: 'Create subscription', pending: 'Creating…' }} />
       </form>
-      {shown ? <NewSecretDialog shown={shown} onClose={() => setShown(null)} /> : null}
+      {shown ? (
+        <ShownOnceDialog
+          titleId="new-secret-title"
+          title="Subscription created"
+          intro={
+            <p className="endpoint-line">
+              Deliveries to <code>{shown.url}</code> are signed with this secret.
+            </p>
+          }
+          warning="Copy this signing secret now: it will not be shown again. Your endpoint needs it to check that each delivery comes from this service."
+          value={shown.secret}
+          valueLabel="The signing secret"
+          noun="secret"
+          onClose={() => setShown(null)}
+        />
+      ) : null}
     </>
-  );
-}
-
-/** The new signing secret, once: a copy button and the warning that it will not be shown again. */
-function NewSecretDialog({
-  shown,
-  onClose,
-}: {
-  shown: { secret: string; url: string };
-  onClose: () => void;
-}) {
-  const [copied, setCopied] = useState<'yes' | 'failed' | null>(null);
-  const copy = () =>
-    navigator.clipboard.writeText(shown.secret).then(
-      () => setCopied('yes'),
-      () => setCopied('failed'),
-    );
-  return (
-    <Modal labelledBy="new-secret-title" onClose={onClose}>
-      <h2 id="new-secret-title">Subscription created</h2>
-      <p className="endpoint-line">
-        Deliveries to <code>{shown.url}</code> are signed with this secret.
-      </p>
-      <p className="warning" role="alert">
-        Copy this signing secret now: it will not be shown again. Your endpoint needs it to check
-        that each delivery comes from this service.
-      </p>
-      <p>
-        <code className="secret" aria-label="The signing secret">
-          {shown.secret}
-        </code>
-      </p>
-      <p role="status" className="muted">
-        {copied === 'yes' ? 'Copied to the clipboard.' : ''}
-        {copied === 'failed' ? 'Could not copy: select the secret and copy it by hand.' : ''}
-      </p>
-      <div className="actions">
-        <button type="button" onClick={copy} data-autofocus>
-          Copy secret
-        </button>
-        <button type="button" className="secondary" onClick={onClose}>
-          I have stored it, close
-        </button>
-      </div>
-    </Modal>
   );
 }
 
@@ -310,30 +249,19 @@ function NewSecretDialog({
 function DeleteDialog({ webhook, onClose }: { webhook: Webhook; onClose: () => void }) {
   const remove = useDeleteWebhook();
   return (
-    <Modal labelledBy="delete-webhook-title" onClose={onClose}>
-      <h2 id="delete-webhook-title">Delete this subscription?</h2>
+    <ConfirmDialog
+      titleId="delete-webhook-title"
+      title="Delete this subscription?"
+      call={remove}
+      action={{ label: 'Delete subscription', pending: 'Deleting…' }}
+      danger
+      onConfirm={() => remove.mutate(webhook.id, { onSuccess: onClose })}
+      onClose={onClose}
+    >
       <p>
         Nothing more will be sent to <code className="wrap">{webhook.url}</code>, and its pending
         retries stop. This cannot be undone.
       </p>
-      {remove.error ? (
-        <p className="form-error" role="alert">
-          {remove.error.message}
-        </p>
-      ) : null}
-      <div className="actions">
-        <button
-          type="button"
-          className="danger"
-          disabled={remove.isPending}
-          onClick={() => remove.mutate(webhook.id, { onSuccess: onClose })}
-        >
-          {remove.isPending ? 'Deleting…' : 'Delete subscription'}
-        </button>
-        <button type="button" className="secondary" onClick={onClose} data-autofocus>
-          Cancel
-        </button>
-      </div>
-    </Modal>
+    </ConfirmDialog>
   );
 }

@@ -2,14 +2,14 @@ import { useQuery } from '@tanstack/react-query';
 import { Link } from '@tanstack/react-router';
 import { organizationsPage, sharedLimits } from '../api/organizations';
 import { Pager } from '../components/pager';
-import { listState } from '../components/states';
+import { listState, PastLast } from '../components/states';
 import { UsageBar } from '../components/usage-bar';
 import { PLAN_NAMES } from './organization-form';
+import { utcDay } from '../components/formats';
 
 export const ORGANIZATIONS_PAGE_SIZE = 25;
 
 const number = new Intl.NumberFormat('en');
-const day = new Intl.DateTimeFormat('en', { dateStyle: 'medium', timeZone: 'UTC' });
 
 /** Every organization, newest first, a page at a time (`?offset=` makes a page shareable). */
 export function OrganizationsPage({ offset }: { offset: number }) {
@@ -24,12 +24,7 @@ export function OrganizationsPage({ offset }: { offset: number }) {
         <Link to="/organizations/new">Create the first organization</Link>
       </>
     ),
-    pastLast: (
-      <>
-        <p>This page is past the last organization.</p>
-        <Link to="/organizations">Go to the first page</Link>
-      </>
-    ),
+    pastLast: <PastLast to="/organizations">This page is past the last organization.</PastLast>,
   });
   if (body === null && page.isSuccess) {
     const perMinute = limits.data ? number.format(limits.data.per_minute) : '…';
@@ -90,7 +85,7 @@ export function OrganizationsPage({ offset }: { offset: number }) {
                 <td>
                   <UsageBar used={org.calls_this_period} limit={org.monthly_call_limit} />
                 </td>
-                <td>{day.format(new Date(org.period_reset_at))}</td>
+                <td>{utcDay.format(new Date(org.period_reset_at))}</td>
                 <td className="number">{perMinute}</td>
               </tr>
             ))}

@@ -4,16 +4,11 @@ import { useState, type FormEvent } from 'react';
 import { projectCases } from '../api/cases';
 import { project } from '../api/projects';
 import { Pager } from '../components/pager';
-import { listState } from '../components/states';
-import { ProjectNav } from '../components/project-nav';
+import { listState, PastLast } from '../components/states';
+import { BackToRuns, ProjectPageHead } from '../components/page-head';
+import { utcMinute } from '../components/formats';
 
 export const CASES_PAGE_SIZE = 25;
-
-const time = new Intl.DateTimeFormat('en', {
-  dateStyle: 'medium',
-  timeStyle: 'short',
-  timeZone: 'UTC',
-});
 
 /** A project's test cases, newest first, searched by title or automation id on the server. */
 export function ProjectCasesPage({ id, offset, q }: { id: string; offset: number; q?: string }) {
@@ -44,12 +39,9 @@ export function ProjectCasesPage({ id, offset, q }: { id: string; offset: number
       </p>
     ),
     pastLast: (
-      <>
-        <p>This page is past the last test case.</p>
-        <Link to="/projects/$projectId/cases" params={{ projectId: id }} search={search}>
-          Go to the first page
-        </Link>
-      </>
+      <PastLast to="/projects/$projectId/cases" params={{ projectId: id }} search={search}>
+        This page is past the last test case.
+      </PastLast>
     ),
   });
   if (body === null && page.isSuccess) {
@@ -80,7 +72,7 @@ export function ProjectCasesPage({ id, offset, q }: { id: string; offset: number
                 </th>
                 <td>{c.section ?? <span className="muted">—</span>}</td>
                 <td>{c.priority}</td>
-                <td>{time.format(new Date(c.updated_at))}</td>
+                <td>{utcMinute.format(new Date(c.updated_at))}</td>
               </tr>
             ))}
           </tbody>
@@ -97,13 +89,12 @@ export function ProjectCasesPage({ id, offset, q }: { id: string; offset: number
 
   return (
     <>
-      <p>
-        <Link to="/projects/$projectId" params={{ projectId: id }}>
-          ← Test runs
-        </Link>
-      </p>
-      <h1>{current.data ? `Test cases of ${current.data.name}` : 'Test cases'}</h1>
-      <ProjectNav projectId={id} />
+      <ProjectPageHead
+        projectId={id}
+        project={current.data}
+        title="Test cases"
+        back={<BackToRuns projectId={id} />}
+      />
       <form role="search" className="search" onSubmit={submit}>
         <label htmlFor="case-search">Title or automation id</label>
         <input

@@ -6,8 +6,8 @@ import { project } from '../api/projects';
 import { Pager } from '../components/pager';
 import { QuarantineDialog, UnquarantineDialog } from '../components/quarantine-dialogs';
 import { ResultStatusBadge } from '../components/run-counts';
-import { listState } from '../components/states';
-import { ProjectNav } from '../components/project-nav';
+import { listState, PastLast } from '../components/states';
+import { BackToRuns, ProjectPageHead } from '../components/page-head';
 
 export const FLAKY_PAGE_SIZE = 25;
 
@@ -28,12 +28,9 @@ export function ProjectFlakyPage({ id, offset }: { id: string; offset: number })
     missing: 'There is no such project.',
     empty: <p>No flaky tests: no test case flips between passed and failed in recent runs.</p>,
     pastLast: (
-      <>
-        <p>This page is past the last flaky test.</p>
-        <Link to="/projects/$projectId/flaky-tests" params={{ projectId: id }}>
-          Go to the first page
-        </Link>
-      </>
+      <PastLast to="/projects/$projectId/flaky-tests" params={{ projectId: id }}>
+        This page is past the last flaky test.
+      </PastLast>
     ),
   });
   if (body === null && page.isSuccess) {
@@ -124,13 +121,12 @@ export function ProjectFlakyPage({ id, offset }: { id: string; offset: number })
   };
   return (
     <>
-      <p>
-        <Link to="/projects/$projectId" params={{ projectId: id }}>
-          ← Test runs
-        </Link>
-      </p>
-      <h1>{current.data ? `Flaky tests of ${current.data.name}` : 'Flaky tests'}</h1>
-      <ProjectNav projectId={id} />
+      <ProjectPageHead
+        projectId={id}
+        project={current.data}
+        title="Flaky tests"
+        back={<BackToRuns projectId={id} />}
+      />
       <p className="muted">
         Test cases whose latest results flip between passed and failed, or pass only on retry.
       </p>

@@ -1,18 +1,18 @@
 import { useQuery } from '@tanstack/react-query';
 import { Link, useNavigate } from '@tanstack/react-router';
-import { useState, type FormEvent } from 'react';
+import { useState } from 'react';
 import { ApiFailure } from '../api/client';
 import { project } from '../api/projects';
 import { projectReleases, useCreateRelease } from '../api/releases';
-import { Modal } from '../components/modal';
+import { FormDialog } from '../components/dialogs';
 import { Pager } from '../components/pager';
-import { ProjectNav } from '../components/project-nav';
 import {
   ReadinessBadge,
   ReleaseProgressBar,
   ReleaseStatusBadge,
 } from '../components/release-progress';
-import { listState } from '../components/states';
+import { listState, PastLast } from '../components/states';
+import { BackToProjects, ProjectPageHead } from '../components/page-head';
 
 export const RELEASES_PAGE_SIZE = 25;
 
@@ -27,12 +27,9 @@ export function ProjectReleasesPage({ id, offset }: { id: string; offset: number
     missing: 'There is no such project.',
     empty: <p>This project has no releases yet.</p>,
     pastLast: (
-      <>
-        <p>This page is past the last release.</p>
-        <Link to="/projects/$projectId/releases" params={{ projectId: id }}>
-          Go to the first page
-        </Link>
-      </>
+      <PastLast to="/projects/$projectId/releases" params={{ projectId: id }}>
+        This page is past the last release.
+      </PastLast>
     ),
   });
   if (body === null && page.isSuccess) {
@@ -84,27 +81,19 @@ export function ProjectReleasesPage({ id, offset }: { id: string; offset: number
 
   return (
     <>
-      <p>
-        {current.data ? (
-          <Link
-            to="/organizations/$organizationId/projects"
-            params={{ organizationId: current.data.organization_id }}
-          >
-            ← Projects
-          </Link>
-        ) : (
-          <Link to="/organizations">← Organizations</Link>
-        )}
-      </p>
-      <div className="page-head">
-        <h1>{current.data ? `Releases of ${current.data.name}` : 'Releases'}</h1>
-        {current.isSuccess ? (
-          <button type="button" onClick={() => setCreating(true)}>
-            New release
-          </button>
-        ) : null}
-      </div>
-      <ProjectNav projectId={id} />
+      <ProjectPageHead
+        projectId={id}
+        project={current.data}
+        title="Releases"
+        back={<BackToProjects project={current.data} />}
+        actions={
+          current.isSuccess ? (
+            <button type="button" onClick={() => setCreating(true)}>
+              New release
+            </button>
+          ) : null
+        }
+      />
       {body}
       {creating ? <NewReleaseDialog projectId={id} onClose={() => setCreating(false)} /> : null}
     </>
@@ -120,8 +109,7 @@ function NewReleaseDialog({ projectId, onClose }: { projectId: string; onClose: 
   const [targetDate, setTargetDate] = useState('');
   const failedField = create.error instanceof ApiFailure ? create.error.field : undefined;
 
-  const submit = (event: FormEvent) => {
-    event.preventDefault();
+  const submit = () => {
     create.mutate(
       {
         name,
@@ -136,50 +124,41 @@ function NewReleaseDialog({ projectId, onClose }: { projectId: string; onClose: 
   };
 
   return (
-    <Modal labelledBy="new-release-title" onClose={onClose}>
-      <h2 id="new-release-title">New release</h2>
-      <form onSubmit={submit} className="form">
-        <label htmlFor="release-name">Name</label>
-        <input
-          id="release-name"
-          name="name"
-          required
-          value={name}
-          onChange={(event) => setName(event.target.value)}
-          aria-invalid={failedField === 'name' || undefined}
-          data-autofocus
-        />
-        <label htmlFor="release-version">Version (optional)</label>
-        <input
-          id="release-version"
-          name="version"
-          value={version}
-          onChange={(event) => setVersion(event.target.value)}
-          aria-invalid={failedField === 'version' || undefined}
-        />
-        <label htmlFor="release-target">Target date (optional)</label>
-        <input
-          id="release-target"
-          name="target_date"
-          type="date"
-          value={targetDate}
-          onChange={(event) => setTargetDate(event.target.value)}
-          aria-invalid={failedField === 'target_date' || undefined}
-        />
-        {create.error ? (
-          <p className="form-error" role="alert">
-            {create.error.message}
-          </p>
-        ) : null}
-        <div className="actions">
-          <button type="submit" disabled={create.isPending}>
-            {create.isPending ? 'Creating…' : 'Create release'}
-          </button>
-          <button type="button" className="secondary" onClick={onClose}>
-            Cancel
-          </button>
-        </div>
-      </form>
-    </Modal>
+    <FormDialog
+      titleId="new-release-title"
+      title="New release"
+      call={create}
+      action={{ label: 'Create release', pending: 'Creating…' }}
+      onSubmit={submit}
+      onClose={onClose}
+    >
+      <label htmlFor="release-name">Name</label>
+      <input
+        id="release-name"
+        name="name"
+        required
+        value={name}
+        onChange={(event) => setName(event.target.value)}
+        aria-invalid={failedField === 'name' || undefined}
+        data-autofocus
+      />
+      <label htmlFor="release-version">Version (optional)</label>
+      <input
+        id="release-version"
+        name="version"
+        value={version}
+        onChange={(event) => setVersion(event.target.value)}
+        aria-invalid={failedField === 'version' || undefined}
+      />
+      <label htmlFor="release-target">Target date (optional)</label>
+      <input
+        id="release-target"
+        name="target_date"
+        type="date"
+        value={targetDate}
+        onChange={(event) => setTargetDate(event.target.value)}
+        aria-invalid={failedField === 'target_date' || undefined}
+      />
+    </FormDialog>
   );
 }

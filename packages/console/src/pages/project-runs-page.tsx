@@ -1,21 +1,16 @@
 import { useQuery } from '@tanstack/react-query';
-import { Link, useNavigate } from '@tanstack/react-router';
+import { useNavigate } from '@tanstack/react-router';
 import { project } from '../api/projects';
 import { projectRuns, useLiveProjectRuns, type TestRunStatus } from '../api/runs';
 import { LiveStatus } from '../components/live-status';
+import { BackToProjects, ProjectPageHead } from '../components/page-head';
 import { Pager } from '../components/pager';
-import { ProjectNav } from '../components/project-nav';
-import { CountsLine, RUN_STATUS_NAMES, RunStatus } from '../components/run-counts';
-import { listState } from '../components/states';
+import { RUN_STATUS_NAMES } from '../components/run-counts';
+import { RunsTable } from '../components/runs-table';
+import { listState, PastLast } from '../components/states';
 import { StatusFilter } from '../components/status-filter';
 
 export const RUNS_PAGE_SIZE = 25;
-
-const time = new Intl.DateTimeFormat('en', {
-  dateStyle: 'medium',
-  timeStyle: 'short',
-  timeZone: 'UTC',
-});
 
 /** A project's test runs, newest first: status and counts, a page at a time, live. */
 export function ProjectRunsPage({
@@ -44,46 +39,15 @@ export function ProjectRunsPage({
       </p>
     ),
     pastLast: (
-      <>
-        <p>This page is past the last run.</p>
-        <Link to="/projects/$projectId" params={{ projectId: id }} search={filter}>
-          Go to the first page
-        </Link>
-      </>
+      <PastLast to="/projects/$projectId" params={{ projectId: id }} search={filter}>
+        This page is past the last run.
+      </PastLast>
     ),
   });
   if (body === null && page.isSuccess) {
     body = (
       <>
-        <table>
-          <caption className="visually-hidden">Test runs, newest first</caption>
-          <thead>
-            <tr>
-              <th scope="col">Run</th>
-              <th scope="col">Status</th>
-              <th scope="col">Results</th>
-              <th scope="col">Created (UTC)</th>
-            </tr>
-          </thead>
-          <tbody>
-            {page.data.data.map((run) => (
-              <tr key={run.id}>
-                <th scope="row">
-                  <Link to="/runs/$runId" params={{ runId: run.id }}>
-                    {run.name}
-                  </Link>
-                </th>
-                <td>
-                  <RunStatus status={run.status} />
-                </td>
-                <td>
-                  <CountsLine counts={run.counts} />
-                </td>
-                <td>{time.format(new Date(run.created_at))}</td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
+        <RunsTable runs={page.data.data} caption="Test runs, newest first" />
         <Pager
           pagination={page.data.pagination}
           to="/projects/$projectId"
@@ -96,34 +60,26 @@ export function ProjectRunsPage({
 
   return (
     <>
-      <p>
-        {current.data ? (
-          <Link
-            to="/organizations/$organizationId/projects"
-            params={{ organizationId: current.data.organization_id }}
-          >
-            ← Projects
-          </Link>
-        ) : (
-          <Link to="/organizations">← Organizations</Link>
-        )}
-      </p>
-      <div className="page-head">
-        <h1>{current.data ? `Test runs of ${current.data.name}` : 'Test runs'}</h1>
-        <StatusFilter
-          label="Status"
-          value={status}
-          names={RUN_STATUS_NAMES}
-          onChange={(next) =>
-            void navigate({
-              to: '/projects/$projectId',
-              params: { projectId: id },
-              search: next ? { status: next } : {},
-            })
-          }
-        />
-      </div>
-      <ProjectNav projectId={id} />
+      <ProjectPageHead
+        projectId={id}
+        project={current.data}
+        title="Test runs"
+        back={<BackToProjects project={current.data} />}
+        actions={
+          <StatusFilter
+            label="Status"
+            value={status}
+            names={RUN_STATUS_NAMES}
+            onChange={(next) =>
+              void navigate({
+                to: '/projects/$projectId',
+                params: { projectId: id },
+                search: next ? { status: next } : {},
+              })
+            }
+          />
+        }
+      />
       {current.isSuccess ? (
         <LiveStatus stream={live} live="Live: runs and their counts update as results arrive" />
       ) : null}

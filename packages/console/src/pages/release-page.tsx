@@ -11,6 +11,7 @@ import {
   type ReleaseStatus,
   type UpdateRelease,
 } from '../api/releases';
+import { BackToOrganizations } from '../components/page-head';
 import { Pager } from '../components/pager';
 import {
   ReadinessBadge,
@@ -18,16 +19,12 @@ import {
   ReleaseStatusBadge,
   ReleaseTiles,
 } from '../components/release-progress';
-import { CountsLine, RunStatus } from '../components/run-counts';
-import { LoadError, Loading, Missing, listState } from '../components/states';
+import { RunsTable } from '../components/runs-table';
+import { listState, PastLast, readState } from '../components/states';
+import { FormError } from '../components/form-error';
+import { utcMinute } from '../components/formats';
 
 export const RELEASE_RUNS_PAGE_SIZE = 25;
-
-const time = new Intl.DateTimeFormat('en', {
-  dateStyle: 'medium',
-  timeStyle: 'short',
-  timeZone: 'UTC',
-});
 
 /** A release: its readiness and figures as the service computes them, its runs, and editing. */
 export function ReleasePage({ id, offset }: { id: string; offset: number }) {
@@ -39,13 +36,8 @@ export function ReleasePage({ id, offset }: { id: string; offset: number }) {
   // Here, not in the form: the form remounts with the saved release, the outcome stays.
   const update = useUpdateRelease(id);
 
-  let body;
-  if (current.isPending) body = <Loading what="the release" />;
-  else if (current.isError && current.error instanceof ApiFailure && current.error.status === 404) {
-    body = <Missing>There is no such release.</Missing>;
-  } else if (current.isError) {
-    body = <LoadError error={current.error} onRetry={() => void current.refetch()} />;
-  } else {
+  let body = readState(current, { what: 'the release', missing: 'There is no such release.' });
+  if (current.isSuccess) {
     const r = current.data;
     body = (
       <>
@@ -60,7 +52,7 @@ export function ReleasePage({ id, offset }: { id: string; offset: number }) {
           <dt>Released</dt>
           <dd>
             {r.released_at ? (
-              `${time.format(new Date(r.released_at))} UTC`
+              `${utcMinute.format(new Date(r.released_at))} UTC`
             ) : (
               <span className="muted">Not yet</span>
             )}
@@ -88,7 +80,7 @@ export function ReleasePage({ id, offset }: { id: string; offset: number }) {
             ← Releases{owner.data ? ` of ${owner.data.name}` : ''}
           </Link>
         ) : (
-          <Link to="/organizations">← Organizations</Link>
+          <BackToOrganizations />
         )}
       </p>
       <h1>{current.data ? current.data.name : 'Release'}</h1>
@@ -104,45 +96,15 @@ function ReleaseRuns({ id, offset }: { id: string; offset: number }) {
     what: 'test runs',
     empty: <p>No test runs belong to this release yet.</p>,
     pastLast: (
-      <>
-        <p>This page is past the last run.</p>
-        <Link to="/releases/$releaseId" params={{ releaseId: id }}>
-          Go to the first page
-        </Link>
-      </>
+      <PastLast to="/releases/$releaseId" params={{ releaseId: id }}>
+        This page is past the last run.
+      </PastLast>
     ),
   });
   if (state !== null || !page.isSuccess) return state;
   return (
     <>
-      <table aria-labelledby="release-runs">
-        <thead>
-          <tr>
-            <th scope="col">Run</th>
-            <th scope="col">Status</th>
-            <th scope="col">Results</th>
-            <th scope="col">Created (UTC)</th>
-          </tr>
-        </thead>
-        <tbody>
-          {page.data.data.map((run) => (
-            <tr key={run.id}>
-              <th scope="row">
-                <Link to="/runs/$runId" params={{ runId: run.id }}>
-                  {run.name}
-                </Link>
-              </th>
-              <td>
-                <RunStatus status={run.status} />
-              </td>
-              <td>
-                <CountsLine counts={run.counts} />
-              </td>
-              <td>{time.format(new Date(run.created_at))}</td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
+      <RunsTable runs={page.data.data} labelledBy="release-runs" />
       <Pager
         pagination={page.data.pagination}
         to="/releases/$releaseId"
@@ -220,11 +182,7 @@ function EditReleaseForm({
           </option>
         ))}
       </select>
-      {update.error ? (
-        <p className="form-error" role="alert">
-          {update.error.message}
-        </p>
-      ) : null}
+      <FormError error={update.error} />
       {update.isSuccess ? (
         <p role="status" className="muted">
           Saved.

@@ -1,8 +1,8 @@
-import { useState, type FormEvent } from 'react';
+import { useState } from 'react';
 import { ApiFailure } from '../api/client';
 import { useChangeRunStatus, useSubmitResults, type ResultItem } from '../api/run-insights';
 import type { ResultStatus, TestRun } from '../api/runs';
-import { Modal } from '../components/modal';
+import { ConfirmDialog, FormDialog } from '../components/dialogs';
 import { RESULT_STATUSES, RESULT_STATUS_NAMES } from '../components/run-counts';
 
 /** A case of the run chosen from its results table. */
@@ -37,8 +37,7 @@ export function SubmitResultDialog({
   const failedField = submit.error instanceof ApiFailure ? submit.error.field : undefined;
   const invalid = (field: string) => (failedField?.endsWith(field) ? true : undefined);
 
-  const send = (event: FormEvent) => {
-    event.preventDefault();
+  const send = () => {
     const item: ResultItem = {
       status,
       ...(reported ? { test_case_id: reported.id } : { automation_id: automationId }),
@@ -57,86 +56,76 @@ export function SubmitResultDialog({
   };
 
   return (
-    <Modal labelledBy="submit-result-title" onClose={onClose}>
-      <h2 id="submit-result-title">
-        {reported ? `Report a result for “${reported.title}”` : 'Submit a result'}
-      </h2>
-      <form className="form" onSubmit={send} aria-labelledby="submit-result-title">
-        {reported ? null : (
-          <>
-            <label htmlFor="result-automation-id">Automation id</label>
-            <input
-              id="result-automation-id"
-              name="automation_id"
-              required
-              maxLength={1000}
-              value={automationId}
-              onChange={(event) => setAutomationId(event.target.value)}
-              aria-invalid={invalid('automation_id')}
-              aria-describedby="result-automation-id-help"
-              data-autofocus
-            />
-            <p id="result-automation-id-help" className="muted help">
-              The test case’s automation id; an unknown one creates the case.
-            </p>
-            <label htmlFor="result-title">Title (of a new test case)</label>
-            <input
-              id="result-title"
-              name="title"
-              maxLength={1000}
-              value={title}
-              onChange={(event) => setTitle(event.target.value)}
-              aria-invalid={invalid('title')}
-            />
-          </>
-        )}
-        <label htmlFor="result-status">Status</label>
-        <select
-          id="result-status"
-          name="status"
-          value={status}
-          onChange={(event) => setStatus(event.target.value as ResultStatus)}
-          data-autofocus={reported ? true : undefined}
-        >
-          {RESULT_STATUSES.map((s) => (
-            <option key={s} value={s}>
-              {RESULT_STATUS_NAMES[s]}
-            </option>
-          ))}
-        </select>
-        <label htmlFor="result-duration">Duration (ms)</label>
-        <input
-          id="result-duration"
-          name="duration_ms"
-          type="number"
-          inputMode="numeric"
-          value={duration}
-          onChange={(event) => setDuration(event.target.value)}
-          aria-invalid={invalid('duration_ms')}
-        />
-        <label htmlFor="result-message">Message</label>
-        <input
-          id="result-message"
-          name="message"
-          value={message}
-          onChange={(event) => setMessage(event.target.value)}
-          aria-invalid={invalid('message')}
-        />
-        {submit.error ? (
-          <p className="form-error" role="alert">
-            {submit.error.message}
+    <FormDialog
+      titleId="submit-result-title"
+      title={reported ? `Report a result for “${reported.title}”` : 'Submit a result'}
+      labelForm
+      call={submit}
+      action={{ label: 'Submit result', pending: 'Submitting…' }}
+      onSubmit={send}
+      onClose={onClose}
+    >
+      {reported ? null : (
+        <>
+          <label htmlFor="result-automation-id">Automation id</label>
+          <input
+            id="result-automation-id"
+            name="automation_id"
+            required
+            maxLength={1000}
+            value={automationId}
+            onChange={(event) => setAutomationId(event.target.value)}
+            aria-invalid={invalid('automation_id')}
+            aria-describedby="result-automation-id-help"
+            data-autofocus
+          />
+          <p id="result-automation-id-help" className="muted help">
+            The test case’s automation id; an unknown one creates the case.
           </p>
-        ) : null}
-        <div className="actions">
-          <button type="submit" disabled={submit.isPending}>
-            {submit.isPending ? 'Submitting…' : 'Submit result'}
-          </button>
-          <button type="button" className="secondary" onClick={onClose}>
-            Cancel
-          </button>
-        </div>
-      </form>
-    </Modal>
+          <label htmlFor="result-title">Title (of a new test case)</label>
+          <input
+            id="result-title"
+            name="title"
+            maxLength={1000}
+            value={title}
+            onChange={(event) => setTitle(event.target.value)}
+            aria-invalid={invalid('title')}
+          />
+        </>
+      )}
+      <label htmlFor="result-status">Status</label>
+      <select
+        id="result-status"
+        name="status"
+        value={status}
+        onChange={(event) => setStatus(event.target.value as ResultStatus)}
+        data-autofocus={reported ? true : undefined}
+      >
+        {RESULT_STATUSES.map((s) => (
+          <option key={s} value={s}>
+            {RESULT_STATUS_NAMES[s]}
+          </option>
+        ))}
+      </select>
+      <label htmlFor="result-duration">Duration (ms)</label>
+      <input
+        id="result-duration"
+        name="duration_ms"
+        type="number"
+        inputMode="numeric"
+        value={duration}
+        onChange={(event) => setDuration(event.target.value)}
+        aria-invalid={invalid('duration_ms')}
+      />
+      <label htmlFor="result-message">Message</label>
+      <input
+        id="result-message"
+        name="message"
+        value={message}
+        onChange={(event) => setMessage(event.target.value)}
+        aria-invalid={invalid('message')}
+      />
+    </FormDialog>
   );
 }
 
@@ -152,26 +141,15 @@ export function CompleteRunDialog({
 }) {
   const change = useChangeRunStatus(run.id);
   return (
-    <Modal labelledBy="complete-run-title" onClose={onClose}>
-      <h2 id="complete-run-title">Complete the run “{run.name}”?</h2>
+    <ConfirmDialog
+      titleId="complete-run-title"
+      title={`Complete the run “${run.name}”?`}
+      call={change}
+      action={{ label: 'Complete run', pending: 'Completing…' }}
+      onConfirm={() => change.mutate('completed', { onSuccess: onCompleted })}
+      onClose={onClose}
+    >
       <p>A completed run is final: it takes no more results.</p>
-      {change.error ? (
-        <p className="form-error" role="alert">
-          {change.error.message}
-        </p>
-      ) : null}
-      <div className="actions">
-        <button
-          type="button"
-          disabled={change.isPending}
-          onClick={() => change.mutate('completed', { onSuccess: onCompleted })}
-        >
-          {change.isPending ? 'Completing…' : 'Complete run'}
-        </button>
-        <button type="button" className="secondary" onClick={onClose} data-autofocus>
-          Cancel
-        </button>
-      </div>
-    </Modal>
+    </ConfirmDialog>
   );
 }

@@ -9,7 +9,7 @@ import {
 } from '../api/run-insights';
 import { Pager } from '../components/pager';
 import { ResultStatusBadge } from '../components/run-counts';
-import { listState, LoadError, Loading } from '../components/states';
+import { listState, PastLast, LoadError, Loading } from '../components/states';
 
 export const FAILURE_GROUPS_PAGE_SIZE = 20;
 
@@ -63,12 +63,9 @@ export function FailuresSection({ runId, offset }: { runId: string; offset: numb
     what: 'failures',
     empty: <p>No failed or blocked results in this run.</p>,
     pastLast: (
-      <>
-        <p>This page is past the last group.</p>
-        <Link to="/runs/$runId" params={{ runId }} search={{ tab: 'failures' }}>
-          Go to the first page
-        </Link>
-      </>
+      <PastLast to="/runs/$runId" params={{ runId }} search={{ tab: 'failures' }}>
+        This page is past the last group.
+      </PastLast>
     ),
   });
   if (body === null && groups.isSuccess) {

@@ -1,7 +1,6 @@
 import { useQuery } from '@tanstack/react-query';
 import { Link, useNavigate } from '@tanstack/react-router';
 import { useId, useState, type FormEvent } from 'react';
-import { ApiFailure } from '../api/client';
 import { runResults, testRun, useLiveRun, type Result, type ResultStatus } from '../api/runs';
 import { Pager } from '../components/pager';
 import {
@@ -10,11 +9,13 @@ import {
   ResultStatusBadge,
   RunStatus,
 } from '../components/run-counts';
-import { listState, LoadError, Loading, Missing } from '../components/states';
+import { listState, PastLast, readState } from '../components/states';
+import { BackToOrganizations } from '../components/page-head';
 import { StatusFilter } from '../components/status-filter';
 import { CompleteRunDialog, SubmitResultDialog, type ReportedCase } from './run-actions';
 import { ComparisonSection, FailuresSection, GatePanel } from './run-insights';
 import { LiveStatus } from '../components/live-status';
+import { utcSecond } from '../components/formats';
 
 export const RESULTS_PAGE_SIZE = 50;
 
@@ -35,11 +36,6 @@ export interface RunView {
 }
 
 const number = new Intl.NumberFormat('en');
-const time = new Intl.DateTimeFormat('en', {
-  dateStyle: 'medium',
-  timeStyle: 'medium',
-  timeZone: 'UTC',
-});
 
 function Duration({ ms }: { ms: number | null }) {
   if (ms === null) return <span className="muted">—</span>;
@@ -66,18 +62,13 @@ export function RunPage({ id, view }: { id: string; view: RunView }) {
   const [completing, setCompleting] = useState(false);
   const [notice, setNotice] = useState('');
 
-  if (run.isPending) return <Loading what="the test run" />;
-  if (run.isError && run.error instanceof ApiFailure && run.error.status === 404) {
-    return (
-      <>
-        <p>
-          <Link to="/organizations">← Organizations</Link>
-        </p>
-        <Missing>There is no such test run.</Missing>
-      </>
-    );
+  if (!run.isSuccess) {
+    return readState(run, {
+      what: 'the test run',
+      missing: 'There is no such test run.',
+      back: <BackToOrganizations />,
+    });
   }
-  if (run.isError) return <LoadError error={run.error} onRetry={() => run.refetch()} />;
 
   const data = run.data;
   return (
@@ -177,12 +168,9 @@ function ResultsSection({
       </p>
     ),
     pastLast: (
-      <>
-        <p>This page is past the last result.</p>
-        <Link to="/runs/$runId" params={{ runId: id }} search={filter}>
-          Go to the first page
-        </Link>
-      </>
+      <PastLast to="/runs/$runId" params={{ runId: id }} search={filter}>
+        This page is past the last result.
+      </PastLast>
     ),
   });
   if (table === null && results.isSuccess) {
@@ -223,7 +211,7 @@ function ResultsSection({
                   <Duration ms={r.duration_ms} />
                 </td>
                 <td className="message">{r.message ?? <span className="muted">—</span>}</td>
-                <td>{time.format(new Date(r.created_at))}</td>
+                <td>{utcSecond.format(new Date(r.created_at))}</td>
                 <td>
                   <button
                     type="button"

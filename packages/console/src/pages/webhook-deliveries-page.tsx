@@ -10,9 +10,12 @@ import {
   type Attempt,
   type Delivery,
 } from '../api/webhooks';
+import { BackToOrganizations } from '../components/page-head';
 import { Pager } from '../components/pager';
-import { listState } from '../components/states';
+import { listState, PastLast } from '../components/states';
 import { ActiveBadge, EventName } from './organization-webhooks-page';
+import { FormError } from '../components/form-error';
+import { utcSecond } from '../components/formats';
 
 export const DELIVERIES_PAGE_SIZE = 25;
 
@@ -21,11 +24,6 @@ const DUE_SOON_MS = 60_000;
 /** …this often, so its outcome shows without a reload. */
 const REREAD_MS = 2_000;
 
-const when = new Intl.DateTimeFormat('en', {
-  dateStyle: 'medium',
-  timeStyle: 'medium',
-  timeZone: 'UTC',
-});
 const number = new Intl.NumberFormat('en');
 
 const STATUS_NAMES: Record<Delivery['status'], string> = {
@@ -96,12 +94,9 @@ export function WebhookDeliveriesPage({
       </p>
     ),
     pastLast: (
-      <>
-        <p>This page is past the last delivery.</p>
-        <Link to="/webhooks/$webhookId" params={{ webhookId: id }}>
-          Go to the first page
-        </Link>
-      </>
+      <PastLast to="/webhooks/$webhookId" params={{ webhookId: id }}>
+        This page is past the last delivery.
+      </PastLast>
     ),
   });
   if (body === null && page.isSuccess) {
@@ -124,7 +119,7 @@ export function WebhookDeliveriesPage({
           <tbody>
             {page.data.data.map((delivery) => {
               const expanded = delivery.id === open;
-              const label = `${delivery.event_type} of ${when.format(new Date(delivery.created_at))}`;
+              const label = `${delivery.event_type} of ${utcSecond.format(new Date(delivery.created_at))}`;
               return (
                 <Fragment key={delivery.id}>
                   <tr className={expanded ? 'open' : undefined}>
@@ -147,10 +142,10 @@ export function WebhookDeliveriesPage({
                       </span>
                     </td>
                     <td className="number">{number.format(delivery.attempts)}</td>
-                    <td>{when.format(new Date(delivery.created_at))}</td>
+                    <td>{utcSecond.format(new Date(delivery.created_at))}</td>
                     <td>
                       {delivery.next_attempt_at ? (
-                        when.format(new Date(delivery.next_attempt_at))
+                        utcSecond.format(new Date(delivery.next_attempt_at))
                       ) : (
                         <span className="muted">None</span>
                       )}
@@ -197,7 +192,7 @@ export function WebhookDeliveriesPage({
             ← {org.data ? `Webhooks of ${org.data.name}` : 'Webhooks'}
           </Link>
         ) : (
-          <Link to="/organizations">← Organizations</Link>
+          <BackToOrganizations />
         )}
       </p>
       <h1 className="endpoint-title">
@@ -241,11 +236,7 @@ export function WebhookDeliveriesPage({
           ) : null}
         </dl>
       ) : null}
-      {enable.error ? (
-        <p className="form-error" role="alert">
-          {enable.error.message}
-        </p>
-      ) : null}
+      <FormError error={enable.error} />
       <div className="log-bar">
         <p role="status" className="muted">
           {queued ? `Redelivery of ${queued.event_type} queued: it is the newest below.` : ''}
@@ -299,7 +290,7 @@ function Attempts({ delivery }: { delivery: Delivery }) {
                 <th scope="row" className="number">
                   {attempt.attempt}
                 </th>
-                <td>{when.format(new Date(attempt.at))}</td>
+                <td>{utcSecond.format(new Date(attempt.at))}</td>
                 <td>
                   <Answer attempt={attempt} />
                 </td>

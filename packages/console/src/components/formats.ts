@@ -1,0 +1,16 @@
+/** How the console writes days and moments: English, in UTC (the service's time zone). */
+export const utcDay = new Intl.DateTimeFormat('en', { dateStyle: 'medium', timeZone: 'UTC' });
+
+/** A moment to the minute: "3 Feb 2026, 14:05". */
+export const utcMinute = new Intl.DateTimeFormat('en', {
+  dateStyle: 'medium',
+  timeStyle: 'short',
+  timeZone: 'UTC',
+});
+
+/** A moment to the second: "3 Feb 2026, 14:05:09". */
+export const utcSecond = new Intl.DateTimeFormat('en', {
+  dateStyle: 'medium',
+  timeStyle: 'medium',
+  timeZone: 'UTC',
+});
