@@ -2,17 +2,10 @@ import { useEffect, useRef } from 'react';
 import uPlot from 'uplot';
 import 'uplot/dist/uPlot.min.css';
 import type { CaseHistoryItem } from '../api/cases';
+import { utcShortMinute } from './formats';
 import { resultTime } from './status-strip';
 
 const HEIGHT = 220;
-
-const day = new Intl.DateTimeFormat('en', {
-  month: 'short',
-  day: 'numeric',
-  hour: '2-digit',
-  minute: '2-digit',
-  timeZone: 'UTC',
-});
 
 /**
  * The case's durations, result after result (uPlot on a canvas), oldest first: evenly spaced
@@ -24,7 +17,7 @@ export default function DurationChart({ results }: { results: CaseHistoryItem[] 
   const box = useRef<HTMLDivElement>(null);
   const oldestFirst = [...results].reverse();
   const xs = oldestFirst.map((_r, i) => i + 1);
-  const labels = oldestFirst.map((r) => day.format(new Date(resultTime(r))));
+  const labels = oldestFirst.map((r) => utcShortMinute.format(new Date(resultTime(r))));
   const ys = oldestFirst.map((r) => r.duration_ms);
   const key = JSON.stringify([labels, ys]);
 

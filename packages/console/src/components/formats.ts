@@ -14,3 +14,12 @@ export const utcSecond = new Intl.DateTimeFormat('en', {
   timeStyle: 'medium',
   timeZone: 'UTC',
 });
+
+/** A moment to the minute without the year, where room is short (a chart's ticks). */
+export const utcShortMinute = new Intl.DateTimeFormat('en', {
+  month: 'short',
+  day: 'numeric',
+  hour: '2-digit',
+  minute: '2-digit',
+  timeZone: 'UTC',
+});
