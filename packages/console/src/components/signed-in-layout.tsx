@@ -4,9 +4,9 @@ import type { Session } from '../api/client';
 import { sessionQuery, useSignOut } from '../api/session';
 
 /** Who the header names: the provider's email, or the operator token. */
-function signedInAs(session: Session): string {
-  if (session.method === 'oidc') return session.email ?? session.subject;
-  return 'operator token';
+function signedIn(session: Session): string {
+  if (session.method === 'oidc') return `Signed in as ${session.email ?? session.subject}`;
+  return 'Signed in with the operator token';
 }
 
 /** The header (navigation, who is signed in, sign-out) around every signed-in page. */
@@ -23,9 +23,7 @@ export function SignedInLayout() {
             Organizations
           </Link>
         </nav>
-        <span className="who">
-          {session.data ? `Signed in as ${signedInAs(session.data)}` : ''}
-        </span>
+        <span className="who">{session.data ? signedIn(session.data) : ''}</span>
         <button
           type="button"
           className="secondary"
