@@ -16,6 +16,7 @@ function flowCookie(state: string): string {
       nonce: 'nonce-0123456789',
       codeVerifier: 'verifier-0123456789012345678901234567890123456789',
       redirect: '/console/organizations',
+      replaces: null,
       expiresAt: Date.now() + 60_000,
     },
     ADMIN_TOKEN,

@@ -149,6 +149,15 @@ describe('console sign-in through an OpenID provider', () => {
     const withCookie = { headers: { Cookie: `${COOKIE}=${cookie?.value}` } };
     expect((await stack.outside.get('/internal/v1/organizations', withCookie)).status()).toBe(200);
 
+    // A sign-in started and abandoned at the provider's page leaves that session as it was.
+    await page().goto('/console/sign-in');
+    await page().context().clearCookies({ domain: '127.0.0.1' });
+    await page().getByRole('link', { name: 'Sign in with Test SSO' }).click();
+    await page().getByLabel('Account').waitFor();
+    await page().goto('/console/organizations');
+    await page().waitForURL(/\/console\/organizations$/);
+    expect((await stack.outside.get('/internal/v1/organizations', withCookie)).status()).toBe(200);
+
     // Signing in again gets a new session and ends the one the browser held (no fixation).
     await page().goto('/console/sign-in');
     await signInAs('ada');

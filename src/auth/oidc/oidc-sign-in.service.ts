@@ -5,7 +5,6 @@ import { ApiError } from '../../common/errors/api-error.js';
 import { Settings } from '../../config/settings.js';
 import { secretsEqual } from '../api-key-format.js';
 import type { SignInOptionsResponse } from '../sessions/dto/session.dto.js';
-import { sessionSecretFrom } from '../sessions/session-cookie.js';
 import { SessionsService } from '../sessions/sessions.service.js';
 import {
   describeProviderError,
@@ -63,29 +62,29 @@ export class OidcSignInService {
 
   /**
    * Leaves for the provider, to come back to `redirect` (a console page) once signed in. The
-   * session the browser holds is ended first: the provider's redirect back is cross-site, so
-   * the SameSite=Strict session cookie does not come with it, and this request (same-site, from
-   * the sign-in page) is the last that can name it.
+   * session the browser holds is named in the flow (its stored hash, sealed), to be ended when
+   * the new one opens: the provider's redirect back is cross-site, so the SameSite=Strict
+   * session cookie does not come with it, and this request (same-site, from the sign-in page)
+   * is the last that can name it. A sign-in abandoned or refused leaves it as it was.
    */
   async start(req: Request, redirect: unknown): Promise<SignInStep> {
     const token = this.operatorToken();
-    const ended =
-      sessionSecretFrom(req.get('cookie')) === null ? [] : [await this.sessions.signOut(req)];
     const flow: SignInFlow = {
       state: oidc.randomState(),
       nonce: oidc.randomNonce(),
       codeVerifier: oidc.randomPKCECodeVerifier(),
       redirect: consoleRedirectTarget(redirect),
+      replaces: this.sessions.heldSessionHash(req),
       expiresAt: Date.now() + SIGN_IN_FLOW_LIFETIME_MS,
     };
     try {
       const url = await this.provider.authorizationUrl(flow);
-      return { location: url.href, cookies: [...ended, signInFlowCookie(flow, token)] };
+      return { location: url.href, cookies: [signInFlowCookie(flow, token)] };
     } catch (error) {
       if (!(error instanceof ProviderUnavailable)) {
         this.logger.warn(`OIDC sign-in could not start: ${describeProviderError(error)}`);
       }
-      return { location: refusedPage('provider_unavailable'), cookies: ended };
+      return { location: refusedPage('provider_unavailable'), cookies: [] };
     }
   }
 
@@ -123,7 +122,11 @@ export class OidcSignInService {
       return refuse(admission.refusal, `subject ${JSON.stringify(String(claims.sub ?? ''))}`);
     }
     // A new secret, whatever the browser held: a planted session is never the one signed in.
-    const signedIn = await this.sessions.signInWithProvider(admission.identity, req);
+    const signedIn = await this.sessions.signInWithProvider(
+      admission.identity,
+      // A flow sealed before `replaces` existed has none.
+      flow.replaces ?? null,
+    );
     this.logger.log(`OIDC sign-in of subject ${JSON.stringify(admission.identity.subject)}`);
     return { location: flow.redirect, cookies: [...cookies, signedIn.cookie] };
   }

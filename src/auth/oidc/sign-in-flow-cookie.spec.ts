@@ -12,6 +12,7 @@ const flow = (): SignInFlow => ({
   nonce: 'nonce-def',
   codeVerifier: 'verifier-ghi-0123456789012345678901234567890123',
   redirect: '/console/runs/1',
+  replaces: null,
   expiresAt: Date.now() + 600_000,
 });
 const valueOf = (setCookie: string) =>

@@ -9,6 +9,11 @@ export interface SignInFlow {
   nonce: string;
   codeVerifier: string;
   redirect: string;
+  /**
+   * The stored hash of the session the browser held when it started, ended once the new one
+   * opens (the callback cannot name it: the Strict session cookie does not come cross-site).
+   */
+  replaces: string | null;
   /** Epoch milliseconds after which the flow is refused. */
   expiresAt: number;
 }

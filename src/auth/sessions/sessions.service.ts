@@ -89,26 +89,30 @@ export class SessionsService {
       throw new ApiError(401, ErrorCode.Unauthorized, 'Wrong operator token.');
     }
     this.throttle.succeeded(client);
-    await this.endPrevious(req, token);
+    const held = this.heldSessionHash(req);
+    if (held !== null) await this.sessions.delete(held);
     return this.open('token', { subject: 'operator', email: null }, token);
   }
 
   /**
    * Opens a session for the operator the provider vouched for (the OIDC callback has checked
-   * who may sign in). Like the token's sign-in, it gets a new secret (a session id planted
-   * before sign-in is never the one signed in) and ends a previous session the request names
-   * (the OIDC start has already ended it: the cross-site callback does not carry the cookie).
+   * who may sign in), ending the one the browser held when the sign-in started (`replaces`, its
+   * stored hash, from `heldSessionHash`: the cross-site callback does not carry the cookie).
+   * Like the token's sign-in, it gets a new secret: a session id planted before sign-in is
+   * never the one signed in.
    */
-  async signInWithProvider(identity: OperatorIdentity, req: Request): Promise<SignedIn> {
+  async signInWithProvider(identity: OperatorIdentity, replaces: string | null): Promise<SignedIn> {
     const token = this.settings.adminToken;
     if (token === null) throw ApiError.notFound();
-    await this.endPrevious(req, token);
+    if (replaces !== null) await this.sessions.delete(replaces);
     return this.open('oidc', identity, token);
   }
 
-  private async endPrevious(req: Request, token: string): Promise<void> {
-    const previous = sessionSecretFrom(req.get('cookie'));
-    if (previous !== null) await this.sessions.delete(hashSessionSecret(previous, token));
+  /** The stored hash of the session the request's cookie names (live or not), or null. */
+  heldSessionHash(req: Request): string | null {
+    const secret = sessionSecretFrom(req.get('cookie'));
+    const token = this.settings.adminToken;
+    return secret === null || token === null ? null : hashSessionSecret(secret, token);
   }
 
   /** Opens a session for `identity`, clearing expired ones while at it. */
