@@ -1,7 +1,7 @@
 import type { APIRequestContext } from 'playwright-core';
 import { expectAccessible, screenshot, textWhen, type Browser } from './browser.js';
 import { STACK_START_MS, startConsoleStack, type ConsoleStack } from './stack.js';
-import { json, seedApiKey, seedOrganization, seedProject, signIn } from './seed.js';
+import { json, OPERATOR, seedApiKey, seedOrganization, seedProject, signIn } from './seed.js';
 
 /** The run before the one the page shows: its results by automation id. */
 const BASELINE = {
@@ -283,6 +283,42 @@ describe('web console: a run’s failures, comparison, gate and actions', () => 
     expect(await textWhen(gate, '3 new failures')).toMatch(/3 new failures/);
   }, 60_000);
 
+  it('stores a result once when its submission is sent again after the network failed', async () => {
+    await page().goto(`/console/runs/${runId}`);
+    expect(await textWhen(count('total'), '7')).toBe('7');
+    // The first POST reaches the service and is stored, but its answer never reaches the page.
+    let cutOff = 0;
+    await page().route(`**/internal/v1/testruns/${runId}/results`, async (route) => {
+      if (route.request().method() !== 'POST' || cutOff > 0) return route.continue();
+      cutOff += 1;
+      await route.fetch();
+      await route.abort('failed');
+    });
+    try {
+      await page().getByRole('button', { name: 'Submit result' }).click();
+      const dialog = page().getByRole('dialog', { name: 'Submit a result' });
+      await dialog.getByLabel('Automation id').fill('shop.Retry.once');
+      await dialog.getByLabel('Status').selectOption('passed');
+      await dialog.getByLabel('Automation id').press('Enter');
+      await dialog.getByRole('alert').waitFor();
+      // The operator sends it again, not knowing whether it was stored.
+      await dialog.getByLabel('Automation id').press('Enter');
+      await dialog.waitFor({ state: 'detached' });
+    } finally {
+      await page().unroute(`**/internal/v1/testruns/${runId}/results`);
+    }
+    expect(cutOff).toBe(1);
+    expect(await textWhen(count('total'), '8')).toBe('8');
+    const stored = await json<{ data: unknown[] }>(
+      outside.get(`/internal/v1/testruns/${runId}/results`, {
+        headers: OPERATOR,
+        params: { q: 'shop.Retry.once', include_history: 'true' },
+      }),
+      200,
+    );
+    expect(stored.data).toHaveLength(1);
+  }, 30_000);
+
   it('completes the run after confirmation, and shows the refusal of a second time', async () => {
     await page().getByRole('button', { name: 'Complete run' }).click();
     const confirm = page().getByRole('dialog', { name: 'Complete the run “Nightly”?' });
@@ -315,6 +351,6 @@ describe('web console: a run’s failures, comparison, gate and actions', () => 
     await expectAccessible(page());
     await screenshot(page(), 'run-completed-refusal', { fullPage: false });
     await dialog.getByRole('button', { name: 'Cancel' }).click();
-    expect(await count('total').textContent()).toBe('7');
+    expect(await count('total').textContent()).toBe('8');
   }, 60_000);
 });

@@ -1,6 +1,7 @@
 import { keepPreviousData, queryOptions, useMutation, useQueryClient } from '@tanstack/react-query';
 import type { components } from '../schema';
 import { api, unwrap } from './client';
+import { useSubmissionKey } from './submissions';
 
 export type CreateOrganization = components['schemas']['CreateOrganizationDto'];
 export type UpdateOrganization = components['schemas']['UpdateOrganizationDto'];
@@ -29,9 +30,10 @@ export const sharedLimits = queryOptions({
 
 export function useCreateOrganization() {
   const queryClient = useQueryClient();
+  const keyFor = useSubmissionKey();
   return useMutation({
-    mutationFn: (body: CreateOrganization) =>
-      unwrap(api.POST('/internal/v1/organizations', { body })),
+    mutationFn: async (body: CreateOrganization) =>
+      unwrap(api.POST('/internal/v1/organizations', { body, headers: await keyFor(body) })),
     onSuccess: () => queryClient.invalidateQueries({ queryKey: [ORGANIZATIONS] }),
   });
 }

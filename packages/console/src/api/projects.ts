@@ -1,6 +1,7 @@
 import { keepPreviousData, queryOptions, useMutation, useQueryClient } from '@tanstack/react-query';
 import type { components } from '../schema';
 import { api, unwrap } from './client';
+import { useSubmissionKey } from './submissions';
 
 export type Project = components['schemas']['ProjectResponse'];
 
@@ -33,12 +34,14 @@ export type CreateProject = components['schemas']['CreateProjectDto'];
 
 export function useCreateProject(organizationId: string) {
   const queryClient = useQueryClient();
+  const keyFor = useSubmissionKey();
   return useMutation({
-    mutationFn: (body: CreateProject) =>
+    mutationFn: async (body: CreateProject) =>
       unwrap(
         api.POST('/internal/v1/organizations/{id}/projects', {
           params: { path: { id: organizationId } },
           body,
+          headers: await keyFor(body),
         }),
       ),
     onSuccess: () => queryClient.invalidateQueries({ queryKey: [PROJECTS] }),

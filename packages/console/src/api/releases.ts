@@ -2,6 +2,7 @@ import { keepPreviousData, queryOptions, useMutation, useQueryClient } from '@ta
 import type { components } from '../schema';
 import type { TestRunStatus } from './runs';
 import { api, unwrap } from './client';
+import { useSubmissionKey } from './submissions';
 
 export type Release = components['schemas']['ReleaseOverviewResponse'];
 export type ReleaseStatus = Release['status'];
@@ -49,12 +50,14 @@ export const releaseRuns = (
 
 export function useCreateRelease(projectId: string) {
   const queryClient = useQueryClient();
+  const keyFor = useSubmissionKey();
   return useMutation({
-    mutationFn: (body: CreateRelease) =>
+    mutationFn: async (body: CreateRelease) =>
       unwrap(
         api.POST('/internal/v1/projects/{id}/releases', {
           params: { path: { id: projectId } },
           body,
+          headers: await keyFor(body),
         }),
       ),
     onSuccess: () => queryClient.invalidateQueries({ queryKey: [RELEASES] }),

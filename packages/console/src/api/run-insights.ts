@@ -2,6 +2,7 @@ import { keepPreviousData, queryOptions, useMutation, useQueryClient } from '@ta
 import type { components } from '../schema';
 import { api, unwrap } from './client';
 import { testRun, type TestRunStatus } from './runs';
+import { useSubmissionKey } from './submissions';
 
 export type FailureGroup = components['schemas']['InternalFailureGroupResponse'];
 export type Comparison = components['schemas']['ComparisonResponse'];
@@ -48,12 +49,14 @@ export const runGate = (runId: string) =>
 /** Submits results into the run as the operator; the server checks them as a pipeline's. */
 export function useSubmitResults(runId: string) {
   const queryClient = useQueryClient();
+  const keyFor = useSubmissionKey();
   return useMutation({
-    mutationFn: (results: ResultItem[]) =>
+    mutationFn: async (results: ResultItem[]) =>
       unwrap(
         api.POST('/internal/v1/testruns/{id}/results', {
           params: { path: { id: runId } },
           body: { results },
+          headers: await keyFor({ results }),
         }),
       ),
     onSuccess: () =>
