@@ -1,5 +1,7 @@
+import { jest } from '@jest/globals';
 import { request, type IncomingMessage } from 'node:http';
 import { RunLiveService } from '../src/testruns/live/run-live.service.js';
+import { TestRunLookup } from '../src/testruns/test-run-lookup.js';
 import { createProject } from './factories/catalog.js';
 import { createTenant } from './factories/organizations.js';
 import { createRun, RUN_SCOPES, submitResults } from './factories/runs.js';
@@ -192,6 +194,8 @@ describe('a test run, live (GET /internal/v1/testruns/{id}/live)', () => {
           }),
         );
         expect(view.last?.counts.total).toBe(0);
+        // A change in a project nobody watches is not even read (the NOTIFY names the project).
+        const reads = jest.spyOn(t.app.get(TestRunLookup), 'findAnywhere');
         const other = await createRun(t, key, elsewhere.id);
         const results = [{ automation_id: 'live.project.a', status: 'failed' }];
         expect((await submitResults(t, key, other.id, results)).status).toBe(201);
@@ -200,6 +204,9 @@ describe('a test run, live (GET /internal/v1/testruns/{id}/live)', () => {
           expect(view.last).toMatchObject({ id: run.id, counts: { total: 1, failed: 1 } }),
         );
         expect(view.events.every((event) => event.project_id === project.id)).toBe(true);
+        // Its notifications committed before this run's last one, which has arrived.
+        expect(reads.mock.calls.map(([id]) => id)).not.toContain(other.id);
+        reads.mockRestore();
       } finally {
         view.close();
       }

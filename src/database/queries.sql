@@ -594,7 +594,7 @@ INSERT INTO organization_usage AS u (organization_id, period_start, calls)
 -- results.addRunCounts
 UPDATE test_run SET total = total + $2, passed = passed + $3, failed = failed + $4, blocked = blocked + $5, skipped = skipped + $6, retest = retest + $7, untested = untested + $8, flaky = flaky + $9, updated_at = now()
   WHERE id = $1
-  RETURNING pg_notify('run_changes', $1::text);
+  RETURNING pg_notify('run_changes', $1::text || ' ' || project_id::text);
 
 -- results.casesByAutomationId
 SELECT id, automation_id FROM test_case WHERE project_id = $1 AND automation_id = ANY($2::text[]);
@@ -707,7 +707,7 @@ SELECT "id" AS "id", "organization_id" AS "organizationId", "project_id" AS "pro
 SELECT "id" AS "id", "organization_id" AS "organizationId", "project_id" AS "projectId", "build_id" AS "buildId", "release_id" AS "releaseId", "name" AS "name", "position" AS "position", "status" AS "status", "source" AS "source", "total" AS "total", "passed" AS "passed", "failed" AS "failed", "blocked" AS "blocked", "skipped" AS "skipped", "retest" AS "retest", "untested" AS "untested", "flaky" AS "flaky", "submitted_at" AS "submittedAt", "completed_at" AS "completedAt", "created_at" AS "createdAt", "updated_at" AS "updatedAt" FROM test_run WHERE id = $1 AND organization_id = $2 FOR KEY SHARE;
 
 -- testRuns.notifyChanged
-SELECT pg_notify('run_changes', $1::text);
+SELECT pg_notify('run_changes', $1::text || ' ' || $2::text);
 
 -- testRuns.statusCountsInRelease
 SELECT status, count(*)::int AS n FROM test_run WHERE release_id = $1 GROUP BY status;

@@ -81,7 +81,7 @@ const ADD_RUN_COUNTS = preparedSql(
   'results.addRunCounts',
   `UPDATE test_run SET ${COUNT_COLUMNS.map((c, i) => `${c} = ${c} + $${i + 2}`).join(', ')}, updated_at = now()
     WHERE id = $1
-    RETURNING pg_notify('${RUN_CHANGES_CHANNEL}', $1::text)`,
+    RETURNING pg_notify('${RUN_CHANGES_CHANNEL}', $1::text || ' ' || project_id::text)`,
 );
 
 /**

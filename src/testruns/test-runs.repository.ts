@@ -76,9 +76,9 @@ export class TestRunsRepository {
     return this.transactions.manager.findOneBy(TestRun, { id });
   }
 
-  /** Tells the run's live viewers, once this transaction commits, that it changed. */
-  async notifyChanged(id: string): Promise<void> {
-    await this.transactions.manager.query(NOTIFY_RUN_CHANGED, [id]);
+  /** Tells the run's (and its project's) live viewers, once this transaction commits, that it changed. */
+  async notifyChanged(run: Pick<TestRun, 'id' | 'projectId'>): Promise<void> {
+    await this.transactions.manager.query(NOTIFY_RUN_CHANGED, [run.id, run.projectId]);
   }
 
   /** The run, row-locked in `mode` for the rest of the transaction; null if not the org's. */

@@ -135,7 +135,7 @@ export class TestRunsService {
     // decide between insert and update. The defaults (counts, times) come back into `run`.
     await manager.insert(TestRun, run);
     // Live project lists show the new run once it commits (before any result arrives).
-    await this.runs.notifyChanged(run.id);
+    await this.runs.notifyChanged(run);
     // Its number among the project's runs is taken last, so that the project's row (the
     // counter) is locked only while the transaction commits, not while a report is stored:
     // runs of one project are created side by side.
@@ -273,7 +273,7 @@ export class TestRunsService {
       await this.number(run);
       await this.outcomes.runConsidered(run);
     }
-    await this.runs.notifyChanged(run.id);
+    await this.runs.notifyChanged(run);
     const updated = await manager.findOneByOrFail(TestRun, { id: run.id });
     const response = toTestRunResponse(updated);
     // The event also says how the run compares with its baseline and whether it passes the

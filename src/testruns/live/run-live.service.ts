@@ -8,7 +8,7 @@ import { ProjectLookup } from '../../projects/project-lookup.js';
 import type { TestRunResponse } from '../dto/test-run.dto.js';
 import { TestRunLookup } from '../test-run-lookup.js';
 import { toTestRunResponse } from '../testruns.service.js';
-import { RUN_CHANGES_CHANNEL } from './run-changes.js';
+import { RUN_CHANGES_CHANNEL, runChangeOf, type RunChange } from './run-changes.js';
 
 /** Streams one process keeps open at most: each holds a socket and a subscriber. */
 export const MAX_LIVE_VIEWERS = 1_000;
@@ -18,8 +18,8 @@ export const MAX_LIVE_VIEWERS = 1_000;
  * connection per process (`RUN_CHANGES_CHANNEL`, sent by every result batch and status change
  * when it commits) feeds every viewer: a change is read once per process and run, however many
  * watch it (the run's own viewers and its project's), and never polled. Reads of one run do not
- * pile up: while one is in flight, further changes make one more read after it. While anyone
- * watches a project, every change is read (the payload names the run, not its project).
+ * pile up: while one is in flight, further changes make one more read after it. A change of a
+ * run nobody watches, in a project nobody watches, is not read at all.
  */
 @Injectable()
 export class RunLiveService implements OnApplicationShutdown {
@@ -49,7 +49,7 @@ export class RunLiveService implements OnApplicationShutdown {
     return this.join(this.viewers, runId, (subscriber) => {
       subscriber.next(first);
       // A change may have committed between the first read and joining: read once more.
-      this.read(runId);
+      this.read({ runId, projectId: first.project_id });
     });
   }
 
@@ -112,11 +112,11 @@ export class RunLiveService implements OnApplicationShutdown {
   private listen(): void {
     if (this.listener) return;
     this.listener = new ChannelListener(this.settings.databaseUrl, RUN_CHANGES_CHANNEL, {
-      notification: (runId) => this.read(runId),
+      notification: (payload) => this.read(runChangeOf(payload)),
       // Changes sent while the connection was down are lost: every watched run is read again,
       // and a project's viewers start again (their EventSource reconnects and reads the list).
       reconnected: () => {
-        this.viewers.forEach((_viewers, runId) => this.read(runId));
+        this.viewers.forEach((_viewers, runId) => this.read({ runId, projectId: null }));
         this.projectViewers.forEach((viewers) => viewers.forEach((viewer) => viewer.complete()));
       },
       disconnected: (error) =>
@@ -125,12 +125,13 @@ export class RunLiveService implements OnApplicationShutdown {
     this.listener.start();
   }
 
-  private watched(runId: string): boolean {
-    return this.viewers.has(runId) || this.projectViewers.size > 0;
+  private watched({ runId, projectId }: RunChange): boolean {
+    return this.viewers.has(runId) || (projectId !== null && this.projectViewers.has(projectId));
   }
 
-  private read(runId: string): void {
-    if (!this.watched(runId)) return;
+  private read(change: RunChange): void {
+    if (!this.watched(change)) return;
+    const { runId } = change;
     if (this.reading.has(runId)) {
       this.readAgain.add(runId);
       return;
@@ -142,11 +143,13 @@ export class RunLiveService implements OnApplicationShutdown {
   }
 
   private async readWhileChanged(runId: string): Promise<void> {
+    let watched: boolean;
     do {
       this.readAgain.delete(runId);
       const run = toTestRunResponse(await this.runs.findAnywhere(runId));
       for (const viewer of this.viewers.get(runId) ?? []) viewer.next(run);
       for (const viewer of this.projectViewers.get(run.project_id) ?? []) viewer.next(run);
-    } while (this.readAgain.has(runId) && this.watched(runId));
+      watched = this.watched({ runId, projectId: run.project_id });
+    } while (this.readAgain.has(runId) && watched);
   }
 }
