@@ -624,9 +624,6 @@ RELEASE SAVEPOINT create_cases;
 -- results.knownCaseIds
 SELECT id FROM test_case WHERE project_id = $1 AND id = ANY($2::uuid[]);
 
--- results.page.whereCaseMatches
-(tc.title ILIKE :q ESCAPE '\' OR tc.automationId ILIKE :q ESCAPE '\');
-
 -- results.releaseLatestStatusCounts
 SELECT status, count(*)::int AS n FROM (
     SELECT DISTINCT ON (c.test_case_id) c.status

@@ -8,6 +8,15 @@ import { Project } from './entities/project.entity.js';
 import { TestCase } from './entities/test-case.entity.js';
 
 /** The test-case list's optional filters, each a condition on `tc`. */
+/**
+ * The console's case search, on test cases aliased `tc`: the title or automation id contains
+ * `:q` (case-insensitive; the pattern from `likePattern`). A run's results page searches with it too.
+ */
+export const TITLE_OR_AUTOMATION_ID_CONTAINS = sql(
+  'testCases.list.whereTitleOrAutomationIdContains',
+  `(tc.title ILIKE :q ESCAPE '\\' OR tc.automationId ILIKE :q ESCAPE '\\')`,
+);
+
 const CASE_FILTERS = {
   automationId: sql('testCases.list.whereAutomationId', 'tc.automationId = :automationId'),
   updatedAfter: sql('testCases.list.whereUpdatedAfter', 'tc.updatedAt > :updatedAfter'),
@@ -17,10 +26,7 @@ const CASE_FILTERS = {
   // serves it: it filters the project's cases (walking IDX_test_case_project_created), about
   // 45 ms for page and count over a project of 20,000 cases. Trigram indexes would make that
   // 8 ms but made creating 20,000 cases (a first report) four times slower (0.4 s → 1.9 s).
-  titleOrAutomationIdContains: sql(
-    'testCases.list.whereTitleOrAutomationIdContains',
-    `(tc.title ILIKE :q ESCAPE '\\' OR tc.automationId ILIKE :q ESCAPE '\\')`,
-  ),
+  titleOrAutomationIdContains: TITLE_OR_AUTOMATION_ID_CONTAINS,
 };
 
 /** What a test-case list's `q` is matched against. */

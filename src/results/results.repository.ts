@@ -9,7 +9,7 @@ import {
   copyTextArray,
   COPY_NULL,
 } from '../database/copy.js';
-import { likePattern } from '../projects/projects.repository.js';
+import { likePattern, TITLE_OR_AUTOMATION_ID_CONTAINS } from '../projects/projects.repository.js';
 import { TestCase } from '../projects/entities/test-case.entity.js';
 import { preparedSql, sql } from '../database/sql.js';
 import { Transactions } from '../database/transactions.js';
@@ -82,16 +82,6 @@ const ADD_RUN_COUNTS = preparedSql(
   `UPDATE test_run SET ${COUNT_COLUMNS.map((c, i) => `${c} = ${c} + $${i + 2}`).join(', ')}, updated_at = now()
     WHERE id = $1
     RETURNING pg_notify('${RUN_CHANGES_CHANNEL}', $1::text || ' ' || project_id::text)`,
-);
-
-/**
- * The console's search: the case's title or automation id contains the text (case-insensitive,
- * LIKE's wildcards escaped by `likePattern`). The run's own cases are few enough beside every
- * case of the project that the run's index finds them and each case is checked by its key.
- */
-const CASE_MATCHES = sql(
-  'results.page.whereCaseMatches',
-  `(tc.title ILIKE :q ESCAPE '\\' OR tc.automationId ILIKE :q ESCAPE '\\')`,
 );
 
 /** Which of a run's results a page lists. */
@@ -186,9 +176,14 @@ export class ResultsRepository {
     if (filter.testCaseId)
       qb.andWhere('result.testCaseId = :caseId', { caseId: filter.testCaseId });
     if (filter.search !== undefined) {
-      qb.innerJoin(TestCase, 'tc', 'tc.id = result.testCaseId').andWhere(CASE_MATCHES, {
-        q: likePattern(filter.search),
-      });
+      // The run's own cases are few beside the project's: the run's index finds them and each
+      // case is checked by its key.
+      qb.innerJoin(TestCase, 'tc', 'tc.id = result.testCaseId').andWhere(
+        TITLE_OR_AUTOMATION_ID_CONTAINS,
+        {
+          q: likePattern(filter.search),
+        },
+      );
     }
     qb.orderBy('result.createdAt', 'DESC').addOrderBy('result.id', 'DESC');
     return fetchPage(qb, pagination);

@@ -93,6 +93,9 @@ export class TestRunsService {
         releaseId: dto.release_id,
         testCaseIds: dto.test_case_ids,
       });
+      // Live project lists show the new run once it commits, before any result arrives (a run
+      // an ingest creates is announced by its first batch's counts, in the same statement).
+      await this.runs.notifyChanged(run);
       return toTestRunResponse(run);
     });
   }
@@ -134,8 +137,6 @@ export class TestRunsService {
     // An insert, not a save: with its id chosen here, a save would first look the run up to
     // decide between insert and update. The defaults (counts, times) come back into `run`.
     await manager.insert(TestRun, run);
-    // Live project lists show the new run once it commits (before any result arrives).
-    await this.runs.notifyChanged(run);
     // Its number among the project's runs is taken last, so that the project's row (the
     // counter) is locked only while the transaction commits, not while a report is stored:
     // runs of one project are created side by side.
