@@ -1,6 +1,5 @@
 import { Injectable } from '@nestjs/common';
 import type { ApiPrincipal } from '../auth/api-principal.js';
-import { ApiError } from '../common/errors/api-error.js';
 import { type Page, PaginationQuery, toPage } from '../common/pagination/pagination.js';
 import { Transactions } from '../database/transactions.js';
 import { MonthlyQuotaService, type QuotaState } from '../limits/monthly-quota.service.js';
@@ -11,6 +10,7 @@ import {
 } from './dto/organization.dto.js';
 import { Organization } from './entities/organization.entity.js';
 import { PLAN_WEBHOOK_LIMIT } from './plans.js';
+import { findOrganization } from './require-organization.js';
 
 export function toOrganizationResponse(org: Organization, quota: QuotaState): OrganizationResponse {
   return {
@@ -82,10 +82,8 @@ export class OrganizationsService {
     return this.respond(await this.transactions.run((manager) => manager.save(org)));
   }
 
-  private async find(id: string): Promise<Organization> {
-    const org = await this.transactions.manager.findOneBy(Organization, { id });
-    if (!org) throw ApiError.notFound('organization');
-    return org;
+  private find(id: string): Promise<Organization> {
+    return findOrganization(this.transactions, id);
   }
 
   private async respond(org: Organization): Promise<OrganizationResponse> {

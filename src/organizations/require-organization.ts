@@ -7,3 +7,13 @@ export async function requireOrganization(transactions: Transactions, id: string
   if (!(await transactions.manager.existsBy(Organization, { id })))
     throw ApiError.notFound('organization');
 }
+
+/** Internal API: the organization named in a path (404 if there is none). */
+export async function findOrganization(
+  transactions: Transactions,
+  id: string,
+): Promise<Organization> {
+  const organization = await transactions.manager.findOneBy(Organization, { id });
+  if (!organization) throw ApiError.notFound('organization');
+  return organization;
+}

@@ -5,9 +5,9 @@ import { type Page, PaginationQuery, toPage } from '../common/pagination/paginat
 import { isoOrNull } from '../common/serialization.js';
 import { lockForTransaction } from '../database/advisory-locks.js';
 import { Transactions } from '../database/transactions.js';
-import { Organization } from '../organizations/entities/organization.entity.js';
+import type { Organization } from '../organizations/entities/organization.entity.js';
 import { PLAN_WEBHOOK_LIMIT } from '../organizations/plans.js';
-import { requireOrganization } from '../organizations/require-organization.js';
+import { findOrganization, requireOrganization } from '../organizations/require-organization.js';
 import { DeliveriesRepository } from './deliveries.repository.js';
 import { DeliveriesService } from './deliveries.service.js';
 import type { CreateWebhookCommand } from './dto/create-webhook.command.js';
@@ -130,15 +130,6 @@ export class WebhooksService {
     return toDeliveryResponse(created);
   }
 
-  /** Switches a subscription on or off; on again, it receives the events from then on. */
-  async setActive(organizationId: string, id: string, active: boolean): Promise<WebhookResponse> {
-    return this.transactions.run(async () => {
-      await this.find(organizationId, id);
-      await this.subscriptions.setActive(organizationId, id, active);
-      return toWebhookResponse(await this.find(organizationId, id));
-    });
-  }
-
   /*
    * The internal API's entries: each finds the organization (from the path, or the
    * subscription's own), then does what the public API does for that organization.
@@ -156,16 +147,11 @@ export class WebhooksService {
     organizationId: string,
     command: CreateWebhookCommand,
   ): Promise<CreatedWebhookResponse> {
-    const organization = await this.transactions.manager.findOneBy(Organization, {
-      id: organizationId,
-    });
-    if (!organization) throw ApiError.notFound('organization');
-    return this.create(organization, command);
+    return this.create(await findOrganization(this.transactions, organizationId), command);
   }
 
   async getAnywhere(id: string): Promise<InternalWebhookResponse> {
-    const subscription = await this.subscriptions.findAnywhere(id);
-    if (!subscription) throw ApiError.notFound('webhook');
+    const subscription = await this.findAnywhere(id);
     return { ...toWebhookResponse(subscription), organization_id: subscription.organizationId };
   }
 
@@ -181,14 +167,23 @@ export class WebhooksService {
     return this.redeliver(await this.organizationOf(id), id, deliveryId);
   }
 
+  /** Switches a subscription on or off; on again, it receives the events from then on. */
   async setActiveAnywhere(id: string, active: boolean): Promise<WebhookResponse> {
-    return this.setActive(await this.organizationOf(id), id, active);
+    return this.transactions.run(async () => {
+      const subscription = await this.findAnywhere(id);
+      await this.subscriptions.setActive(subscription.organizationId, id, active);
+      return toWebhookResponse({ ...subscription, active });
+    });
   }
 
   private async organizationOf(id: string): Promise<string> {
+    return (await this.findAnywhere(id)).organizationId;
+  }
+
+  private async findAnywhere(id: string): Promise<WebhookSubscription> {
     const subscription = await this.subscriptions.findAnywhere(id);
     if (!subscription) throw ApiError.notFound('webhook');
-    return subscription.organizationId;
+    return subscription;
   }
 
   private async find(organizationId: string, id: string): Promise<WebhookSubscription> {
