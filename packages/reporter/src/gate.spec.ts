@@ -27,7 +27,7 @@ const page = (data: unknown[], total = data.length) => ({
 });
 
 /** A service that knows one run holding cases 1 and 3 of the project's flaky list 1, 2, 3. */
-function service(flakyTotal: number) {
+function service(flakyTotal: number, refused: string[] = []) {
   const asked: string[] = [];
   const answers: Record<string, (url: URL) => unknown> = {
     [`/api/v1/testruns/${RUN_ID}/gate`]: () => ({ test_run_id: RUN_ID, passed: true, rules: [] }),
@@ -61,6 +61,9 @@ function service(flakyTotal: number) {
     {
       transport: async ({ url }: Outgoing) => {
         asked.push(`${url.pathname}${url.search}`);
+        if (refused.includes(url.pathname)) {
+          return Response.json({ error: 'insufficient_scope', message: 'no' }, { status: 403 });
+        }
         return Response.json(answers[url.pathname](url));
       },
     },
@@ -78,6 +81,23 @@ describe('the gate’s flaky tests', () => {
     expect(report.flakyTests.map((f) => f.automation_id)).toEqual(['case1', 'case3']);
     expect(asked.filter((a) => a.includes('/results')).sort()).toEqual(
       [1, 2, 3].map((n) => `/api/v1/testruns/${RUN_ID}/results?test_case_id=${caseId(n)}&limit=1`),
+    );
+  });
+
+  it('asks for at most the 20 most flaky, so a gate costs few of the quota’s calls', async () => {
+    const { client, asked } = service(3);
+    await readGate(client, run(20_000));
+    expect(asked).toContain(`/api/v1/projects/${PROJECT_ID}/flaky-tests?limit=20`);
+  });
+
+  it('still reads the gate with a key that may not read results, and says why flaky tests are missing', async () => {
+    const { client, asked } = service(3, [`/api/v1/projects/${PROJECT_ID}/flaky-tests`]);
+    const report = await readGate(client, run(20_000));
+    expect(report.gate.passed).toBe(true);
+    expect(report.flakyTests).toEqual([]);
+    expect(asked.filter((a) => a.includes('/results'))).toEqual([]);
+    expect(gateText(report)).toContain(
+      'Flaky tests: not read (the API key lacks the results:read scope)',
     );
   });
 
