@@ -96,18 +96,19 @@ function useRunStream(
  */
 export function useLiveRun(id: string): { state: LiveState; reconnect: () => void } {
   const queryClient = useQueryClient();
-  const last = useRef<string | null>(null);
   return useRunStream(
     `/internal/v1/testruns/${encodeURIComponent(id)}/live`,
     () => undefined,
     (run) => {
+      // The stream sends the run at once, then after each change: the results are stale
+      // whenever its counts differ from the ones the page shows (results that came between the
+      // page's first read and the stream's opening included).
+      const shown = queryClient.getQueryData(testRun(id).queryKey)?.counts;
       queryClient.setQueryData(testRun(id).queryKey, run);
-      const counts = JSON.stringify(run.counts);
-      if (last.current !== null && counts !== last.current) {
+      if (JSON.stringify(run.counts) !== JSON.stringify(shown)) {
         void queryClient.invalidateQueries({ queryKey: [RESULTS, id] });
         void queryClient.invalidateQueries({ queryKey: [RUNS, 'of-project', run.project_id] });
       }
-      last.current = counts;
     },
   );
 }

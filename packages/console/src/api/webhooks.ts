@@ -3,7 +3,6 @@ import type { components } from '../schema';
 import { api, unwrap } from './client';
 
 export type Webhook = components['schemas']['WebhookResponse'];
-export type InternalWebhook = components['schemas']['InternalWebhookResponse'];
 export type Delivery = components['schemas']['DeliveryResponse'];
 export type Attempt = components['schemas']['AttemptResponse'];
 export type CreateWebhook = components['schemas']['CreateWebhookFieldsDto'];

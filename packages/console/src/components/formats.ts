@@ -5,6 +5,7 @@ export const utcDay = new Intl.DateTimeFormat('en', { dateStyle: 'medium', timeZ
 export const utcMinute = new Intl.DateTimeFormat('en', {
   dateStyle: 'medium',
   timeStyle: 'short',
+  hourCycle: 'h23',
   timeZone: 'UTC',
 });
 
@@ -12,6 +13,7 @@ export const utcMinute = new Intl.DateTimeFormat('en', {
 export const utcSecond = new Intl.DateTimeFormat('en', {
   dateStyle: 'medium',
   timeStyle: 'medium',
+  hourCycle: 'h23',
   timeZone: 'UTC',
 });
 
@@ -21,5 +23,6 @@ export const utcShortMinute = new Intl.DateTimeFormat('en', {
   day: 'numeric',
   hour: '2-digit',
   minute: '2-digit',
+  hourCycle: 'h23',
   timeZone: 'UTC',
 });

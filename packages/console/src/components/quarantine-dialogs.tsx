@@ -11,11 +11,16 @@ export interface QuarantineTarget {
   title: string;
 }
 
-/** "Until 3 Feb 2026, 00:00 UTC" or "No expiry". */
+/**
+ * "Until the end of Feb 3, 2026 UTC" (the last day chosen, not the midnight after it, which
+ * read as a day more) or "No expiry".
+ */
 export function quarantineExpiry(entry: QuarantineEntry): string {
-  return entry.expires_at === null
-    ? 'No expiry'
-    : `Until ${utcMinute.format(new Date(entry.expires_at))} UTC`;
+  if (entry.expires_at === null) return 'No expiry';
+  const end = new Date(entry.expires_at);
+  return end.getTime() % 86_400_000 === 0
+    ? `Until the end of ${utcDay.format(new Date(end.getTime() - 1))} UTC`
+    : `Until ${utcMinute.format(end)} UTC`;
 }
 
 /** The entry in one line: reason, expiry and since when. */

@@ -18,7 +18,6 @@ export const RESULT_STATUS_NAMES: Record<ResultStatus, string> = {
 };
 
 export const RESULT_STATUSES = Object.keys(RESULT_STATUS_NAMES) as ResultStatus[];
-export const RUN_STATUSES = Object.keys(RUN_STATUS_NAMES) as TestRunStatus[];
 
 /** A run's status as a small label. */
 export function RunStatus({ status }: { status: TestRunStatus }) {

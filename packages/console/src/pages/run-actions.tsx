@@ -79,7 +79,7 @@ export function SubmitResultDialog({
             aria-describedby="result-automation-id-help"
             data-autofocus
           />
-          <p id="result-automation-id-help" className="muted help">
+          <p id="result-automation-id-help" className="muted hint">
             The test case’s automation id; an unknown one creates the case.
           </p>
           <label htmlFor="result-title">Title (of a new test case)</label>

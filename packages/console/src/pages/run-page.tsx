@@ -16,6 +16,7 @@ import { CompleteRunDialog, SubmitResultDialog, type ReportedCase } from './run-
 import { ComparisonSection, FailuresSection, GatePanel } from './run-insights';
 import { LiveStatus } from '../components/live-status';
 import { utcSecond } from '../components/formats';
+import { BackToRuns } from '../components/page-head';
 
 export const RESULTS_PAGE_SIZE = 50;
 
@@ -74,9 +75,7 @@ export function RunPage({ id, view }: { id: string; view: RunView }) {
   return (
     <>
       <p>
-        <Link to="/projects/$projectId" params={{ projectId: data.project_id }}>
-          ← Test runs
-        </Link>
+        <BackToRuns projectId={data.project_id} />
       </p>
       <div className="page-head">
         <div className="title-row">

@@ -200,7 +200,7 @@ export function WebhookDeliveriesPage({
         {hook ? <code className="wrap">{hook.url}</code> : null}
       </h1>
       {hook ? (
-        <dl className="facts">
+        <dl className="facts-inline">
           <div>
             <dt>Events</dt>
             <dd>
