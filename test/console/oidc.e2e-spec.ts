@@ -1,6 +1,6 @@
 import { request, type Page } from 'playwright-core';
 import { freePort } from '../support/process.js';
-import { screenshot, seriousViolations, textWhen, type Browser } from './browser.js';
+import { expectAccessible, screenshot, textWhen, type Browser } from './browser.js';
 import {
   startTestProvider,
   TEST_CLIENT_ID,
@@ -59,10 +59,6 @@ describe('console sign-in through an OpenID provider', () => {
   const cookieOf = async (b: Browser, name = COOKIE) =>
     (await b.context.cookies()).find((cookie) => cookie.name === name);
 
-  async function expectAccessible(p: Page = page()): Promise<void> {
-    expect(await seriousViolations(p)).toEqual([]);
-  }
-
   /**
    * From the console's sign-in page through the provider's pages, as `account`. The provider's
    * own session is forgotten first, so that it asks who is signing in each time.
@@ -95,7 +91,7 @@ describe('console sign-in through an OpenID provider', () => {
     provider = await startTestProvider(providerPort, redirectUri, ACCOUNTS);
     await page().goto('/console/sign-in');
     await button.waitFor();
-    await expectAccessible();
+    await expectAccessible(page());
     await screenshot(page(), 'sign-in-sso');
   }, 30_000);
 
@@ -192,7 +188,7 @@ describe('console sign-in through an OpenID provider', () => {
       if (account === 'eve') {
         await page().goto(`/console/sign-in?refused=${reason}`);
         await refusal();
-        await expectAccessible();
+        await expectAccessible(page());
         await screenshot(page(), 'sign-in-sso-refused');
       }
     },

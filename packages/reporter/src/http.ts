@@ -139,12 +139,12 @@ export function retryingFetch(options: RetryOptions = {}): (request: Request) =>
         }
         verdict = { retry: true, reason: `network error (${describeNetworkError(error)})` };
       }
-      if (!verdict.retry && response) {
-        const foreign = foreignAnswer(what, url, response);
+      // Only an answer gets a verdict that says not to retry.
+      if (!verdict.retry) {
+        const foreign = foreignAnswer(what, url, response as Response);
         if (foreign) throw foreign;
-        return response;
+        return response as Response;
       }
-      if (!verdict.retry) throw new ReporterError(`${what} failed`);
       if (verdict.inFlight && polledMs < timeoutMs) {
         await response?.body?.cancel().catch(() => undefined);
         const waitMs = inFlightWaitMs(polls++, options.random);

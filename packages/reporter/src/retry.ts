@@ -22,7 +22,7 @@ export function retryAfterMs(header: string | null, now = Date.now()): number | 
  * milliseconds, and every shard that asks meanwhile waits for it before its first upload, so
  * 25 ms × 2^poll + 0–25 ms jitter, at most 5 s between polls (a 409 costs the service little).
  */
-export const IN_FLIGHT = { baseMs: 25, maxWaitMs: 5000, jitterMs: 25 } as const;
+const IN_FLIGHT = { baseMs: 25, maxWaitMs: 5000, jitterMs: 25 } as const;
 
 export function inFlightWaitMs(poll: number, random: () => number = Math.random): number {
   const jitter = Math.floor(random() * (IN_FLIGHT.jitterMs + 1));
