@@ -96,6 +96,21 @@ export function foreignAnswer(
   const type = response.headers.get('content-type');
   if (/^application\/([\w.+-]*\+)?json\b/i.test(type?.trim() ?? '')) return undefined;
   return new ReporterError(
-    `${what} answered ${status} with ${contentOf(type)}, not the service's JSON, from ${requested}: ${status >= 500 ? 'a proxy in front of the service failed, or ' : ''}${TM_URL_HINT}.`,
+    `${what} answered ${status} with ${contentOf(type)}, not the service's JSON, from ${requested}: ${proxyHint(status)}${TM_URL_HINT}.`,
   );
+}
+
+/**
+ * What a proxy in front of the service may have done, by the status of its own (non-JSON)
+ * answer: a wrong TM_URL gives a 200 or a 404 page, but a proxy that refuses one request after
+ * others went through (nginx's default 1 MB body limit, a login it wants) says so by status.
+ */
+function proxyHint(status: number): string {
+  if (status === 413) {
+    return "a proxy in front of the service refused the request's size (raise its body limit, e.g. ingress-nginx's proxy-body-size, to 11m), or ";
+  }
+  if (status === 401 || status === 403 || status === 407) {
+    return 'a proxy in front of the service wants credentials of its own (TM_EXTRA_HEADERS), or ';
+  }
+  return status >= 500 ? 'a proxy in front of the service failed, or ' : '';
 }

@@ -103,6 +103,13 @@ describe('retrying fetch', () => {
     await expect(scripted([new Response('ok', { status: 200 })]).call()).rejects.toThrow(
       'answered 200 with text/plain',
     );
+    // A proxy's own refusals after other calls went through: said as what they are.
+    await expect(scripted([html(413)]).call()).rejects.toThrow(
+      /answered 413 with an HTML page.*refused the request's size \(raise its body limit/,
+    );
+    await expect(scripted([html(401)]).call()).rejects.toThrow(
+      /answered 401 with an HTML page.*wants credentials of its own \(TM_EXTRA_HEADERS\)/,
+    );
     expect((await scripted([new Response(null, { status: 204 })]).call()).status).toBe(204);
   });
 
