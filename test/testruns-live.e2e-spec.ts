@@ -2,6 +2,7 @@ import { jest } from '@jest/globals';
 import { request, type IncomingMessage } from 'node:http';
 import { RunLiveService } from '../src/testruns/live/run-live.service.js';
 import { TestRunLookup } from '../src/testruns/test-run-lookup.js';
+import { DataSource } from 'typeorm';
 import { createProject } from './factories/catalog.js';
 import { createTenant } from './factories/organizations.js';
 import { createRun, RUN_SCOPES, submitResults } from './factories/runs.js';
@@ -233,4 +234,31 @@ describe('a test run, live (GET /internal/v1/testruns/{id}/live)', () => {
       await eventually(() => expect(live.viewing).toBe(0));
     });
   });
+
+  it('catches up once its LISTEN connection is cut: the run is read again, a project’s stream ends so its page reads the list again', async () => {
+    const { org, key } = await createTenant(t, RUN_SCOPES);
+    const project = await createProject(t, org.id);
+    const run = await createRun(t, key, project.id);
+    const runView = new LiveView(await open(run.id));
+    const projectStream = await openPath(`/internal/v1/projects/${project.id}/testruns/live`);
+    const projectEnded = new Promise((resolve) => projectStream.on('end', resolve));
+    projectStream.resume();
+    try {
+      await eventually(() => expect(runView.last?.counts.total).toBe(0));
+      const killed: unknown[] = await t.app
+        .get(DataSource)
+        .query(
+          `SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = current_database() AND query = 'LISTEN run_changes'`,
+        );
+      expect(killed).toHaveLength(1);
+      // Sent while the listener is down (its NOTIFY lost) or just back: either way it shows.
+      const batch = [{ automation_id: 'live.cut.a', status: 'passed' }];
+      expect((await submitResults(t, key, run.id, batch)).status).toBe(201);
+      await eventually(() => expect(runView.last?.counts.total).toBe(1), 15_000);
+      await projectEnded;
+    } finally {
+      runView.close();
+      projectStream.destroy();
+    }
+  }, 30_000);
 });
