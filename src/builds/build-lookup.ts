@@ -17,8 +17,9 @@ export class BuildLookup {
     await requireReference(this.transactions, Build, organizationId, id, field);
   }
 
-  /** How many builds are assigned to the release. */
-  countInRelease(releaseId: string): Promise<number> {
-    return this.builds.countInRelease(releaseId);
+  /** How many builds are assigned to each of the releases, by release id. */
+  async countInReleases(releaseIds: string[]): Promise<Map<string, number>> {
+    const rows = await this.builds.countInReleases(releaseIds);
+    return new Map(rows.map((row) => [row.release_id, row.n]));
   }
 }

@@ -27,9 +27,10 @@ const CLOSE_QUEUE_GAP = sql(
   `UPDATE build SET queue_position = queue_position - 1
         WHERE organization_id = $1 AND queue_position > $2`,
 );
-const COUNT_IN_RELEASE = sql(
-  'builds.countInRelease',
-  'SELECT count(*)::int AS n FROM build WHERE release_id = $1',
+const COUNT_IN_RELEASES = sql(
+  'builds.countInReleases',
+  `SELECT release_id, count(*)::int AS n FROM build
+    WHERE release_id = ANY($1::uuid[]) GROUP BY release_id`,
 );
 
 /** The list's filters, each a condition on `build`, applied in this order. */
@@ -116,10 +117,8 @@ export class BuildsRepository {
     await manager.query(CLOSE_QUEUE_GAP, [organizationId, position]);
   }
 
-  async countInRelease(releaseId: string): Promise<number> {
-    const [row]: Array<{ n: number }> = await this.transactions.manager.query(COUNT_IN_RELEASE, [
-      releaseId,
-    ]);
-    return row.n;
+  /** How many builds each of the releases has (a release without any is left out). */
+  countInReleases(releaseIds: string[]): Promise<Array<{ release_id: string; n: number }>> {
+    return this.transactions.manager.query(COUNT_IN_RELEASES, [releaseIds]);
   }
 }

@@ -37,8 +37,9 @@ UPDATE api_key SET last_used_at = now()
 UPDATE build SET queue_position = queue_position - 1
   WHERE organization_id = $1 AND queue_position > $2;
 
--- builds.countInRelease
-SELECT count(*)::int AS n FROM build WHERE release_id = $1;
+-- builds.countInReleases
+SELECT release_id, count(*)::int AS n FROM build
+  WHERE release_id = ANY($1::uuid[]) GROUP BY release_id;
 
 -- builds.leaveQueue
 UPDATE build SET queue_position = NULL WHERE id = $1;
@@ -624,15 +625,15 @@ RELEASE SAVEPOINT create_cases;
 -- results.knownCaseIds
 SELECT id FROM test_case WHERE project_id = $1 AND id = ANY($2::uuid[]);
 
--- results.releaseLatestStatusCounts
-SELECT status, count(*)::int AS n FROM (
-    SELECT DISTINCT ON (c.test_case_id) c.status
+-- results.releasesLatestStatusCounts
+SELECT release_id, status, count(*)::int AS n FROM (
+    SELECT DISTINCT ON (t.release_id, c.test_case_id) t.release_id, c.status
       FROM test_run_case c
       JOIN test_run t ON t.id = c.test_run_id
       JOIN test_result r ON r.id = c.result_id
-     WHERE t.release_id = $1
-     ORDER BY c.test_case_id, r.created_at DESC, r.id DESC
-  ) latest GROUP BY status;
+     WHERE t.release_id = ANY($1::uuid[])
+     ORDER BY t.release_id, c.test_case_id, r.created_at DESC, r.id DESC
+  ) latest GROUP BY release_id, status;
 
 -- results.savepointBatch
 SAVEPOINT write_batch;
@@ -706,5 +707,6 @@ SELECT "id" AS "id", "organization_id" AS "organizationId", "project_id" AS "pro
 -- testRuns.notifyChanged
 SELECT pg_notify('run_changes', $1::text || ' ' || $2::text);
 
--- testRuns.statusCountsInRelease
-SELECT status, count(*)::int AS n FROM test_run WHERE release_id = $1 GROUP BY status;
+-- testRuns.statusCountsInReleases
+SELECT release_id, status, count(*)::int AS n FROM test_run
+  WHERE release_id = ANY($1::uuid[]) GROUP BY release_id, status;

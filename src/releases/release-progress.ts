@@ -10,7 +10,8 @@ const round4 = (value: number) => Math.round(value * 10_000) / 10_000;
 /**
  * Release readiness (CONTRACT §6), from what the modules that own them count: the builds
  * assigned to the release, its runs by status, and each case once, by its latest stored
- * result across all of the release's runs. Three aggregate queries, run side by side.
+ * result across all of the release's runs. Three aggregate queries, run side by side, for one
+ * release or a page of them.
  */
 @Injectable()
 export class ReleaseProgress {
@@ -21,25 +22,36 @@ export class ReleaseProgress {
   ) {}
 
   async of(release: Release): Promise<ReleaseProgressResponse> {
-    const [builds, runs, results] = await Promise.all([
-      this.builds.countInRelease(release.id),
-      this.runs.statusCountsInRelease(release.id),
-      this.results.latestStatusCounts(release.id),
+    const [progress] = await this.ofMany([release]);
+    return progress;
+  }
+
+  /** Each release's progress, in the same order. */
+  async ofMany(releases: Release[]): Promise<ReleaseProgressResponse[]> {
+    const ids = releases.map((release) => release.id);
+    const [builds, runsOf, resultsOf] = await Promise.all([
+      this.builds.countInReleases(ids),
+      this.runs.statusCountsInReleases(ids),
+      this.results.latestStatusCounts(ids),
     ]);
-    const executed = results.total - results.untested;
-    return {
-      release_id: release.id,
-      status: release.status,
-      builds,
-      test_runs: runs,
-      results,
-      pass_rate: executed === 0 ? null : round4(results.passed / executed),
-      completion_rate: results.total === 0 ? null : round4(executed / results.total),
-      ready:
-        runs.total > 0 &&
-        runs.completed === runs.total &&
-        results.failed === 0 &&
-        results.blocked === 0,
-    };
+    return releases.map((release) => {
+      const runs = runsOf.get(release.id) as ReleaseProgressResponse['test_runs'];
+      const results = resultsOf.get(release.id) as ReleaseProgressResponse['results'];
+      const executed = results.total - results.untested;
+      return {
+        release_id: release.id,
+        status: release.status,
+        builds: builds.get(release.id) ?? 0,
+        test_runs: runs,
+        results,
+        pass_rate: executed === 0 ? null : round4(results.passed / executed),
+        completion_rate: results.total === 0 ? null : round4(executed / results.total),
+        ready:
+          runs.total > 0 &&
+          runs.completed === runs.total &&
+          results.failed === 0 &&
+          results.blocked === 0,
+      };
+    });
   }
 }

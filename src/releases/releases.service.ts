@@ -70,7 +70,11 @@ export class ReleasesService {
   ): Promise<Page<ReleaseOverviewResponse>> {
     await this.projects.organizationOf(projectId);
     const [releases, total] = await this.releases.page(projectId, query);
-    const overviews = await Promise.all(releases.map((release) => this.overviewOf(release)));
+    const progress = await this.progressOf.ofMany(releases);
+    const overviews = releases.map((release, i) => ({
+      ...toReleaseResponse(release),
+      progress: progress[i],
+    }));
     return toPage(overviews, total, query);
   }
 

@@ -3,17 +3,17 @@ import { sql } from '../database/sql.js';
 import { Transactions } from '../database/transactions.js';
 import { RESULT_STATUSES, type ResultStatus } from './entities/result-status.js';
 
-/** Each case of a release's runs once, by its latest stored result (storage time, then id). */
+/** Each case of each release's runs once, by its latest stored result (storage time, then id). */
 const LATEST_STATUS_COUNTS = sql(
-  'results.releaseLatestStatusCounts',
-  `SELECT status, count(*)::int AS n FROM (
-         SELECT DISTINCT ON (c.test_case_id) c.status
+  'results.releasesLatestStatusCounts',
+  `SELECT release_id, status, count(*)::int AS n FROM (
+         SELECT DISTINCT ON (t.release_id, c.test_case_id) t.release_id, c.status
            FROM test_run_case c
            JOIN test_run t ON t.id = c.test_run_id
            JOIN test_result r ON r.id = c.result_id
-          WHERE t.release_id = $1
-          ORDER BY c.test_case_id, r.created_at DESC, r.id DESC
-       ) latest GROUP BY status`,
+          WHERE t.release_id = ANY($1::uuid[])
+          ORDER BY t.release_id, c.test_case_id, r.created_at DESC, r.id DESC
+       ) latest GROUP BY release_id, status`,
 );
 
 export type ReleaseResultCounts = Record<ResultStatus | 'total', number>;
@@ -24,21 +24,25 @@ export class ReleaseResults {
   constructor(private readonly transactions: Transactions) {}
 
   /**
-   * The release's cases by the status of their latest result across all of its runs, and all
-   * of them (CONTRACT §6).
+   * Each release's cases by the status of their latest result across all of its runs, and all
+   * of them (CONTRACT §6), by release id (every id present).
    */
-  async latestStatusCounts(releaseId: string): Promise<ReleaseResultCounts> {
-    const rows: Array<{ status: ResultStatus; n: number }> = await this.transactions.manager.query(
-      LATEST_STATUS_COUNTS,
-      [releaseId],
+  async latestStatusCounts(releaseIds: string[]): Promise<Map<string, ReleaseResultCounts>> {
+    const rows: Array<{ release_id: string; status: ResultStatus; n: number }> =
+      await this.transactions.manager.query(LATEST_STATUS_COUNTS, [releaseIds]);
+    const counts = new Map(
+      releaseIds.map((id) => [
+        id,
+        Object.fromEntries([
+          ['total', 0],
+          ...RESULT_STATUSES.map((s) => [s, 0]),
+        ]) as ReleaseResultCounts,
+      ]),
     );
-    const counts = Object.fromEntries([
-      ['total', 0],
-      ...RESULT_STATUSES.map((s) => [s, 0]),
-    ]) as ReleaseResultCounts;
     for (const row of rows) {
-      counts[row.status] = row.n;
-      counts.total += row.n;
+      const release = counts.get(row.release_id) as ReleaseResultCounts;
+      release[row.status] = row.n;
+      release.total += row.n;
     }
     return counts;
   }

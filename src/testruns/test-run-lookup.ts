@@ -45,12 +45,15 @@ export class TestRunLookup {
     return run;
   }
 
-  /** The release's runs by status, and all of them. */
-  async statusCountsInRelease(releaseId: string): Promise<RunStatusCounts> {
-    const counts: RunStatusCounts = { total: 0, in_progress: 0, submitted: 0, completed: 0 };
-    for (const row of await this.runs.statusCountsInRelease(releaseId)) {
-      counts[row.status] = row.n;
-      counts.total += row.n;
+  /** Each release's runs by status, and all of them, by release id (every id present). */
+  async statusCountsInReleases(releaseIds: string[]): Promise<Map<string, RunStatusCounts>> {
+    const counts = new Map<string, RunStatusCounts>(
+      releaseIds.map((id) => [id, { total: 0, in_progress: 0, submitted: 0, completed: 0 }]),
+    );
+    for (const row of await this.runs.statusCountsInReleases(releaseIds)) {
+      const release = counts.get(row.release_id) as RunStatusCounts;
+      release[row.status] = row.n;
+      release.total += row.n;
     }
     return counts;
   }

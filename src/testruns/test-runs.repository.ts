@@ -46,9 +46,10 @@ const LOCK: Record<RunLockMode, string> = {
   shared: preparedSql('testRuns.lockShared', `${SELECT_RUN} FOR KEY SHARE`),
 };
 
-const STATUS_COUNTS_IN_RELEASE = sql(
-  'testRuns.statusCountsInRelease',
-  'SELECT status, count(*)::int AS n FROM test_run WHERE release_id = $1 GROUP BY status',
+const STATUS_COUNTS_IN_RELEASES = sql(
+  'testRuns.statusCountsInReleases',
+  `SELECT release_id, status, count(*)::int AS n FROM test_run
+    WHERE release_id = ANY($1::uuid[]) GROUP BY release_id, status`,
 );
 
 /** The list's filters, each a condition on `run`, applied in this order. */
@@ -104,8 +105,10 @@ export class TestRunsRepository {
     return fetchPage(qb, query);
   }
 
-  /** The release's runs by status (statuses without runs are left out). */
-  statusCountsInRelease(releaseId: string): Promise<Array<{ status: TestRunStatus; n: number }>> {
-    return this.transactions.manager.query(STATUS_COUNTS_IN_RELEASE, [releaseId]);
+  /** The releases' runs by release and status (statuses without runs are left out). */
+  statusCountsInReleases(
+    releaseIds: string[],
+  ): Promise<Array<{ release_id: string; status: TestRunStatus; n: number }>> {
+    return this.transactions.manager.query(STATUS_COUNTS_IN_RELEASES, [releaseIds]);
   }
 }
