@@ -332,6 +332,10 @@ describe('web console: a run’s failures, comparison, gate and actions', () => 
     const title = page().locator('.title-row');
     expect(await textWhen(title, 'Completed')).toContain('Completed');
     expect(await page().locator('.notice').textContent()).toBe('The run is completed.');
+    // Nothing more to follow: the page says so instead of "Live".
+    expect(await textWhen(page().locator('.live'), 'final')).toBe(
+      'Completed: these results are final',
+    );
 
     await page().getByRole('button', { name: 'Complete run' }).click();
     await confirm.getByRole('button', { name: 'Complete run' }).click();

@@ -54,16 +54,20 @@ export const runResults = (
     placeholderData: keepPreviousData,
   });
 
-/** `live`: events arrive; `connecting`: (re)opening; `stopped`: the browser gave up. */
-export type LiveState = 'connecting' | 'live' | 'stopped';
+/**
+ * `live`: events arrive; `connecting`: (re)opening; `stopped`: the browser gave up; `final`:
+ * nothing to follow (a completed run changes no more).
+ */
+export type LiveState = 'connecting' | 'live' | 'stopped' | 'final';
 
 /**
  * Follows a `GET …/live` stream of `run` events while the page is open (the browser sends the
  * session cookie itself: same origin). `opened` runs each time the stream opens, after a
- * reconnection too (what changed meanwhile was not sent); `changed` for each run.
+ * reconnection too (what changed meanwhile was not sent); `changed` for each run. No `url`,
+ * no stream.
  */
 function useRunStream(
-  url: string,
+  url: string | null,
   opened: () => void,
   changed: (run: TestRun) => void,
 ): { state: LiveState; reconnect: () => void } {
@@ -72,6 +76,10 @@ function useRunStream(
   const handlers = useRef({ opened, changed });
   handlers.current = { opened, changed };
   useEffect(() => {
+    if (url === null) {
+      setState('final');
+      return;
+    }
     setState('connecting');
     const source = new EventSource(url);
     source.onopen = () => {
@@ -92,12 +100,15 @@ function useRunStream(
 /**
  * Follows the run's `GET …/live` stream while the page is open: each `run` event replaces the
  * cached run (so the counts change in place) and marks the run's results stale, so the table
- * shows new results too.
+ * shows new results too. Not while `following` is false (the run is completed).
  */
-export function useLiveRun(id: string): { state: LiveState; reconnect: () => void } {
+export function useLiveRun(
+  id: string,
+  following: boolean,
+): { state: LiveState; reconnect: () => void } {
   const queryClient = useQueryClient();
   return useRunStream(
-    `/internal/v1/testruns/${encodeURIComponent(id)}/live`,
+    following ? `/internal/v1/testruns/${encodeURIComponent(id)}/live` : null,
     () => undefined,
     (run) => {
       // The stream sends the run at once, then after each change: the results are stale

@@ -15,6 +15,7 @@ export function LiveStatus({
     connecting: 'Connecting to live updates…',
     live,
     stopped: 'Live updates stopped',
+    final: 'Completed: these results are final',
   }[stream.state];
   return (
     <p className={`live live-${stream.state}`} role="status">

@@ -58,7 +58,8 @@ function resultsSearch(view: { status?: ResultStatus; q?: string }): Record<stri
  */
 export function RunPage({ id, view }: { id: string; view: RunView }) {
   const run = useQuery(testRun(id));
-  const live = useLiveRun(id);
+  // A completed run changes no more: nothing to follow (its status comes from the service).
+  const live = useLiveRun(id, run.data?.status !== 'completed');
   const [reporting, setReporting] = useState<ReportedCase | 'any' | null>(null);
   const [completing, setCompleting] = useState(false);
   const [notice, setNotice] = useState('');
