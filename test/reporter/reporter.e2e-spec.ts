@@ -443,7 +443,7 @@ describe('pipeline reporter (tm-report) against the service', () => {
       // A name that cannot exist (RFC 6761): said at once where DNS answers, else after retries.
       const unknown = await report(
         args('port'),
-        { TM_URL: 'http://tm-report-no-such-host.invalid/api/v1' },
+        { TM_URL: 'https://tm-report-no-such-host.invalid/api/v1' },
         noWaiting,
       );
       expect(unknown.code).toBe(2);
@@ -503,6 +503,39 @@ describe('pipeline reporter (tm-report) against the service', () => {
       expect(summary).toContain('**Quality gate: ❌ failed**');
       expect(summary).toContain('`gate.checkout` — expected 200 but got 500');
       expect(readFileSync(stepSummary, 'utf8')).toBe(summary);
+    });
+
+    it('prints a test name that holds a line break and a workflow command on its one line (issue 25)', async () => {
+      write(
+        dir,
+        'gate/injected.xml',
+        `<testsuite name="ui"><testcase classname="ui" name="renders&#10;::warning title=INJECTED::from a test name"><failure message="boom&#13;&#10;::error::from a message">x</failure></testcase></testsuite>`,
+      );
+      const stepSummary = path.join(dir, 'gate/injected-summary.md');
+      const result = await report(
+        [
+          'submit',
+          'gate/injected.xml',
+          '--project',
+          project.id,
+          '--run-name',
+          'injected',
+          '--pipeline-id',
+          'gate-injected',
+          '--complete',
+          '--gate',
+        ],
+        { GITHUB_STEP_SUMMARY: stepSummary },
+      );
+      expect(result.code).toBe(1);
+      const summary = readFileSync(stepSummary, 'utf8');
+      for (const text of [result.out, result.err, summary]) {
+        expect(text).not.toMatch(/^\s*::/m);
+        expect(text).not.toMatch(/[\r\u001b]/);
+      }
+      expect(result.out).toContain(
+        '  - ui.renders ::warning title=INJECTED::from a test name: boom ::error::from a message',
+      );
     });
 
     it('lists the run’s flaky tests from the project’s flaky list, quarantined ones marked, in the log and the summary', async () => {

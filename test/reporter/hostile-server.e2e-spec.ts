@@ -1,0 +1,178 @@
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import type { ServerResponse } from 'node:http';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { main, type Io } from '../../packages/reporter/src/main.js';
+import { HostileServer, json, type Asked } from './hostile-server.js';
+
+const KEY = `svc_live_${'ab12'.repeat(8)}`;
+const PROXY_SECRET = 'Basic dXNlcjpodW50ZXIy';
+const RUN_ID = '01a20b3d-0000-7000-8000-000000000001';
+const CASE_ID = '01a20b3d-0000-7000-8000-000000000002';
+
+/**
+ * The issue's JUnit name (an `&#10;` the service decodes to a line break, then a workflow
+ * command), with a terminal escape, C1 controls, a Unicode line separator, GitHub's and Azure's
+ * other command forms, HTML and Markdown.
+ */
+const EVIL =
+  'renders\n::warning title=INJECTED::pwned\r\u001b[31mred\u009b2J\u0085 \u2028##[error]x ##vso[task.setvariable variable=a]1 <img src=x onerror=alert(1)> [click](https://evil.example) **bold**';
+
+/** What must never reach a CI log or the step summary. */
+const CONTROL = /[\u0000-\u0009\u000b-\u001f\u007f-\u009f\u2028\u2029]/;
+const COMMAND_LINE = /^\s*(::|##\[)/m;
+
+let server: HostileServer | undefined;
+afterEach(() => server?.close());
+
+async function serve(answer: (asked: Asked, res: ServerResponse) => void) {
+  server = await new HostileServer(answer).start();
+  return server;
+}
+
+const dir = mkdtempSync(path.join(tmpdir(), 'tm-report-hostile-'));
+writeFileSync(path.join(dir, 'one.xml'), '<testsuite><testcase name="a"/></testsuite>');
+
+async function report(argv: string[], env: Record<string, string> = {}, retry?: Io['retry']) {
+  let out = '';
+  let err = '';
+  const code = await main(argv, {
+    env: { TM_URL: server?.url, TM_API_KEY: KEY, ...env },
+    cwd: dir,
+    out: (text) => void (out += text),
+    err: (text) => void (err += text),
+    retry: { sleep: async () => undefined, ...retry },
+  });
+  return { code, out, err };
+}
+
+function run(name: string) {
+  return {
+    id: RUN_ID,
+    project_id: CASE_ID,
+    name,
+    build_id: null,
+    release_id: null,
+    status: 'completed',
+    source: 'api',
+    counts: {
+      total: 3,
+      passed: 1,
+      failed: 2,
+      blocked: 0,
+      skipped: 0,
+      retest: 0,
+      untested: 0,
+      flaky: 0,
+    },
+    submitted_at: null,
+    completed_at: null,
+    created_at: '2026-11-26T00:00:00.000Z',
+    updated_at: '2026-11-26T00:00:00.000Z',
+  };
+}
+
+/** A service whose every text is EVIL: the run's name, a rule, a test's name and message. */
+function evilService(asked: Asked, res: ServerResponse) {
+  const item = { test_case_id: CASE_ID, automation_id: EVIL, title: EVIL, status: 'failed' };
+  const page = (data: unknown[]) => ({
+    data,
+    pagination: { total: data.length, limit: 100, offset: 0, has_more: false },
+  });
+  const answers: Record<string, unknown> = {
+    [`/api/v1/testruns/${RUN_ID}`]: run(EVIL),
+    [`/api/v1/testruns/${RUN_ID}/gate`]: {
+      test_run_id: RUN_ID,
+      passed: false,
+      rules: [{ name: 'no_new_failures', passed: false, detail: EVIL }],
+    },
+    [`/api/v1/testruns/${RUN_ID}/comparison`]: {
+      test_run_id: RUN_ID,
+      baseline_run_id: EVIL,
+      summary: {
+        new_failures: 1,
+        still_failing: 0,
+        fixed: 1,
+        new_tests: 0,
+        missing_tests: 0,
+        flaky: 0,
+      },
+      new_failures: [{ ...item, message: EVIL }],
+      still_failing: [],
+      fixed: [item],
+    },
+    [`/api/v1/testruns/${RUN_ID}/failures`]: page([
+      { signature: 's', failure_type: EVIL, message: EVIL, count: 2, test_case_ids: [CASE_ID] },
+    ]),
+    [`/api/v1/projects/${CASE_ID}/flaky-tests`]: page([
+      {
+        ...item,
+        executions: 10,
+        flips: 5,
+        flip_rate: 0.5,
+        retried_passes: 0,
+        last_status: EVIL,
+        quarantined: false,
+      },
+    ]),
+    [`/api/v1/testruns/${RUN_ID}/results`]: page([{ test_case_id: CASE_ID }]),
+  };
+  json(res, 200, answers[asked.path]);
+}
+
+describe('tm-report against a hostile server', () => {
+  it('prints and writes a report’s or the service’s text without controls, line breaks, workflow commands or live Markdown', async () => {
+    await serve(evilService);
+    const summary = path.join(dir, 'step-summary.md');
+    writeFileSync(summary, '');
+    const result = await report(
+      ['complete', '--run-id', RUN_ID, '--gate', '--summary', 'summary.md'],
+      { GITHUB_STEP_SUMMARY: summary },
+    );
+    expect(result.code).toBe(1);
+    const written = [
+      readFileSync(summary, 'utf8'),
+      readFileSync(path.join(dir, 'summary.md'), 'utf8'),
+    ];
+    for (const text of [result.out, result.err, ...written]) {
+      expect(text).not.toMatch(CONTROL);
+      expect(text).not.toMatch(COMMAND_LINE);
+      expect(text).not.toMatch(/##vso\[/i);
+    }
+    // Still shown, each on its own line: a test's name is one line of the log.
+    expect(result.out).toContain('  - renders ::warning title=INJECTED::pwned [31mred2J  ');
+    expect(result.out).toContain('Run "renders ::warning title=INJECTED::pwned');
+    for (const markdown of written) {
+      // Outside code spans (shown as written), every punctuation mark is escaped.
+      const rendered = markdown.replace(/`[^`\n]*`/g, '`…`');
+      expect(rendered).not.toMatch(/(?<!\\)<img/);
+      expect(rendered).not.toMatch(/(?<!\\)\]\(https/);
+      expect(rendered).not.toMatch(/(?<!\\)\*(?<!\\)\*bold/);
+      expect(rendered).toContain('\\<img src\\=x onerror\\=alert\\(1\\)\\>');
+    }
+  });
+
+  it('never prints TM_API_KEY or a proxy’s credentials, even when the service echoes them', async () => {
+    const echoed = (asked: Asked) =>
+      `bad request: Authorization: ${asked.headers.authorization}; Proxy-Authorization: ${asked.headers['proxy-authorization']}; svc_live_0123456789abcdef`;
+    await serve((asked, res) =>
+      json(res, 400, {
+        error: 'invalid_request',
+        message: echoed(asked),
+        details: { field: echoed(asked) },
+      }),
+    );
+    const result = await report(['complete', '--run-id', RUN_ID, '--json'], {
+      TM_EXTRA_HEADERS: JSON.stringify({ 'Proxy-Authorization': PROXY_SECRET }),
+    });
+    expect(result.code).toBe(2);
+    expect(server?.asked[0].headers.authorization).toBe(`Bearer ${KEY}`);
+    for (const text of [result.out, result.err]) {
+      expect(text).toContain('bad request: Authorization: Bearer [redacted]');
+      expect(text).not.toContain(KEY);
+      expect(text).not.toContain(KEY.slice('svc_live_'.length));
+      expect(text).not.toContain('dXNlcjpodW50ZXIy');
+      expect(text).not.toContain('svc_live_0123');
+    }
+  });
+});
