@@ -175,4 +175,37 @@ describe('tm-report against a hostile server', () => {
       expect(text).not.toContain('svc_live_0123');
     }
   });
+
+  it('stops reading an endless answer at 32 MiB with a clear error, once, without holding it', async () => {
+    let written = 0;
+    // Finite (64 MiB), so that a reporter without the cap fails this test instead of the machine.
+    await serve((_asked, res) => {
+      res.writeHead(500, { 'Content-Type': 'application/json' });
+      const chunk = Buffer.alloc(64 * 1024, 'x');
+      const more = () => {
+        while (written < 64 * 1024 * 1024 && !res.destroyed) {
+          written += chunk.length;
+          if (!res.write(chunk)) return void res.once('drain', more);
+        }
+        res.end();
+      };
+      more();
+    });
+    const result = await report(['complete', '--run-id', RUN_ID]);
+    expect(result.code).toBe(2);
+    expect(result.err).toContain(
+      `tm-report: error: GET /api/v1/testruns/${RUN_ID}: the answer is larger than 32 MiB (still arriving)`,
+    );
+    expect(server?.asked).toHaveLength(1);
+    expect(written).toBeLessThan(48 * 1024 * 1024);
+  });
+
+  it('refuses an answer that says it is larger than 32 MiB without reading it', async () => {
+    await serve((_asked, res) => {
+      res.writeHead(200, { 'Content-Type': 'application/json', 'Content-Length': 1e12 });
+      res.write('{');
+    });
+    const result = await report(['complete', '--run-id', RUN_ID]);
+    expect(result.err).toContain('the answer is larger than 32 MiB (1000000000000 bytes said)');
+  });
 });
