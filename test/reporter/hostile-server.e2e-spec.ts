@@ -208,4 +208,44 @@ describe('tm-report against a hostile server', () => {
     const result = await report(['complete', '--run-id', RUN_ID]);
     expect(result.err).toContain('the answer is larger than 32 MiB (1000000000000 bytes said)');
   });
+
+  it('stops paging after 100 pages of a list that says has_more for ever, and at a page that is empty or not a page', async () => {
+    const other = { id: CASE_ID, key: 'OTHER', name: 'Other', description: null };
+    let pages = 0;
+    await serve((_asked, res) => {
+      pages++;
+      // Ends after 1,000 pages, so that a reporter without the cap fails instead of looping.
+      const has_more = pages < 1000;
+      json(res, 200, {
+        data: [other],
+        pagination: { total: 1e9, limit: 100, offset: 0, has_more },
+      });
+    });
+    const argv = ['submit', 'one.xml', '--project', 'WEB', '--run-name', 'e2e'];
+    const endless = await report(argv);
+    expect(endless.err).toContain(
+      'tm-report: error: GET /api/v1/projects still says more items follow after 100 pages (10000 items); stopped asking',
+    );
+    expect(server?.asked).toHaveLength(100);
+    await server?.close();
+
+    await serve((_asked, res) =>
+      json(res, 200, {
+        data: [],
+        pagination: { total: 1e9, limit: 100, offset: 0, has_more: true },
+      }),
+    );
+    expect((await report(argv)).err).toContain(
+      'GET /api/v1/projects says more items follow but sent none on page 1; stopped asking',
+    );
+    expect(server?.asked).toHaveLength(1);
+    await server?.close();
+
+    await serve((_asked, res) => json(res, 200, {}));
+    const notAPage = await report(argv);
+    expect(notAPage.err).toContain(
+      "GET /api/v1/projects answered without a page's data and pagination",
+    );
+    expect(notAPage.err).not.toContain('unexpected error');
+  });
 });
