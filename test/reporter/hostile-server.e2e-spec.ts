@@ -248,4 +248,18 @@ describe('tm-report against a hostile server', () => {
     );
     expect(notAPage.err).not.toContain('unexpected error');
   });
+
+  it('says a successful answer is not valid JSON instead of printing a stack trace', async () => {
+    await serve((_asked, res) => {
+      res.writeHead(200, { 'Content-Type': 'application/json' });
+      res.end(`{"id": "${RUN_ID}", "name": "\u001b[2J`);
+    });
+    const result = await report(['complete', '--run-id', RUN_ID]);
+    expect(result.code).toBe(2);
+    expect(result.err).toMatch(
+      /^tm-report: error: GET \/api\/v1\/testruns\/\{id\} answered with a body that is not valid JSON \(.+\): check that TM_URL is the service's address/,
+    );
+    expect(result.err).not.toMatch(/unexpected error|\n\s+at /);
+    expect(result.err.trim().split('\n')).toHaveLength(1);
+  });
 });
