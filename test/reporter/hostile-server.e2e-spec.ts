@@ -262,4 +262,25 @@ describe('tm-report against a hostile server', () => {
     expect(result.err).not.toMatch(/unexpected error|\n\s+at /);
     expect(result.err.trim().split('\n')).toHaveLength(1);
   });
+
+  it('refuses plain http to another host than this machine, sending nothing', async () => {
+    let calls = 0;
+    // Counts what would be sent, and sends nothing (no traffic leaves this machine).
+    const counting: Io['retry'] = {
+      transport: async () => {
+        calls++;
+        throw Object.assign(new Error('not sent'), { code: 'ENOTFOUND' });
+      },
+    };
+    const result = await report(
+      ['complete', '--run-id', RUN_ID],
+      { TM_URL: 'http://tm.example.com/api/v1' },
+      counting,
+    );
+    expect(result.code).toBe(2);
+    expect(result.err).toContain(
+      'TM_URL is a plain http:// address of tm.example.com: TM_API_KEY would cross the network unencrypted.',
+    );
+    expect(calls).toBe(0);
+  });
 });
