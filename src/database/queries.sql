@@ -580,6 +580,11 @@ UPDATE project
   RETURNING id, name, key, description, gate_min_pass_rate, gate_forbid_missing_tests,
             created_at, updated_at;
 
+-- projects.insert
+INSERT INTO project (organization_id, name, key, description) VALUES ($1, $2, $3, $4)
+  ON CONFLICT (organization_id, lower(key)) DO NOTHING
+  RETURNING id, created_at, updated_at;
+
 -- projects.numberRun
 UPDATE project SET runs_created = runs_created + 1
   WHERE id = $1 AND organization_id = $2

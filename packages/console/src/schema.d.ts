@@ -728,7 +728,7 @@ export interface components {
             /** @example Web shop */
             name: string;
             /**
-             * @description Short code, unique within the organization
+             * @description Short code, unique within the organization without regard to case
              * @example WEB
              */
             key: string;
@@ -766,7 +766,7 @@ export interface components {
             /** @example Web shop */
             name: string;
             /**
-             * @description Letters, digits, _ or -; 1–32 characters
+             * @description Letters, digits, _ or -; 1–32 characters; unique within the organization without regard to case (409 otherwise)
              * @example WEB
              */
             key: string;
@@ -778,7 +778,7 @@ export interface components {
             /** @example Web shop */
             name: string;
             /**
-             * @description Short code, unique within the organization
+             * @description Short code, unique within the organization without regard to case
              * @example WEB
              */
             key: string;
@@ -1433,7 +1433,7 @@ export interface components {
             /** @example Web shop */
             name: string;
             /**
-             * @description Short code, unique within the organization
+             * @description Short code, unique within the organization without regard to case
              * @example WEB
              */
             key: string;
@@ -4601,7 +4601,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description A new delivery of the same event */
+            /** @description A new delivery of the same event; the one redelivered, if still `pending`, ends (`failed`, no more retries) */
             202: {
                 headers: {
                     [name: string]: unknown;
