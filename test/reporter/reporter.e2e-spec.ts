@@ -299,6 +299,23 @@ describe('pipeline reporter (tm-report) against the service', () => {
     expect(calls).toBe(1);
   });
 
+  it('finds the project of --project KEY in any case (keys are unique without regard to case)', async () => {
+    const tenant = await createTenant(t, RUN_SCOPES);
+    await createProject(t, tenant.org.id, { key: 'Web-Shop-X' });
+    const project = await createProject(t, tenant.org.id, { key: 'Web-Shop' });
+    await createProject(t, tenant.org.id, { key: 'Web-Shop-2' });
+    write(dir, 'key-case/one.xml', junit('keyCase.One', 2));
+    const result = await report(
+      ['submit', 'key-case/one.xml', '--project', 'wEB-sHOP', '--run-name', 'key case', '--json'],
+      { TM_API_KEY: tenant.key },
+    );
+    expect({ code: result.code, err: result.code ? result.err : '' }).toEqual({ code: 0, err: '' });
+    expect(JSON.parse(result.out).run).toMatchObject({
+      project_id: project.id,
+      counts: { total: 2 },
+    });
+  });
+
   it('names the missing scope of a 403', async () => {
     const tenant = await createTenant(t, ['testruns:create', 'testruns:read', 'projects:read']);
     const project = await createProject(t, tenant.org.id);
