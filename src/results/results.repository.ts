@@ -16,7 +16,6 @@ import { Transactions } from '../database/transactions.js';
 import type { TestRun } from '../testruns/entities/test-run.entity.js';
 import { RESULT_STATUSES, type ResultStatus } from './entities/result-status.js';
 import { TestResult } from './entities/test-result.entity.js';
-import { TestRunCase } from './entities/test-run-case.entity.js';
 import { COUNT_COLUMNS, type Counts } from './run-counts.js';
 import type { StoredResult } from './stored-result.js';
 
@@ -82,6 +81,40 @@ const ADD_RUN_COUNTS = preparedSql(
   `UPDATE test_run SET ${COUNT_COLUMNS.map((c, i) => `${c} = ${c} + $${i + 2}`).join(', ')}, updated_at = now()
     WHERE id = $1
     RETURNING pg_notify('${RUN_CHANGES_CHANNEL}', $1::text || ' ' || project_id::text)`,
+);
+
+/**
+ * A result is its case's current one in the run, with status :status when that is not null:
+ * a subquery, run for each result read, that finds the case's row of `test_run_case` by its
+ * whole key (that row keeps the current result's status). Written as a join, the planner may
+ * read that row by the run alone (see `ResultsRepository.page`). As a yes-or-no subquery it
+ * stays opaque to the planner, which then guesses half the run's results pass it, not one,
+ * and reads the run newest first by its index until the page is full instead of sorting it all.
+ */
+const IS_CURRENT_RESULT = sql(
+  'results.list.whereCurrent',
+  `(SELECT c.result_id = result.id
+           AND (CAST(:status AS result_status) IS NULL OR c.status = :status)
+      FROM test_run_case c
+     WHERE c.test_run_id = result.testRunId AND c.test_case_id = result.testCaseId)`,
+);
+
+/**
+ * How many of the run's current results match a page's filters (each null when not given):
+ * from `test_run_case`, which keeps each current result's status, and each case checked by
+ * its key when the page searches (`TITLE_OR_AUTOMATION_ID_CONTAINS` by column names: the
+ * statement is plain SQL, whether or not the page joins test cases).
+ */
+const COUNT_CURRENT_RESULTS = sql(
+  'results.list.countCurrent',
+  `SELECT count(*) FROM test_run_case c
+    WHERE c.test_run_id = :runId
+      AND (CAST(:status AS result_status) IS NULL OR c.status = :status)
+      AND (CAST(:caseId AS uuid) IS NULL OR c.test_case_id = :caseId)
+      AND (CAST(:q AS text) IS NULL
+           OR EXISTS (SELECT 1 FROM test_case tc
+                       WHERE tc.id = c.test_case_id
+                         AND (tc.title ILIKE :q ESCAPE '\\' OR tc.automation_id ILIKE :q ESCAPE '\\')))`,
 );
 
 /** Which of a run's results a page lists. */
@@ -156,7 +189,15 @@ export class ResultsRepository {
     ]);
   }
 
-  /** A page of run `runId`'s results, newest first, and how many match. */
+  /**
+   * A page of run `runId`'s results, newest first, and how many match. A run is read the moment
+   * it lands, before PostgreSQL has statistics for it (autoanalyze may take hours, or never
+   * run): the planner then takes the run for a row or two, and any join of two relations that
+   * are both narrowed to the run may be run as a loop that reads the whole run on every turn
+   * (20,000 × 20,000 rows for a run of 20,000 cases). So no statement here joins two of the
+   * run's relations: a result's current row is looked up by its key (`IS_CURRENT_RESULT`), and
+   * the number of current results is counted in `test_run_case` alone (`COUNT_CURRENT_RESULTS`).
+   */
   page(
     runId: string,
     filter: ResultFilter,
@@ -165,28 +206,24 @@ export class ResultsRepository {
     const qb = this.transactions.manager
       .createQueryBuilder(TestResult, 'result')
       .where('result.testRunId = :runId', { runId });
-    if (!filter.includeHistory) {
-      qb.innerJoin(
-        TestRunCase,
-        'current',
-        'current.resultId = result.id AND current.testRunId = result.testRunId',
-      );
-    }
-    if (filter.status) qb.andWhere('result.status = :status', { status: filter.status });
+    if (!filter.includeHistory) qb.andWhere(IS_CURRENT_RESULT, { status: filter.status ?? null });
+    else if (filter.status) qb.andWhere('result.status = :status', { status: filter.status });
     if (filter.testCaseId)
       qb.andWhere('result.testCaseId = :caseId', { caseId: filter.testCaseId });
     if (filter.search !== undefined) {
-      // The run's own cases are few beside the project's: the run's index finds them and each
-      // case is checked by its key.
+      // The run's own cases are few beside the project's: each is checked by its key.
       qb.innerJoin(TestCase, 'tc', 'tc.id = result.testCaseId').andWhere(
         TITLE_OR_AUTOMATION_ID_CONTAINS,
-        {
-          q: likePattern(filter.search),
-        },
+        { q: likePattern(filter.search) },
       );
     }
     qb.orderBy('result.createdAt', 'DESC').addOrderBy('result.id', 'DESC');
-    return fetchPage(qb, pagination);
+    if (filter.includeHistory) return fetchPage(qb, pagination);
+    qb.setParameters({
+      caseId: filter.testCaseId ?? null,
+      q: filter.search === undefined ? null : likePattern(filter.search),
+    });
+    return fetchPage(qb, pagination, COUNT_CURRENT_RESULTS);
   }
 }
 
