@@ -153,6 +153,25 @@ describe('reads of a run before PostgreSQL has statistics for it', () => {
     ['console: comparison', () => `/internal/v1/testruns/${runId}/comparison`, 'console'],
   ];
 
+  it('counts the same results as before: each case’s current one, filtered', async () => {
+    const total = async (query: string) =>
+      (
+        await t.http
+          .get(`/internal/v1/testruns/${runId}/results?${query}`)
+          .set(OPERATOR)
+          .expect(200)
+      ).body.pagination.total;
+    const run = (await t.http.get(`/api/v1/testruns/${runId}`).set(withKey(key)).expect(200)).body;
+    expect(await total('limit=1')).toBe(CASES);
+    expect(await total('status=failed')).toBe(run.counts.failed);
+    expect(await total('status=skipped')).toBe(run.counts.skipped);
+    expect(await total(`test_case_id=${someCase}`)).toBe(1);
+    // test12, test120–test129 and test1200–test1299.
+    expect(await total('q=TEST12')).toBe(111);
+    // Of which failed (one case in fifty, from test48): test1248 and test1298.
+    expect(await total('status=failed&q=TEST12')).toBe(2);
+  });
+
   it.each(reads)('%s touches rows in proportion to the run', async (_name, path, caller) => {
     const statements = await statementsOf(path(), caller === 'api' ? withKey(key) : OPERATOR);
     expect(statements.length).toBeGreaterThan(0);
