@@ -629,11 +629,18 @@ SELECT id FROM test_case WHERE project_id = $1 AND id = ANY($2::uuid[]);
 SELECT count(*) FROM test_run_case c
   WHERE c.test_run_id = :runId
     AND (CAST(:status AS result_status) IS NULL OR c.status = :status)
+    AND (CAST(:caseId AS uuid) IS NULL OR c.test_case_id = :caseId);
+
+-- results.list.countSearched
+SELECT count(*) FROM searched;
+
+-- results.list.searchedCurrent
+SELECT c.result_id FROM test_run_case c
+   JOIN test_case tc ON tc.id = c.test_case_id
+  WHERE c.test_run_id = :runId
+    AND (CAST(:status AS result_status) IS NULL OR c.status = :status)
     AND (CAST(:caseId AS uuid) IS NULL OR c.test_case_id = :caseId)
-    AND (CAST(:q AS text) IS NULL
-         OR EXISTS (SELECT 1 FROM test_case tc
-                     WHERE tc.id = c.test_case_id
-                       AND (tc.title ILIKE :q ESCAPE '\' OR tc.automation_id ILIKE :q ESCAPE '\')));
+    AND (tc.title ILIKE :q ESCAPE '\' OR tc.automation_id ILIKE :q ESCAPE '\');
 
 -- results.list.whereCurrent
 (SELECT c.result_id = result.id

@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import type { SelectQueryBuilder } from 'typeorm';
 import { RUN_CHANGES_CHANNEL } from '../testruns/live/run-changes.js';
 import { fetchPage, type PaginationQuery } from '../common/pagination/pagination.js';
 import {
@@ -99,23 +100,30 @@ const IS_CURRENT_RESULT = sql(
      WHERE c.test_run_id = result.testRunId AND c.test_case_id = result.testCaseId)`,
 );
 
-/**
- * How many of the run's current results match a page's filters (each null when not given):
- * from `test_run_case`, which keeps each current result's status, and each case checked by
- * its key when the page searches (`TITLE_OR_AUTOMATION_ID_CONTAINS` by column names: the
- * statement is plain SQL, whether or not the page joins test cases).
- */
+/** How many of the run's current results have status :status (any, when null) or case :caseId. */
 const COUNT_CURRENT_RESULTS = sql(
   'results.list.countCurrent',
   `SELECT count(*) FROM test_run_case c
     WHERE c.test_run_id = :runId
       AND (CAST(:status AS result_status) IS NULL OR c.status = :status)
-      AND (CAST(:caseId AS uuid) IS NULL OR c.test_case_id = :caseId)
-      AND (CAST(:q AS text) IS NULL
-           OR EXISTS (SELECT 1 FROM test_case tc
-                       WHERE tc.id = c.test_case_id
-                         AND (tc.title ILIKE :q ESCAPE '\\' OR tc.automation_id ILIKE :q ESCAPE '\\')))`,
+      AND (CAST(:caseId AS uuid) IS NULL OR c.test_case_id = :caseId)`,
 );
+
+/**
+ * The run's current results (as `COUNT_CURRENT_RESULTS` filters them) whose case's title or
+ * automation id contains :q: each of the run's cases checked once by its key, for the page and
+ * its total alike (`TITLE_OR_AUTOMATION_ID_CONTAINS` by column names: this is plain SQL).
+ */
+const SEARCHED_CURRENT_RESULTS = sql(
+  'results.list.searchedCurrent',
+  `SELECT c.result_id FROM test_run_case c
+     JOIN test_case tc ON tc.id = c.test_case_id
+    WHERE c.test_run_id = :runId
+      AND (CAST(:status AS result_status) IS NULL OR c.status = :status)
+      AND (CAST(:caseId AS uuid) IS NULL OR c.test_case_id = :caseId)
+      AND (tc.title ILIKE :q ESCAPE '\\' OR tc.automation_id ILIKE :q ESCAPE '\\')`,
+);
+const COUNT_SEARCHED = sql('results.list.countSearched', 'SELECT count(*) FROM searched');
 
 /** Which of a run's results a page lists. */
 export interface ResultFilter {
@@ -195,19 +203,47 @@ export class ResultsRepository {
    * run): the planner then takes the run for a row or two, and any join of two relations that
    * are both narrowed to the run may be run as a loop that reads the whole run on every turn
    * (20,000 × 20,000 rows for a run of 20,000 cases). So no statement here joins two of the
-   * run's relations: a result's current row is looked up by its key (`IS_CURRENT_RESULT`), and
-   * the number of current results is counted in `test_run_case` alone (`COUNT_CURRENT_RESULTS`).
+   * run's relations on another key: a result's current row is looked up by its whole key
+   * (`IS_CURRENT_RESULT`), current results are counted in `test_run_case` alone, and a search
+   * reads the run's cases from `test_run_case` and joins their results by the results' key.
    */
   page(
     runId: string,
     filter: ResultFilter,
     pagination: PaginationQuery,
   ): Promise<[TestResult[], number]> {
+    const newestFirst = (qb: SelectQueryBuilder<TestResult>) =>
+      qb.orderBy('result.createdAt', 'DESC').addOrderBy('result.id', 'DESC');
+    if (filter.includeHistory)
+      return fetchPage(newestFirst(this.allResults(runId, filter)), pagination);
+    const current = {
+      runId,
+      status: filter.status ?? null,
+      caseId: filter.testCaseId ?? null,
+    };
+    if (filter.search === undefined) {
+      const qb = this.transactions.manager
+        .createQueryBuilder(TestResult, 'result')
+        .where('result.testRunId = :runId')
+        .andWhere(IS_CURRENT_RESULT)
+        .setParameters(current);
+      if (filter.testCaseId) qb.andWhere('result.testCaseId = :caseId');
+      return fetchPage(newestFirst(qb), pagination, COUNT_CURRENT_RESULTS);
+    }
+    const qb = this.transactions.manager
+      .createQueryBuilder(TestResult, 'result')
+      .addCommonTableExpression(SEARCHED_CURRENT_RESULTS, 'searched', { materialized: true })
+      .innerJoin('searched', 'searched', 'searched.result_id = result.id')
+      .setParameters({ ...current, q: likePattern(filter.search) });
+    return fetchPage(newestFirst(qb), pagination, COUNT_SEARCHED);
+  }
+
+  /** Every result of the run that matches, each case's current one or not. */
+  private allResults(runId: string, filter: ResultFilter): SelectQueryBuilder<TestResult> {
     const qb = this.transactions.manager
       .createQueryBuilder(TestResult, 'result')
       .where('result.testRunId = :runId', { runId });
-    if (!filter.includeHistory) qb.andWhere(IS_CURRENT_RESULT, { status: filter.status ?? null });
-    else if (filter.status) qb.andWhere('result.status = :status', { status: filter.status });
+    if (filter.status) qb.andWhere('result.status = :status', { status: filter.status });
     if (filter.testCaseId)
       qb.andWhere('result.testCaseId = :caseId', { caseId: filter.testCaseId });
     if (filter.search !== undefined) {
@@ -217,13 +253,7 @@ export class ResultsRepository {
         { q: likePattern(filter.search) },
       );
     }
-    qb.orderBy('result.createdAt', 'DESC').addOrderBy('result.id', 'DESC');
-    if (filter.includeHistory) return fetchPage(qb, pagination);
-    qb.setParameters({
-      caseId: filter.testCaseId ?? null,
-      q: filter.search === undefined ? null : likePattern(filter.search),
-    });
-    return fetchPage(qb, pagination, COUNT_CURRENT_RESULTS);
+    return qb;
   }
 }
 
