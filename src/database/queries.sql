@@ -636,6 +636,29 @@ RELEASE SAVEPOINT create_cases;
 -- results.knownCaseIds
 SELECT id FROM test_case WHERE project_id = $1 AND id = ANY($2::uuid[]);
 
+-- results.list.countCurrent
+SELECT count(*) FROM test_run_case c
+  WHERE c.test_run_id = :runId
+    AND (CAST(:status AS result_status) IS NULL OR c.status = :status)
+    AND (CAST(:caseId AS uuid) IS NULL OR c.test_case_id = :caseId);
+
+-- results.list.countSearched
+SELECT count(*) FROM searched;
+
+-- results.list.searchedCurrent
+SELECT c.result_id FROM test_run_case c
+   JOIN test_case tc ON tc.id = c.test_case_id
+  WHERE c.test_run_id = :runId
+    AND (CAST(:status AS result_status) IS NULL OR c.status = :status)
+    AND (CAST(:caseId AS uuid) IS NULL OR c.test_case_id = :caseId)
+    AND (tc.title ILIKE :q ESCAPE '\' OR tc.automation_id ILIKE :q ESCAPE '\');
+
+-- results.list.whereCurrent
+(SELECT c.result_id = result.id
+        AND (CAST(:status AS result_status) IS NULL OR c.status = :status)
+   FROM test_run_case c
+  WHERE c.test_run_id = result.testRunId AND c.test_case_id = result.testCaseId);
+
 -- results.releasesLatestStatusCounts
 SELECT release_id, status, count(*)::int AS n FROM (
     SELECT DISTINCT ON (t.release_id, c.test_case_id) t.release_id, c.status
