@@ -16,8 +16,7 @@ import { OrganizationsModule } from './organizations/organizations.module.js';
 import { ProjectsModule } from './projects/projects.module.js';
 import { QueuesModule } from './queues/queues.module.js';
 import { RedisModule } from './redis/redis.module.js';
-import { ResultsModule } from './results/results.module.js';
-import { TestRunsModule } from './testruns/testruns.module.js';
+import { TestRunLifecycleModule } from './test-run-lifecycle/test-run-lifecycle.module.js';
 import { WebhooksHttpModule, WebhookWorkerModule } from './webhooks/webhooks.module.js';
 import { ReleasesModule } from './releases/releases.module.js';
 import { WebConsoleModule } from './web-console/web-console.module.js';
@@ -30,8 +29,7 @@ const API_MODULES: Type[] = [
   ProjectsModule,
   ReleasesModule,
   BuildsModule,
-  TestRunsModule,
-  ResultsModule,
+  TestRunLifecycleModule,
   InsightsModule,
   FlakinessModule,
   WebhooksHttpModule,

@@ -1,4 +1,4 @@
-import { RunVerdicts } from '../src/insights/run-verdicts.js';
+import { RunVerdicts } from '../src/insights/run-verdicts/run-verdicts.js';
 import { startApp, withKey, type TestApp } from './support/app.js';
 import {
   db,

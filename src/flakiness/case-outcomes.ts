@@ -13,12 +13,12 @@ export class CaseOutcomes {
   constructor(private readonly outcomes: CaseOutcomesRepository) {}
 
   /** `run` has just left `in_progress`: its cases' outcomes count from now on. */
-  runConsidered(run: TestRun): Promise<void> {
+  considerRun(run: TestRun): Promise<void> {
     return this.outcomes.recordRun(run);
   }
 
   /** `results` (in case order) were just written into `run`, which is submitted. */
-  resultsWritten(run: TestRun, results: StoredResult[]): Promise<void> {
+  recordResults(run: TestRun, results: StoredResult[]): Promise<void> {
     return this.outcomes.recordCases(
       run,
       results.map((result) => result.test_case_id),

@@ -1,27 +1,24 @@
 import { Module } from '@nestjs/common';
 import { ProjectLookupModule } from '../projects/project-lookup.module.js';
 import { TestRunLookupModule } from '../testruns/test-run-lookup.module.js';
-import { Baselines } from './baselines.js';
 import { CaseHistoryController } from './case-history.controller.js';
 import { CaseHistoryInternalController } from './case-history.internal.controller.js';
 import { CaseHistoryService } from './case-history.service.js';
-import { InsightsRepository } from './insights.repository.js';
 import { ProjectGateSettingsInternalController } from './project-gate-settings.internal.controller.js';
 import { ProjectGateSettingsService } from './project-gate-settings.service.js';
-import { QualityGateService } from './quality-gate.service.js';
 import { RunComparisonService } from './run-comparison.service.js';
 import { RunFailuresService } from './run-failures.service.js';
 import { RunInsightsController } from './run-insights.controller.js';
 import { RunInsightsInternalController } from './run-insights.internal.controller.js';
-import { RunVerdicts } from './run-verdicts.js';
+import { RunVerdictsModule } from './run-verdicts/run-verdicts.module.js';
 
 /**
  * Results intelligence (CONTRACT §12): a case's history, a run's failures grouped by cause,
- * its comparison with a baseline and its quality gate, all computed in PostgreSQL.
- * `RunVerdicts` is exported for the run's lifecycle events.
+ * its comparison with a baseline and its quality gate, all computed in PostgreSQL. The gate
+ * and the verdict in the run's lifecycle events are `RunVerdictsModule`'s.
  */
 @Module({
-  imports: [ProjectLookupModule, TestRunLookupModule],
+  imports: [ProjectLookupModule, TestRunLookupModule, RunVerdictsModule],
   controllers: [
     CaseHistoryController,
     CaseHistoryInternalController,
@@ -30,15 +27,10 @@ import { RunVerdicts } from './run-verdicts.js';
     ProjectGateSettingsInternalController,
   ],
   providers: [
-    InsightsRepository,
-    Baselines,
     CaseHistoryService,
     RunFailuresService,
     RunComparisonService,
-    QualityGateService,
     ProjectGateSettingsService,
-    RunVerdicts,
   ],
-  exports: [RunVerdicts],
 })
 export class InsightsModule {}

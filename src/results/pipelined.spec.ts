@@ -2,7 +2,7 @@ import { jest } from '@jest/globals';
 import { spawnSync } from 'node:child_process';
 import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { giveWay, storeWhilePreparing } from './pipelined.js';
+import { yieldToPendingIo, storeWhilePreparing } from './pipelined.js';
 
 describe('storeWhilePreparing', () => {
   it('stores every round in order, preparing the next one meanwhile', async () => {
@@ -12,13 +12,13 @@ describe('storeWhilePreparing', () => {
       1,
       async () => {
         events.push(`prepare ${n + 1}`);
-        await giveWay();
+        await yieldToPendingIo();
         return n < 3 ? ++n : null;
       },
       async (round) => {
         events.push(`store ${round} starts`);
-        await giveWay();
-        await giveWay();
+        await yieldToPendingIo();
+        await yieldToPendingIo();
         events.push(`store ${round} ends`);
       },
     );
@@ -40,14 +40,14 @@ describe('storeWhilePreparing', () => {
     // rejection ends a Node process, which a test runner would hide.
     const module = pathToFileURL(resolve('dist/results/pipelined.js')).href;
     const script = `
-      const { giveWay, storeWhilePreparing } = await import(${JSON.stringify(module)});
+      const { yieldToPendingIo, storeWhilePreparing } = await import(${JSON.stringify(module)});
       const stored = [];
       let n = 1;
       try {
         await storeWhilePreparing(
           1,
           async () => {
-            for (let i = 0; i < 20; i++) await giveWay();
+            for (let i = 0; i < 20; i++) await yieldToPendingIo();
             return n < 3 ? ++n : null;
           },
           async (round) => {

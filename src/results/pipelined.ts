@@ -1,5 +1,5 @@
 /** Lets the event loop send and receive what is waiting (a macrotask, after all microtasks). */
-export function giveWay(): Promise<void> {
+export function yieldToPendingIo(): Promise<void> {
   return new Promise((resolve) => setImmediate(resolve));
 }
 

@@ -7,7 +7,7 @@ import { CaseIdCache, type RememberedCases } from './case-id-cache.js';
 import { CaseResolver, type CreatedCase } from './case-resolver.js';
 import { keepCurrentResults } from './current-results.js';
 import { failureSignature } from './failure-signature.js';
-import { giveWay, storeWhilePreparing } from './pipelined.js';
+import { yieldToPendingIo, storeWhilePreparing } from './pipelined.js';
 import { toResultResponse } from './result-response.js';
 import type { ResultItem } from './result-items.js';
 import { ResultsRepository } from './results.repository.js';
@@ -146,7 +146,7 @@ export class ResultWriter {
     // test_run_case, which this transaction then already holds.
     const change = await keepCurrentResults(this.results, run, results, newRun);
     // A submitted run's results already count in the flaky list's summary.
-    if (run.status === 'submitted') await this.outcomes.resultsWritten(run, results);
+    if (run.status === 'submitted') await this.outcomes.recordResults(run, results);
     await this.results.copyResults(run, results);
     await this.events.recordMany(
       run.organizationId,
@@ -179,7 +179,7 @@ async function prepareRound(
   const { run, items, createdAt } = batch;
   const results = new Array<StoredResult>(round.length);
   for (let start = 0; start < round.length; start += RESULTS_PER_TURN) {
-    await giveWay();
+    await yieldToPendingIo();
     for (let k = start; k < Math.min(start + RESULTS_PER_TURN, round.length); k++) {
       const i = round[k];
       const item = items[i];

@@ -1,15 +1,14 @@
 import { Module } from '@nestjs/common';
 import { FlakinessModule } from '../flakiness/flakiness.module.js';
 import { ProjectLookupModule } from '../projects/project-lookup.module.js';
-import { TestRunsModule } from '../testruns/testruns.module.js';
+import { TestRunLookupModule } from '../testruns/test-run-lookup.module.js';
 import { ResultWriterModule } from './result-writer.module.js';
-import { ResultsController } from './results.controller.js';
-import { ResultsInternalController } from './results.internal.controller.js';
 import { ResultsService } from './results.service.js';
 
+/** A run's results as the routes read them (`test-run-lifecycle/` serves them). */
 @Module({
-  imports: [TestRunsModule, ProjectLookupModule, ResultWriterModule, FlakinessModule],
-  controllers: [ResultsController, ResultsInternalController],
+  imports: [TestRunLookupModule, ProjectLookupModule, ResultWriterModule, FlakinessModule],
   providers: [ResultsService],
+  exports: [ResultsService],
 })
 export class ResultsModule {}

@@ -8,7 +8,6 @@ import {
 } from '../common/pagination/pagination.js';
 import { preparedSql, sql } from '../database/sql.js';
 import { Transactions } from '../database/transactions.js';
-import { RESULT_STATUSES } from '../results/entities/result-status.js';
 import { TestRun, type TestRunStatus } from './entities/test-run.entity.js';
 
 /**
@@ -26,7 +25,12 @@ export const TEST_RUN_COLUMNS = [
   'status',
   'source',
   'total',
-  ...RESULT_STATUSES,
+  'passed',
+  'failed',
+  'blocked',
+  'skipped',
+  'retest',
+  'untested',
   'flaky',
   'submittedAt',
   'completedAt',

@@ -5,7 +5,7 @@ import { ChannelListener } from '../../database/notifications.js';
 import { ProjectLookup } from '../../projects/project-lookup.js';
 import type { TestRunResponse } from '../dto/test-run.dto.js';
 import { TestRunLookup } from '../test-run-lookup.js';
-import { toTestRunResponse } from '../testruns.service.js';
+import { toTestRunResponse } from '../test-run-response.js';
 import { LiveSlots } from './live-slots.js';
 import { RUN_CHANGES_CHANNEL, runChangeOf, type RunChange } from './run-changes.js';
 

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
-import type { ComparisonSummary } from './dto/comparison.dto.js';
-import { QualityGateService } from './quality-gate.service.js';
+import type { ComparisonSummary } from '../dto/comparison.dto.js';
+import { QualityGateService } from '../quality-gate.service.js';
 
 /** What `testrun.submitted.v1` and `testrun.completed.v1` add to the run (CONTRACT §12). */
 export interface RunVerdict {

@@ -14,15 +14,21 @@ import {
   ResultResponse,
   SubmitResultsDto,
   SubmittedResultsResponse,
-} from './dto/result.dto.js';
-import { parseIngest, parseSubmitResults } from './result-commands.js';
-import { ResultsService } from './results.service.js';
+} from '../results/dto/result.dto.js';
+import { parseIngest, parseSubmitResults } from '../results/result-commands.js';
+import { ResultsService } from '../results/results.service.js';
+import { IngestResults } from './ingest-results.usecase.js';
+import { SubmitResults } from './submit-results.usecase.js';
 
 @ApiTags('results')
 @ApiExtraModels(IngestJsonDto)
 @Controller()
 export class ResultsController {
-  constructor(private readonly results: ResultsService) {}
+  constructor(
+    private readonly results: ResultsService,
+    private readonly submitResults: SubmitResults,
+    private readonly ingestResults: IngestResults,
+  ) {}
 
   @CreateRoute('testruns/:id/results', SubmittedResultsResponse, {
     scopes: ['results:submit'],
@@ -34,7 +40,11 @@ export class ResultsController {
     @PathId('test_run') id: string,
     @Body() body: unknown,
   ): Promise<SubmittedResultsResponse> {
-    return this.results.submit(organizationId, id, parseSubmitResults(body));
+    return this.submitResults.execute({
+      organizationId,
+      testRunId: id,
+      ...parseSubmitResults(body),
+    });
   }
 
   @ListRoute(
@@ -72,6 +82,9 @@ export class ResultsController {
     @Body() body: unknown,
     @Query() query: IngestQuery,
   ): Promise<IngestResponse> {
-    return this.results.ingest(organizationId, parseIngest(contentType, body, query));
+    return this.ingestResults.execute({
+      organizationId,
+      ingest: parseIngest(contentType, body, query),
+    });
   }
 }

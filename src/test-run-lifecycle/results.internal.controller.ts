@@ -8,13 +8,17 @@ import {
   InternalResultResponse,
   SubmitResultsDto,
   SubmittedResultsResponse,
-} from './dto/result.dto.js';
-import { parseSubmitResults } from './result-commands.js';
-import { ResultsService } from './results.service.js';
+} from '../results/dto/result.dto.js';
+import { parseSubmitResults } from '../results/result-commands.js';
+import { ResultsService } from '../results/results.service.js';
+import { SubmitResults } from './submit-results.usecase.js';
 
 @InternalController()
 export class ResultsInternalController {
-  constructor(private readonly results: ResultsService) {}
+  constructor(
+    private readonly results: ResultsService,
+    private readonly submitResults: SubmitResults,
+  ) {}
 
   @ListRoute(
     'testruns/:id/results',
@@ -35,6 +39,6 @@ export class ResultsInternalController {
   })
   @ApiBody({ type: SubmitResultsDto })
   submit(@PathId('test_run') id: string, @Body() body: unknown): Promise<SubmittedResultsResponse> {
-    return this.results.submitAnywhere(id, parseSubmitResults(body));
+    return this.submitResults.execute({ testRunId: id, ...parseSubmitResults(body) });
   }
 }

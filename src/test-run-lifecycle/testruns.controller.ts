@@ -9,20 +9,26 @@ import {
   TestRunQuery,
   TestRunResponse,
   UpdateTestRunDto,
-} from './dto/test-run.dto.js';
-import { TestRunsService } from './testruns.service.js';
+} from '../testruns/dto/test-run.dto.js';
+import { TestRunsService } from '../testruns/testruns.service.js';
+import { CreateTestRun } from './create-test-run.usecase.js';
+import { TransitionTestRun } from './transition-test-run.usecase.js';
 
 @ApiTags('test runs')
 @Controller('testruns')
 export class TestRunsController {
-  constructor(private readonly testRuns: TestRunsService) {}
+  constructor(
+    private readonly testRuns: TestRunsService,
+    private readonly createTestRun: CreateTestRun,
+    private readonly transitionTestRun: TransitionTestRun,
+  ) {}
 
   @CreateRoute('', TestRunResponse, { scopes: ['testruns:create'], errors: [400, 409, 415, 422] })
   create(
     @CallerOrganizationId() organizationId: string,
     @Body() dto: CreateTestRunDto,
   ): Promise<TestRunResponse> {
-    return this.testRuns.create(organizationId, dto);
+    return this.createTestRun.execute({ organizationId, source: 'api', run: dto });
   }
 
   @ListRoute('', TestRunResponse, 'Test runs, newest first', {
@@ -53,6 +59,6 @@ export class TestRunsController {
     @PathId('test_run') id: string,
     @Body() dto: UpdateTestRunDto,
   ): Promise<TestRunResponse> {
-    return this.testRuns.update(organizationId, id, dto);
+    return this.transitionTestRun.execute({ organizationId, testRunId: id, status: dto.status });
   }
 }

@@ -13,19 +13,25 @@ import {
   TestRunFields,
   TestRunResponse,
   UpdateTestRunDto,
-} from './dto/test-run.dto.js';
-import { TestRunsService } from './testruns.service.js';
+} from '../testruns/dto/test-run.dto.js';
+import { TestRunsService } from '../testruns/testruns.service.js';
+import { CreateTestRun } from './create-test-run.usecase.js';
+import { TransitionTestRun } from './transition-test-run.usecase.js';
 
 @InternalController()
 export class TestRunsInternalController {
-  constructor(private readonly testRuns: TestRunsService) {}
+  constructor(
+    private readonly testRuns: TestRunsService,
+    private readonly createTestRun: CreateTestRun,
+    private readonly transitionTestRun: TransitionTestRun,
+  ) {}
 
   @CreateRoute('projects/:id/testruns', TestRunResponse, { errors: [400, 404, 409, 415, 422] })
   create(
     @PathId('project') projectId: string,
     @Body() dto: TestRunFields,
   ): Promise<TestRunResponse> {
-    return this.testRuns.createFromUi(projectId, dto);
+    return this.createTestRun.execute({ source: 'ui', run: { ...dto, project_id: projectId } });
   }
 
   @ReadRoute('testruns/:id', TestRunResponse, { errors: [404] })
@@ -56,6 +62,6 @@ export class TestRunsInternalController {
   /** As `PATCH /api/v1/testruns/{id}` (the same moves, 409 for any other), by the operator. */
   @UpdateRoute('testruns/:id', TestRunResponse, { errors: [400, 404, 409, 415] })
   update(@PathId('test_run') id: string, @Body() dto: UpdateTestRunDto): Promise<TestRunResponse> {
-    return this.testRuns.updateAnywhere(id, dto);
+    return this.transitionTestRun.execute({ testRunId: id, status: dto.status });
   }
 }

@@ -1,0 +1,48 @@
+import { Injectable } from '@nestjs/common';
+import type { Source } from '../builds/entities/build.entity.js';
+import { Transactions } from '../database/transactions.js';
+import { ProjectLookup } from '../projects/project-lookup.js';
+import type { CreateTestRunDto, TestRunResponse } from '../testruns/dto/test-run.dto.js';
+import { toTestRunResponse } from '../testruns/test-run-response.js';
+import { TestRunsRepository } from '../testruns/test-runs.repository.js';
+import { OpenTestRun } from './open-test-run.js';
+
+export interface CreateTestRunCommand {
+  /** Absent for the operator (internal API): the project's organization (404 if none). */
+  organizationId?: string;
+  source: Source;
+  run: CreateTestRunDto;
+}
+
+/** `POST /testruns` and the console's `POST /internal/v1/projects/{id}/testruns`. */
+@Injectable()
+export class CreateTestRun {
+  constructor(
+    private readonly transactions: Transactions,
+    private readonly projects: ProjectLookup,
+    private readonly openRun: OpenTestRun,
+    private readonly runs: TestRunsRepository,
+  ) {}
+
+  async execute({ source, run: dto, ...caller }: CreateTestRunCommand): Promise<TestRunResponse> {
+    const organizationId =
+      caller.organizationId ?? (await this.projects.organizationOf(dto.project_id));
+    return this.transactions.run(async () => {
+      const run = await this.openRun.execute({
+        organizationId,
+        source,
+        run: {
+          projectId: dto.project_id,
+          name: dto.name,
+          buildId: dto.build_id,
+          releaseId: dto.release_id,
+          testCaseIds: dto.test_case_ids,
+        },
+      });
+      // Live project lists show the new run once it commits, before any result arrives (a run
+      // an ingest creates is announced by its first batch's counts, in the same statement).
+      await this.runs.notifyChanged(run);
+      return toTestRunResponse(run);
+    });
+  }
+}

@@ -1,0 +1,88 @@
+import { Injectable } from '@nestjs/common';
+import { ApiError } from '../common/errors/api-error.js';
+import { ErrorCode } from '../common/errors/error-codes.js';
+import { Transactions } from '../database/transactions.js';
+import type { IngestResponse } from '../results/dto/result.dto.js';
+import type { IngestCommand } from '../results/result-commands.js';
+import type { TestRun } from '../testruns/entities/test-run.entity.js';
+import { TestRunLookup } from '../testruns/test-run-lookup.js';
+import { OpenTestRun } from './open-test-run.js';
+import { WriteRunResults } from './write-run-results.js';
+
+export interface IngestResultsCommand {
+  organizationId: string;
+  /** From a JSON body or a JUnit report alike. */
+  ingest: IngestCommand;
+}
+
+/** `POST /results/ingest`: JSON results or a JUnit XML report, into a given or new run. */
+@Injectable()
+export class IngestResults {
+  constructor(
+    private readonly transactions: Transactions,
+    private readonly lookup: TestRunLookup,
+    private readonly openRun: OpenTestRun,
+    private readonly writeResults: WriteRunResults,
+  ) {}
+
+  async execute({ organizationId, ingest }: IngestResultsCommand): Promise<IngestResponse> {
+    return this.transactions.run(async () => {
+      const run = await this.runFor(organizationId, ingest);
+      const written = await this.writeResults.execute({
+        run,
+        items: ingest.items,
+        complete: ingest.complete,
+        options: { newRun: ingest.testRunId === undefined },
+      });
+      return {
+        test_run_id: run.id,
+        accepted: ingest.items.length,
+        created_test_cases: written.createdTestCases,
+      };
+    });
+  }
+
+  /** The run named (400 unless it is the organization's and matches the links given), or a new one. */
+  private async runFor(organizationId: string, ingest: IngestCommand): Promise<TestRun> {
+    if (ingest.testRunId === undefined) {
+      if (ingest.projectId === undefined) {
+        throw ApiError.invalidField(
+          'project_id',
+          'project_id is required when no test_run_id is given',
+        );
+      }
+      return this.openRun.execute({
+        organizationId,
+        source: 'api',
+        run: {
+          projectId: ingest.projectId,
+          name: ingest.runName ?? `Ingested ${new Date().toISOString()}`,
+          buildId: ingest.buildId,
+          releaseId: ingest.releaseId,
+        },
+      });
+    }
+    const mode = ingest.complete ? 'exclusive' : 'shared';
+    const run = await this.lookup
+      .lock(organizationId, ingest.testRunId, mode)
+      .catch((error: unknown) => {
+        if (error instanceof ApiError && error.code === ErrorCode.NotFound) {
+          throw ApiError.invalidField(
+            'test_run_id',
+            'test_run_id does not name a test run of this organization',
+          );
+        }
+        throw error;
+      });
+    const mismatch = (
+      [
+        ['project_id', ingest.projectId, run.projectId],
+        ['build_id', ingest.buildId, run.buildId],
+        ['release_id', ingest.releaseId, run.releaseId],
+      ] as const
+    ).find(([, given, actual]) => given !== undefined && given !== actual);
+    if (mismatch)
+      throw ApiError.invalidField(mismatch[0], `${mismatch[0]} differs from the test run's`);
+    return run;
+  }
+}

@@ -1,0 +1,50 @@
+import { Injectable } from '@nestjs/common';
+import { EventsService } from '../events/events.service.js';
+import { CaseOutcomes } from '../flakiness/case-outcomes.js';
+import { RunVerdicts } from '../insights/run-verdicts/run-verdicts.js';
+import type { TestRunResponse } from '../testruns/dto/test-run.dto.js';
+import type { TestRun, TestRunStatus } from '../testruns/entities/test-run.entity.js';
+import { toTestRunResponse } from '../testruns/test-run-response.js';
+import { TestRunWrites } from '../testruns/test-run-writes.js';
+import { TestRunsRepository } from '../testruns/test-runs.repository.js';
+
+export interface MoveTestRunCommand {
+  /** Locked exclusively by the caller, in its transaction. */
+  run: TestRun;
+  status: TestRunStatus;
+}
+
+/**
+ * Moves a run the caller holds exclusively to `submitted` or `completed` (409 for any other move) and writes the matching
+ * event in the same transaction.
+ */
+@Injectable()
+export class MoveTestRun {
+  constructor(
+    private readonly writes: TestRunWrites,
+    private readonly runs: TestRunsRepository,
+    private readonly outcomes: CaseOutcomes,
+    private readonly verdicts: RunVerdicts,
+    private readonly events: EventsService,
+  ) {}
+
+  async execute({ run, status }: MoveTestRunCommand): Promise<TestRunResponse> {
+    await this.writes.moveTo(run, status);
+    // Its results count in the flaky list from the first of these moves on, at its number.
+    if (run.status === 'in_progress') {
+      await this.writes.number(run);
+      await this.outcomes.considerRun(run);
+    }
+    await this.runs.notifyChanged(run);
+    const response = toTestRunResponse(await this.writes.reread(run));
+    // The event also says how the run compares with its baseline and whether it passes the
+    // quality gate (CONTRACT §12), as of this transaction: a pipeline can act on it alone.
+    const verdict = await this.verdicts.of(run.organizationId, run.id);
+    await this.events.record(
+      run.organizationId,
+      status === 'submitted' ? 'testrun.submitted.v1' : 'testrun.completed.v1',
+      { ...response, ...verdict },
+    );
+    return response;
+  }
+}

@@ -1,0 +1,98 @@
+import { Injectable } from '@nestjs/common';
+import { BuildLookup } from '../builds/build-lookup.js';
+import type { Source } from '../builds/entities/build.entity.js';
+import { ApiError } from '../common/errors/api-error.js';
+import { uuid7 } from '../common/uuid7.js';
+import { Transactions } from '../database/transactions.js';
+import { ProjectLookup } from '../projects/project-lookup.js';
+import { ReleaseLookup } from '../releases/release-lookup.js';
+import { TestRun, type TestRunStatus } from './entities/test-run.entity.js';
+
+/** Allowed moves: in_progress → submitted → completed, or in_progress → completed. */
+const NEXT: Record<TestRunStatus, readonly TestRunStatus[]> = {
+  in_progress: ['submitted', 'completed'],
+  submitted: ['completed'],
+  completed: [],
+};
+
+export interface NewRun {
+  projectId: string;
+  name: string;
+  buildId?: string;
+  releaseId?: string;
+  testCaseIds?: string[];
+}
+
+/** The run's row as the lifecycle's use cases change it, in the caller's transaction. */
+@Injectable()
+export class TestRunWrites {
+  constructor(
+    private readonly transactions: Transactions,
+    private readonly projects: ProjectLookup,
+    private readonly releases: ReleaseLookup,
+    private readonly builds: BuildLookup,
+  ) {}
+
+  /** Inserts a run in progress, checking every reference (400 naming the field). */
+  async insert(organizationId: string, source: Source, fields: NewRun): Promise<TestRun> {
+    const manager = this.transactions.manager;
+    await this.projects.require(organizationId, fields.projectId, 'project_id');
+    if (fields.buildId) await this.builds.require(organizationId, fields.buildId, 'build_id');
+    if (fields.releaseId) {
+      const release = await this.releases.require(organizationId, fields.releaseId, 'release_id');
+      if (release.projectId !== fields.projectId) {
+        throw ApiError.invalidField(
+          'release_id',
+          'release_id belongs to another project than project_id',
+        );
+      }
+    }
+    const run = manager.create(TestRun, {
+      id: uuid7(),
+      organizationId,
+      projectId: fields.projectId,
+      name: fields.name,
+      position: null,
+      buildId: fields.buildId ?? null,
+      releaseId: fields.releaseId ?? null,
+      status: 'in_progress',
+      source,
+    });
+    // An insert, not a save: with its id chosen here, a save would first look the run up to
+    // decide between insert and update. The defaults (counts, times) come back into `run`.
+    await manager.insert(TestRun, run);
+    // Its number among the project's runs is taken last, so that the project's row (the
+    // counter) is locked only while the transaction commits, not while a report is stored:
+    // runs of one project are created side by side.
+    this.transactions.beforeCommit(() => this.number(run));
+    return run;
+  }
+
+  /** Gives a run created in this transaction its position among its project's runs, once. */
+  async number(run: TestRun): Promise<void> {
+    if (run.position !== null) return;
+    run.position = await this.projects.numberRun(run.organizationId, run.projectId, 'project_id');
+    await this.transactions.manager.update(TestRun, run.id, { position: run.position });
+  }
+
+  /**
+   * Moves a run the caller holds exclusively to `submitted` or `completed`, stamping when
+   * (409 for any other move). Only these columns: the counts belong to the result batches.
+   */
+  async moveTo(run: TestRun, status: TestRunStatus): Promise<void> {
+    if (status === 'in_progress' || !NEXT[run.status].includes(status)) {
+      throw ApiError.conflict(
+        'invalid_transition',
+        `A test run cannot move from ${run.status} to ${status}.`,
+      );
+    }
+    const stamp =
+      status === 'submitted' ? { submittedAt: new Date() } : { completedAt: new Date() };
+    await this.transactions.manager.update(TestRun, run.id, { status, ...stamp });
+  }
+
+  /** The run's row as this transaction sees it now. */
+  reread(run: TestRun): Promise<TestRun> {
+    return this.transactions.manager.findOneByOrFail(TestRun, { id: run.id });
+  }
+}
