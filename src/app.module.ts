@@ -18,7 +18,7 @@ import { QueuesModule } from './queues/queues.module.js';
 import { RedisModule } from './redis/redis.module.js';
 import { TestRunLifecycleModule } from './test-run-lifecycle/test-run-lifecycle.module.js';
 import { WebhooksHttpModule, WebhookWorkerModule } from './webhooks/webhooks.module.js';
-import { ReleasesModule } from './releases/releases.module.js';
+import { ReleaseProgressModule } from './release-progress/release-progress.module.js';
 import { WebConsoleModule } from './web-console/web-console.module.js';
 
 /** Feature modules that serve the HTTP API (`APP_ROLE` api or all). */
@@ -27,7 +27,7 @@ const API_MODULES: Type[] = [
   HttpPipelineModule,
   OrganizationsModule,
   ProjectsModule,
-  ReleasesModule,
+  ReleaseProgressModule,
   BuildsModule,
   TestRunLifecycleModule,
   InsightsModule,

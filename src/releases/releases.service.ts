@@ -1,19 +1,11 @@
 import { Injectable } from '@nestjs/common';
 import { ApiError } from '../common/errors/api-error.js';
-import { type Page, PaginationQuery, toPage } from '../common/pagination/pagination.js';
 import { isoOrNull } from '../common/serialization.js';
 import { Transactions } from '../database/transactions.js';
 import { EventsService } from '../events/events.service.js';
 import { ProjectLookup } from '../projects/project-lookup.js';
-import { ReleaseProgressResponse } from './dto/release-progress.dto.js';
-import { ReleaseProgress } from './release-progress.js';
 import { ReleasesRepository } from './releases.repository.js';
-import {
-  CreateReleaseDto,
-  ReleaseOverviewResponse,
-  ReleaseResponse,
-  UpdateReleaseDto,
-} from './dto/release.dto.js';
+import { CreateReleaseDto, ReleaseResponse, UpdateReleaseDto } from './dto/release.dto.js';
 import { Release, RELEASE_STATUSES, type ReleaseStatus } from './entities/release.entity.js';
 
 export function toReleaseResponse(release: Release): ReleaseResponse {
@@ -41,7 +33,6 @@ export class ReleasesService {
     private readonly transactions: Transactions,
     private readonly releases: ReleasesRepository,
     private readonly projects: ProjectLookup,
-    private readonly progressOf: ReleaseProgress,
     private readonly events: EventsService,
   ) {}
 
@@ -61,39 +52,6 @@ export class ReleasesService {
       ),
     );
     return toReleaseResponse(release);
-  }
-
-  /** Internal API: a page of the project's releases, newest first, each with its progress. */
-  async overviewPage(
-    projectId: string,
-    query: PaginationQuery,
-  ): Promise<Page<ReleaseOverviewResponse>> {
-    await this.projects.organizationOf(projectId);
-    const [releases, total] = await this.releases.page(projectId, query);
-    const progress = await this.progressOf.ofMany(releases);
-    const overviews = releases.map((release, i) => ({
-      ...toReleaseResponse(release),
-      progress: progress[i],
-    }));
-    return toPage(overviews, total, query);
-  }
-
-  /** Internal API: the release (of whatever organization) with its progress; 404 if none. */
-  async overviewAnywhere(id: string): Promise<ReleaseOverviewResponse> {
-    const release = await this.releases.findAnywhere(id);
-    if (!release) throw ApiError.notFound('release');
-    return this.overviewOf(release);
-  }
-
-  private async overviewOf(release: Release): Promise<ReleaseOverviewResponse> {
-    return { ...toReleaseResponse(release), progress: await this.progressOf.of(release) };
-  }
-
-  /** `GET /releases/{id}/progress`: readiness of the organization's release. */
-  async progress(organizationId: string, id: string): Promise<ReleaseProgressResponse> {
-    const release = await this.releases.find(organizationId, id);
-    if (!release) throw ApiError.notFound('release');
-    return this.progressOf.of(release);
   }
 
   /** A change to `completed` sets `released_at` (and emits `release.released.v1` once). */

@@ -42,6 +42,11 @@ describe('the run lifecycle depends downward', () => {
     expect([...runTimeImportsOf('results')].filter((f) => above.includes(f))).toEqual([]);
   });
 
+  it('releases/ imports none of the features built on releases (their progress is above them)', () => {
+    const above = ['builds', 'testruns', 'results', 'insights', 'release-progress'];
+    expect([...runTimeImportsOf('releases')].filter((f) => above.includes(f))).toEqual([]);
+  });
+
   it('nothing imports the lifecycle but the application module', () => {
     const importers = readdirSync(SRC, { withFileTypes: true })
       .filter((entry) => entry.isDirectory() && entry.name !== 'test-run-lifecycle')

@@ -13,12 +13,16 @@ import {
   ReleaseOverviewResponse,
   ReleaseResponse,
   UpdateReleaseDto,
-} from './dto/release.dto.js';
-import { ReleasesService } from './releases.service.js';
+} from '../releases/dto/release.dto.js';
+import { ReleasesService } from '../releases/releases.service.js';
+import { ReleaseOverviews } from './release-overviews.service.js';
 
 @InternalController()
 export class ReleasesInternalController {
-  constructor(private readonly releases: ReleasesService) {}
+  constructor(
+    private readonly releases: ReleasesService,
+    private readonly overviews: ReleaseOverviews,
+  ) {}
 
   @CreateRoute('projects/:id/releases', ReleaseResponse, { errors: [400, 404, 409, 415, 422] })
   create(
@@ -38,12 +42,12 @@ export class ReleasesInternalController {
     @PathId('project') projectId: string,
     @Query() query: PaginationQuery,
   ): Promise<Page<ReleaseOverviewResponse>> {
-    return this.releases.overviewPage(projectId, query);
+    return this.overviews.page(projectId, query);
   }
 
   @ReadRoute('releases/:id', ReleaseOverviewResponse, { errors: [404] })
   get(@PathId('release') id: string): Promise<ReleaseOverviewResponse> {
-    return this.releases.overviewAnywhere(id);
+    return this.overviews.getAnywhere(id);
   }
 
   @UpdateRoute('releases/:id', ReleaseResponse, { errors: [400, 404, 409, 415] })

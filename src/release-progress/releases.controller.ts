@@ -3,19 +3,19 @@ import { ApiTags } from '@nestjs/swagger';
 import { CallerOrganizationId } from '../auth/access.decorators.js';
 import { ReadRoute } from '../auth/route.decorators.js';
 import { PathId } from '../common/ids.js';
-import { ReleaseProgressResponse } from './dto/release-progress.dto.js';
-import { ReleasesService } from './releases.service.js';
+import { ReleaseProgressResponse } from '../releases/dto/release-progress.dto.js';
+import { ReleaseOverviews } from './release-overviews.service.js';
 
 @ApiTags('releases')
 @Controller('releases')
 export class ReleasesController {
-  constructor(private readonly releases: ReleasesService) {}
+  constructor(private readonly overviews: ReleaseOverviews) {}
 
   @ReadRoute(':id/progress', ReleaseProgressResponse, { scopes: ['testruns:read'], errors: [404] })
   progress(
     @CallerOrganizationId() organizationId: string,
     @PathId('release') id: string,
   ): Promise<ReleaseProgressResponse> {
-    return this.releases.progress(organizationId, id);
+    return this.overviews.progress(organizationId, id);
   }
 }

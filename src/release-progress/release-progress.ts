@@ -2,8 +2,8 @@ import { Injectable } from '@nestjs/common';
 import { BuildLookup } from '../builds/build-lookup.js';
 import { ReleaseResults } from '../results/release-results.js';
 import { TestRunLookup } from '../testruns/test-run-lookup.js';
-import type { ReleaseProgressResponse } from './dto/release-progress.dto.js';
-import type { Release } from './entities/release.entity.js';
+import type { ReleaseProgressResponse } from '../releases/dto/release-progress.dto.js';
+import type { Release } from '../releases/entities/release.entity.js';
 
 const round4 = (value: number) => Math.round(value * 10_000) / 10_000;
 
