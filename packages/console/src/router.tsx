@@ -7,25 +7,29 @@ import {
   Outlet,
   redirect,
 } from '@tanstack/react-router';
-import { sessionQuery } from './api/session';
-import { SignedInLayout } from './components/signed-in-layout';
-import { OrganizationsPage } from './pages/organizations-page';
-import type { ResultStatus, TestRunStatus } from './api/runs';
-import { RESULT_STATUS_NAMES, RUN_STATUS_NAMES } from './components/run-counts';
-import { EditOrganizationPage, NewOrganizationPage } from './pages/organization-pages';
-import { OrganizationApiKeysPage } from './pages/organization-api-keys-page';
-import { OrganizationProjectsPage } from './pages/organization-projects-page';
-import { OrganizationWebhooksPage } from './pages/organization-webhooks-page';
-import { WebhookDeliveriesPage } from './pages/webhook-deliveries-page';
-import { ProjectRunsPage } from './pages/project-runs-page';
-import { RUN_TABS, RunPage, type RunTab, type RunView } from './pages/run-page';
-import { OrganizationBuildQueuePage } from './pages/organization-build-queue-page';
-import { ProjectReleasesPage } from './pages/project-releases-page';
-import { ReleasePage } from './pages/release-page';
-import { CONSOLE_BASE, SignInPage } from './pages/sign-in-page';
-import { CasePage } from './pages/case-page';
-import { ProjectCasesPage } from './pages/project-cases-page';
-import { ProjectFlakyPage } from './pages/project-flaky-page';
+import { sessionQuery } from './session/api/session';
+import { SignedInLayout } from './session/components/signed-in-layout';
+import { OrganizationsPage } from './organizations/pages/organizations-page';
+import type { ResultStatus, TestRunStatus } from './runs/api/runs';
+import { RESULT_STATUS_NAMES, RUN_STATUS_NAMES } from './runs/components/run-counts';
+import {
+  EditOrganizationPage,
+  NewOrganizationPage,
+} from './organizations/pages/organization-pages';
+import { OrganizationApiKeysPage } from './keys/pages/organization-api-keys-page';
+import { OrganizationProjectsPage } from './projects/pages/organization-projects-page';
+import { OrganizationWebhooksPage } from './webhooks/pages/organization-webhooks-page';
+import { WebhookDeliveriesPage } from './webhooks/pages/webhook-deliveries-page';
+import { ProjectRunsPage } from './runs/pages/project-runs-page';
+import { RUN_TABS, RunPage, type RunTab, type RunView } from './runs/pages/run-page';
+import { OrganizationBuildQueuePage } from './releases/pages/organization-build-queue-page';
+import { ProjectReleasesPage } from './releases/pages/project-releases-page';
+import { ReleasePage } from './releases/pages/release-page';
+import { SignInPage } from './session/pages/sign-in-page';
+import { CONSOLE_BASE } from './shared/console-base';
+import { CasePage } from './cases/pages/case-page';
+import { ProjectCasesPage } from './cases/pages/project-cases-page';
+import { ProjectFlakyPage } from './cases/pages/project-flaky-page';
 
 /** A page's place in a list, from `?offset=`: a whole number; none on the first page. */
 function pageSearch(search: Record<string, unknown>): { offset?: number } {
