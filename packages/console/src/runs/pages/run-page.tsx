@@ -21,24 +21,9 @@ import { ComparisonSection, FailuresSection, GatePanel } from '../components/run
 import { LiveStatus } from '../components/live-status';
 import { utcSecond } from '../../shared/formats';
 import { BackToRuns } from '../../shared/components/page-head';
+import { RUN_TABS, type RunTab, type RunView } from '../run-view';
 
 export const RESULTS_PAGE_SIZE = 50;
-
-/** The run page's sections, each a tab whose name is in the URL (`?tab=`; none: results). */
-export const RUN_TABS = {
-  results: 'Results',
-  failures: 'Failures',
-  comparison: 'Compared with baseline',
-} as const;
-export type RunTab = keyof typeof RUN_TABS;
-
-/** What the run page shows, from its URL's search parameters. */
-export interface RunView {
-  tab: RunTab;
-  offset: number;
-  status?: ResultStatus;
-  q?: string;
-}
 
 const number = new Intl.NumberFormat('en');
 
