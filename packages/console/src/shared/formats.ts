@@ -26,3 +26,23 @@ export const utcShortMinute = new Intl.DateTimeFormat('en', {
   hourCycle: 'h23',
   timeZone: 'UTC',
 });
+
+/** How the console writes numbers: English, with thousands separators ("12,345.6"). */
+export const number = new Intl.NumberFormat('en');
+
+/** A share as a percentage to a tenth ("12.5%"). */
+export const percentToTenths = new Intl.NumberFormat('en', {
+  style: 'percent',
+  maximumFractionDigits: 1,
+});
+
+/** A share as a percentage to a hundredth ("12.35%"). */
+export const percentToHundredths = new Intl.NumberFormat('en', {
+  style: 'percent',
+  maximumFractionDigits: 2,
+});
+
+/** A duration in milliseconds: "850 ms" below a second, else "1.25 s". */
+export function duration(ms: number): string {
+  return ms < 1000 ? `${number.format(ms)} ms` : `${number.format(ms / 1000)} s`;
+}

@@ -11,14 +11,13 @@ import {
 import { listState, Loading, readState } from '../../shared/components/states';
 import { BackToOrganizations } from '../../shared/components/page-head';
 import { StatusStrip, StripLegend } from '../components/status-strip';
+import { duration, number } from '../../shared/formats';
 
 /** uPlot comes in a chunk of its own, fetched when a case page first shows a chart. */
 const DurationChart = lazy(() => import('../components/duration-chart'));
 
 /** How many of the case's latest results the strip and the chart show. */
 export const HISTORY_PAGE_SIZE = 50;
-
-const number = new Intl.NumberFormat('en');
 
 /** A test case: its quarantine, and its latest results as a status strip and a duration chart. */
 export function CasePage({ id, offset }: { id: string; offset: number }) {
@@ -94,9 +93,7 @@ export function CasePage({ id, offset }: { id: string; offset: number }) {
 function durationSummary(durations: Array<number | null>): string {
   const known = durations.filter((d): d is number => d !== null);
   if (known.length === 0) return 'None of these results has a duration.';
-  const show = (ms: number) =>
-    ms < 1000 ? `${number.format(ms)} ms` : `${number.format(ms / 1000)} s`;
-  return `Fastest ${show(Math.min(...known))}, slowest ${show(Math.max(...known))}, over ${number.format(known.length)} results with a duration.`;
+  return `Fastest ${duration(Math.min(...known))}, slowest ${duration(Math.max(...known))}, over ${number.format(known.length)} results with a duration.`;
 }
 
 /** Whether the case is in quarantine, and the actions to change that. */

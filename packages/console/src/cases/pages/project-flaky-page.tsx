@@ -8,11 +8,9 @@ import { QuarantineDialog, UnquarantineDialog } from '../components/quarantine-d
 import { ResultStatusBadge } from '../../runs/components/run-counts';
 import { listState, PastLast } from '../../shared/components/states';
 import { BackToRuns, ProjectPageHead } from '../../shared/components/page-head';
+import { number, percentToTenths } from '../../shared/formats';
 
 export const FLAKY_PAGE_SIZE = 25;
-
-const number = new Intl.NumberFormat('en');
-const percent = new Intl.NumberFormat('en', { style: 'percent', maximumFractionDigits: 1 });
 
 /**
  * A project's flaky tests as the service lists them (most flaky first, CONTRACT §12), each
@@ -70,7 +68,7 @@ export function ProjectFlakyPage({ id, offset }: { id: string; offset: number })
                     </div>
                   ) : null}
                 </th>
-                <td className="number">{percent.format(test.flip_rate)}</td>
+                <td className="number">{percentToTenths.format(test.flip_rate)}</td>
                 <td className="number">{number.format(test.flips)}</td>
                 <td className="number">{number.format(test.executions)}</td>
                 <td className="number">{number.format(test.retried_passes)}</td>

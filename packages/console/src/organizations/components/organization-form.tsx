@@ -2,14 +2,13 @@ import { useState, type FormEvent } from 'react';
 import { ApiFailure, type Organization } from '../../shared/api/client';
 import type { CreateOrganization, UpdateOrganization } from '../api/organizations';
 import { FormFooter } from '../../shared/components/form-footer';
+import { number } from '../../shared/formats';
 
 export const PLAN_NAMES: Record<Organization['plan'], string> = {
   basic: 'Basic',
   pro: 'Pro',
   enterprise: 'Enterprise',
 };
-
-const number = new Intl.NumberFormat('en');
 
 /** How the form sets the monthly limit: as it is (editing), the plan's, or a custom one. */
 type LimitChoice = 'keep' | 'plan' | 'custom';

@@ -1,4 +1,4 @@
-const number = new Intl.NumberFormat('en');
+import { number } from '../../shared/formats';
 
 /** Calls this billing period against the monthly limit: a bar, and the figures as text. */
 export function UsageBar({ used, limit }: { used: number; limit: number }) {

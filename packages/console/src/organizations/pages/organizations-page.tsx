@@ -5,11 +5,9 @@ import { Pager } from '../../shared/components/pager';
 import { listState, PastLast } from '../../shared/components/states';
 import { UsageBar } from '../components/usage-bar';
 import { PLAN_NAMES } from '../components/organization-form';
-import { utcDay } from '../../shared/formats';
+import { number, utcDay } from '../../shared/formats';
 
 export const ORGANIZATIONS_PAGE_SIZE = 25;
-
-const number = new Intl.NumberFormat('en');
 
 /** Every organization, newest first, a page at a time (`?offset=` makes a page shareable). */
 export function OrganizationsPage({ offset }: { offset: number }) {

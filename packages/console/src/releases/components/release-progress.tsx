@@ -1,7 +1,5 @@
 import type { ReleaseProgress, ReleaseStatus } from '../api/releases';
-
-const number = new Intl.NumberFormat('en');
-const percent = new Intl.NumberFormat('en', { style: 'percent', maximumFractionDigits: 2 });
+import { number, percentToHundredths } from '../../shared/formats';
 
 export const RELEASE_STATUS_NAMES: Record<ReleaseStatus, string> = {
   planned: 'Planned',
@@ -11,7 +9,7 @@ export const RELEASE_STATUS_NAMES: Record<ReleaseStatus, string> = {
 
 /** A rate the service computed (0–1), or "—" when it has none (nothing to divide by). */
 export function rate(value: number | null): string {
-  return value === null ? '—' : percent.format(value);
+  return value === null ? '—' : percentToHundredths.format(value);
 }
 
 export function ReleaseStatusBadge({ status }: { status: ReleaseStatus }) {

@@ -1,6 +1,5 @@
 import type { ResultStatus, RunCounts, TestRunStatus } from '../api/runs';
-
-const number = new Intl.NumberFormat('en');
+import { number } from '../../shared/formats';
 
 export const RUN_STATUS_NAMES: Record<TestRunStatus, string> = {
   in_progress: 'In progress',

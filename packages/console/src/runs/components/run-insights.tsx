@@ -10,10 +10,9 @@ import {
 import { Pager } from '../../shared/components/pager';
 import { ResultStatusBadge } from './run-counts';
 import { listState, PastLast, LoadError, Loading } from '../../shared/components/states';
+import { number } from '../../shared/formats';
 
 export const FAILURE_GROUPS_PAGE_SIZE = 20;
-
-const number = new Intl.NumberFormat('en');
 
 /** What each gate rule checks, as the page names it (the server's `detail` says the rest). */
 const RULE_NAMES: Record<string, string> = {

@@ -19,17 +19,15 @@ import {
 } from '../components/run-actions';
 import { ComparisonSection, FailuresSection, GatePanel } from '../components/run-insights';
 import { LiveStatus } from '../components/live-status';
-import { utcSecond } from '../../shared/formats';
+import { duration, utcSecond } from '../../shared/formats';
 import { BackToRuns } from '../../shared/components/page-head';
 import { RUN_TABS, type RunTab, type RunView } from '../run-view';
 
 export const RESULTS_PAGE_SIZE = 50;
 
-const number = new Intl.NumberFormat('en');
-
 function Duration({ ms }: { ms: number | null }) {
   if (ms === null) return <span className="muted">—</span>;
-  return <>{ms < 1000 ? `${number.format(ms)} ms` : `${number.format(ms / 1000)} s`}</>;
+  return <>{duration(ms)}</>;
 }
 
 /** The search parameters of a results view (the first page unless `offset`). */

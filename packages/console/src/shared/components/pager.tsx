@@ -1,6 +1,5 @@
 import { Link } from '@tanstack/react-router';
-
-const number = new Intl.NumberFormat('en');
+import { number } from '../formats';
 
 interface Pagination {
   total: number;

@@ -15,7 +15,7 @@ import { Pager } from '../../shared/components/pager';
 import { listState, PastLast } from '../../shared/components/states';
 import { ActiveBadge, EventName } from '../components/webhook-badges';
 import { FormError } from '../../shared/components/form-error';
-import { utcSecond } from '../../shared/formats';
+import { number, utcSecond } from '../../shared/formats';
 
 export const DELIVERIES_PAGE_SIZE = 25;
 
@@ -23,8 +23,6 @@ export const DELIVERIES_PAGE_SIZE = 25;
 const DUE_SOON_MS = 60_000;
 /** …this often, so its outcome shows without a reload. */
 const REREAD_MS = 2_000;
-
-const number = new Intl.NumberFormat('en');
 
 const STATUS_NAMES: Record<Delivery['status'], string> = {
   pending: 'Pending',
