@@ -1,7 +1,8 @@
 import { createRoute } from '@tanstack/react-router';
 import { signedInRoute } from '../layout-routes';
 import { pageSearch } from '../shared/page-search';
-import { EditOrganizationPage, NewOrganizationPage } from './pages/organization-pages';
+import { EditOrganizationPage } from './pages/edit-organization-page';
+import { NewOrganizationPage } from './pages/new-organization-page';
 import { OrganizationsPage } from './pages/organizations-page';
 
 const organizationsRoute = createRoute({

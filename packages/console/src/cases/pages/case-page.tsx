@@ -17,7 +17,7 @@ import { duration, number } from '../../shared/formats';
 const DurationChart = lazy(() => import('../components/duration-chart'));
 
 /** How many of the case's latest results the strip and the chart show. */
-export const HISTORY_PAGE_SIZE = 50;
+const HISTORY_PAGE_SIZE = 50;
 
 /** A test case: its quarantine, and its latest results as a status strip and a duration chart. */
 export function CasePage({ id, offset }: { id: string; offset: number }) {

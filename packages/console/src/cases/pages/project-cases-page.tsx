@@ -8,7 +8,7 @@ import { listState, PastLast } from '../../shared/components/states';
 import { BackToRuns, ProjectPageHead } from '../../shared/components/page-head';
 import { utcMinute } from '../../shared/formats';
 
-export const CASES_PAGE_SIZE = 25;
+const CASES_PAGE_SIZE = 25;
 
 /** A project's test cases, newest first, searched by title or automation id on the server. */
 export function ProjectCasesPage({ id, offset, q }: { id: string; offset: number; q?: string }) {

@@ -10,7 +10,7 @@ import { listState, PastLast } from '../../shared/components/states';
 import { BackToRuns, ProjectPageHead } from '../../shared/components/page-head';
 import { number, percentToTenths } from '../../shared/formats';
 
-export const FLAKY_PAGE_SIZE = 25;
+const FLAKY_PAGE_SIZE = 25;
 
 /**
  * A project's flaky tests as the service lists them (most flaky first, CONTRACT §12), each

@@ -1,24 +1,15 @@
 import { useQuery } from '@tanstack/react-query';
-import { useState, type FormEvent } from 'react';
-import {
-  API_KEY_SCOPES,
-  organizationApiKeys,
-  useCreateApiKey,
-  useDeleteApiKey,
-  type ApiKey,
-  type Scope,
-} from '../api/api-keys';
-import { ApiFailure } from '../../shared/api/client';
+import { useState } from 'react';
+import { organizationApiKeys, type ApiKey } from '../api/api-keys';
 import { organization } from '../../organizations/api/organizations';
-import { CheckboxChoices } from '../../shared/components/checkbox-choices';
-import { ConfirmDialog, ShownOnceDialog } from '../../shared/components/dialogs';
-import { FormFooter } from '../../shared/components/form-footer';
 import { Pager } from '../../shared/components/pager';
 import { listState, PastLast } from '../../shared/components/states';
 import { OrganizationPageHead } from '../../shared/components/page-head';
 import { utcMinute } from '../../shared/formats';
+import { CreateApiKeyForm } from '../components/create-api-key-form';
+import { DeleteApiKeyDialog } from '../components/delete-api-key-dialog';
 
-export const API_KEYS_PAGE_SIZE = 25;
+const API_KEYS_PAGE_SIZE = 25;
 
 /** An organization's API keys: the list, a form to create one, and deleting with confirmation. */
 export function OrganizationApiKeysPage({ id, offset }: { id: string; offset: number }) {
@@ -105,95 +96,7 @@ export function OrganizationApiKeysPage({ id, offset }: { id: string; offset: nu
       <OrganizationPageHead organizationId={id} organization={org.data} title="API keys" />
       {body}
       {page.isError ? null : <CreateApiKeyForm organizationId={id} />}
-      {deleting ? <DeleteDialog apiKey={deleting} onClose={() => setDeleting(null)} /> : null}
+      {deleting ? <DeleteApiKeyDialog apiKey={deleting} onClose={() => setDeleting(null)} /> : null}
     </>
-  );
-}
-
-/** A name and the scopes, checked one by one; the new key then shows once in a dialog. */
-function CreateApiKeyForm({ organizationId }: { organizationId: string }) {
-  const [name, setName] = useState('');
-  const [scopes, setScopes] = useState<Scope[]>([]);
-  /** The new key, in this component's state only, until its dialog closes. */
-  const [shown, setShown] = useState<{ key: string; name: string } | null>(null);
-  const create = useCreateApiKey(organizationId, (key, keyName) =>
-    setShown({ key, name: keyName }),
-  );
-  const failedField = create.error instanceof ApiFailure ? create.error.field : undefined;
-
-  const submit = (event: FormEvent) => {
-    event.preventDefault();
-    create.mutate(
-      { name, scopes },
-      {
-        onSuccess: () => {
-          setName('');
-          setScopes([]);
-        },
-      },
-    );
-  };
-
-  return (
-    <>
-      <h2 id="new-key" className="section">
-        New API key
-      </h2>
-      <form onSubmit={submit} className="card form" aria-labelledby="new-key">
-        <label htmlFor="key-name">Name</label>
-        <input
-          id="key-name"
-          name="name"
-          required
-          maxLength={255}
-          value={name}
-          onChange={(event) => setName(event.target.value)}
-          aria-invalid={failedField === 'name' || undefined}
-        />
-        <CheckboxChoices
-          legend="Scopes (at least one)"
-          name="scopes"
-          options={API_KEY_SCOPES}
-          chosen={scopes}
-          onChange={setScopes}
-          invalid={failedField === 'scopes'}
-        >
-          {(scope) => <code>{scope}</code>}
-        </CheckboxChoices>
-        <FormFooter call={create} action={{ label: 'Create key', pending: 'Creating…' }} />
-      </form>
-      {shown ? (
-        <ShownOnceDialog
-          titleId="new-key-title"
-          title={`Key “${shown.name}” created`}
-          warning="Copy this key now: it will not be shown again. Only its prefix stays visible here."
-          value={shown.key}
-          valueLabel="The new API key"
-          noun="key"
-          onClose={() => setShown(null)}
-        />
-      ) : null}
-    </>
-  );
-}
-
-/** Deleting a key, once confirmed: it stops working at once. */
-function DeleteDialog({ apiKey, onClose }: { apiKey: ApiKey; onClose: () => void }) {
-  const remove = useDeleteApiKey();
-  return (
-    <ConfirmDialog
-      titleId="delete-key-title"
-      title={`Delete the key “${apiKey.name}”?`}
-      call={remove}
-      action={{ label: 'Delete key', pending: 'Deleting…' }}
-      danger
-      onConfirm={() => remove.mutate(apiKey.id, { onSuccess: onClose })}
-      onClose={onClose}
-    >
-      <p>
-        Pipelines using <code>{apiKey.prefix}…</code> will be refused at once. This cannot be
-        undone.
-      </p>
-    </ConfirmDialog>
   );
 }

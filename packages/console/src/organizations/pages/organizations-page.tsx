@@ -7,7 +7,7 @@ import { UsageBar } from '../components/usage-bar';
 import { PLAN_NAMES } from '../components/organization-form';
 import { number, utcDay } from '../../shared/formats';
 
-export const ORGANIZATIONS_PAGE_SIZE = 25;
+const ORGANIZATIONS_PAGE_SIZE = 25;
 
 /** Every organization, newest first, a page at a time (`?offset=` makes a page shareable). */
 export function OrganizationsPage({ offset }: { offset: number }) {

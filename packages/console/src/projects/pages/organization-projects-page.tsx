@@ -9,7 +9,7 @@ import { NewProjectDialog } from '../components/new-project-dialog';
 import { OrganizationPageHead } from '../../shared/components/page-head';
 import { utcDay } from '../../shared/formats';
 
-export const PROJECTS_PAGE_SIZE = 25;
+const PROJECTS_PAGE_SIZE = 25;
 
 /** An organization's projects, newest first, a page at a time. */
 export function OrganizationProjectsPage({ id, offset }: { id: string; offset: number }) {

@@ -14,7 +14,7 @@ import {
 import { listState, PastLast } from '../../shared/components/states';
 import { BackToProjects, ProjectPageHead } from '../../shared/components/page-head';
 
-export const RELEASES_PAGE_SIZE = 25;
+const RELEASES_PAGE_SIZE = 25;
 
 /** A project's releases, newest first: status, progress and readiness, a page at a time. */
 export function ProjectReleasesPage({ id, offset }: { id: string; offset: number }) {

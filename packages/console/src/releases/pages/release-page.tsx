@@ -1,30 +1,16 @@
 import { useQuery } from '@tanstack/react-query';
 import { Link } from '@tanstack/react-router';
-import { useState, type FormEvent } from 'react';
-import { ApiFailure } from '../../shared/api/client';
 import { project } from '../../projects/api/projects';
-import {
-  release,
-  releaseRuns,
-  useUpdateRelease,
-  type Release,
-  type ReleaseStatus,
-  type UpdateRelease,
-} from '../api/releases';
+import { release, releaseRuns, useUpdateRelease } from '../api/releases';
 import { BackToOrganizations } from '../../shared/components/page-head';
 import { Pager } from '../../shared/components/pager';
-import {
-  ReadinessBadge,
-  RELEASE_STATUS_NAMES,
-  ReleaseStatusBadge,
-  ReleaseTiles,
-} from '../components/release-progress';
+import { ReadinessBadge, ReleaseStatusBadge, ReleaseTiles } from '../components/release-progress';
 import { RunsTable } from '../../runs/components/runs-table';
 import { listState, PastLast, readState } from '../../shared/components/states';
-import { FormError } from '../../shared/components/form-error';
 import { utcMinute } from '../../shared/formats';
+import { EditReleaseForm } from '../components/edit-release-form';
 
-export const RELEASE_RUNS_PAGE_SIZE = 25;
+const RELEASE_RUNS_PAGE_SIZE = 25;
 
 /** A release: its readiness and figures as the service computes them, its runs, and editing. */
 export function ReleasePage({ id, offset }: { id: string; offset: number }) {
@@ -111,88 +97,5 @@ function ReleaseRuns({ id, offset }: { id: string; offset: number }) {
         params={{ releaseId: id }}
       />
     </>
-  );
-}
-
-/**
- * Name, version, target date and status; only what changed is sent. Which status changes are
- * allowed is the service's rule: its refusal shows here.
- */
-function EditReleaseForm({
-  editing,
-  update,
-}: {
-  editing: Release;
-  update: ReturnType<typeof useUpdateRelease>;
-}) {
-  const [name, setName] = useState(editing.name);
-  const [version, setVersion] = useState(editing.version ?? '');
-  const [targetDate, setTargetDate] = useState(editing.target_date ?? '');
-  const [status, setStatus] = useState<ReleaseStatus>(editing.status);
-  const failedField = update.error instanceof ApiFailure ? update.error.field : undefined;
-
-  const submit = (event: FormEvent) => {
-    event.preventDefault();
-    const changes: UpdateRelease = {};
-    if (name !== editing.name) changes.name = name;
-    if (version !== (editing.version ?? '')) changes.version = version;
-    if (targetDate !== (editing.target_date ?? '')) changes.target_date = targetDate;
-    if (status !== editing.status) changes.status = status;
-    update.mutate(changes);
-  };
-
-  return (
-    <form onSubmit={submit} className="card form" aria-labelledby="edit-release">
-      <label htmlFor="edit-release-name">Name</label>
-      <input
-        id="edit-release-name"
-        name="name"
-        required
-        value={name}
-        onChange={(event) => setName(event.target.value)}
-        aria-invalid={failedField === 'name' || undefined}
-      />
-      <label htmlFor="edit-release-version">Version</label>
-      <input
-        id="edit-release-version"
-        name="version"
-        value={version}
-        onChange={(event) => setVersion(event.target.value)}
-        aria-invalid={failedField === 'version' || undefined}
-      />
-      <label htmlFor="edit-release-target">Target date</label>
-      <input
-        id="edit-release-target"
-        name="target_date"
-        type="date"
-        value={targetDate}
-        onChange={(event) => setTargetDate(event.target.value)}
-        aria-invalid={failedField === 'target_date' || undefined}
-      />
-      <label htmlFor="edit-release-status">Status</label>
-      <select
-        id="edit-release-status"
-        name="status"
-        value={status}
-        onChange={(event) => setStatus(event.target.value as ReleaseStatus)}
-      >
-        {Object.entries(RELEASE_STATUS_NAMES).map(([value, label]) => (
-          <option key={value} value={value}>
-            {label}
-          </option>
-        ))}
-      </select>
-      <FormError error={update.error} />
-      {update.isSuccess ? (
-        <p role="status" className="muted">
-          Saved.
-        </p>
-      ) : null}
-      <div className="actions">
-        <button type="submit" disabled={update.isPending}>
-          {update.isPending ? 'Saving…' : 'Save changes'}
-        </button>
-      </div>
-    </form>
   );
 }

@@ -10,7 +10,7 @@ import { RunsTable } from '../components/runs-table';
 import { listState, PastLast } from '../../shared/components/states';
 import { StatusFilter } from '../../shared/components/status-filter';
 
-export const RUNS_PAGE_SIZE = 25;
+const RUNS_PAGE_SIZE = 25;
 
 /** A project's test runs, newest first: status and counts, a page at a time, live. */
 export function ProjectRunsPage({

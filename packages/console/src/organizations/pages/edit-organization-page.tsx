@@ -1,31 +1,10 @@
 import { useQuery } from '@tanstack/react-query';
 import { useNavigate } from '@tanstack/react-router';
-import { organization, useCreateOrganization, useUpdateOrganization } from '../api/organizations';
+import { organization, useUpdateOrganization } from '../api/organizations';
 import { OrganizationNav } from '../../shared/components/organization-nav';
 import { BackToOrganizations } from '../../shared/components/page-head';
 import { readState } from '../../shared/components/states';
 import { OrganizationForm } from '../components/organization-form';
-
-export function NewOrganizationPage() {
-  const navigate = useNavigate();
-  const create = useCreateOrganization();
-  return (
-    <>
-      <p>
-        <BackToOrganizations />
-      </p>
-      <h1>New organization</h1>
-      <OrganizationForm
-        submitLabel="Create organization"
-        pending={create.isPending}
-        error={create.error}
-        onSubmit={(body) =>
-          create.mutate(body, { onSuccess: () => navigate({ to: '/organizations' }) })
-        }
-      />
-    </>
-  );
-}
 
 export function EditOrganizationPage({ id }: { id: string }) {
   const navigate = useNavigate();
