@@ -62,8 +62,34 @@ const consoleZones = [
   },
 ];
 
-/** The server's zones (`src/`): none yet; its cycles are already refused below. */
-const serverZones = [];
+/**
+ * The server's zones (`src/`): the run's and the release's features depend downward, type
+ * imports included. A change spanning them is a use case above them (`test-run-lifecycle/`,
+ * `release-progress/`), which no feature imports.
+ */
+const SERVER_ABOVE = ['src/test-run-lifecycle', 'src/release-progress'];
+const serverZones = [
+  {
+    target: 'src/testruns',
+    from: ['src/results', 'src/insights', 'src/flakiness', ...SERVER_ABOVE],
+    message: "The run's table and lookup never call up into the features built on runs.",
+  },
+  {
+    target: 'src/results',
+    from: ['src/insights', ...SERVER_ABOVE],
+    message: 'Results are below what reads them (insights) and the use cases that write them.',
+  },
+  {
+    target: 'src/releases',
+    from: ['src/builds', 'src/testruns', 'src/results', 'src/insights', ...SERVER_ABOVE],
+    message: "Releases are below builds and runs; a release's progress is release-progress/'s.",
+  },
+  {
+    target: ['src/builds', 'src/insights', 'src/flakiness', 'src/projects', 'src/events'],
+    from: SERVER_ABOVE,
+    message: 'The use cases are above the features they use; no feature imports them.',
+  },
+];
 
 /** A tree's floors: its zones, and no cycle among its files. */
 function floors(files, zones, resolver) {

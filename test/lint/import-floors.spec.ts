@@ -48,6 +48,27 @@ describe('import floors', () => {
     expect(broken).toContain('import-x/no-restricted-paths');
   }, 60_000);
 
+  it("refuses a run's table that calls up into the use cases built on it", async () => {
+    const broken = await rulesBrokenBy(
+      'src/testruns/testruns.service.ts',
+      "export { SubmitResults } from '../test-run-lifecycle/submit-results.usecase.js';",
+    );
+    expect(broken).toContain('import-x/no-restricted-paths');
+  }, 60_000);
+
+  it('refuses releases that import the builds built on them', async () => {
+    const broken = await rulesBrokenBy(
+      'src/releases/releases.service.ts',
+      "export { BuildLookup } from '../builds/build-lookup.js';",
+    );
+    expect(broken).toContain('import-x/no-restricted-paths');
+  }, 60_000);
+
+  it("passes the run's and the release's low folders as they are", async () => {
+    const results = await eslint.lintFiles(['src/testruns', 'src/results', 'src/releases']);
+    expect(results.flatMap((result) => result.messages)).toEqual([]);
+  }, 60_000);
+
   it('passes the files as they are', async () => {
     const [result] = await eslint.lintFiles(['packages/console/src/shared/formats.ts']);
     expect(result.messages).toEqual([]);
