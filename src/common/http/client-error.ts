@@ -23,20 +23,25 @@ function answerFor(code: string | undefined): [number, ErrorCode, string, string
   }
 }
 
+/** Whether the error is about the HTTP request (the parser's, or its time running out). */
+function fromHttp(code: string | undefined): boolean {
+  return code !== undefined && (code.startsWith('HPE_') || code === 'ERR_HTTP_REQUEST_TIMEOUT');
+}
+
 /**
  * Node's HTTP parser refuses some requests before the application sees them (a request line
  * and headers over 16 KiB: 431; bytes that are not HTTP: 400) and answers them with a bare
  * status line. These answers get the contract's envelope and an `X-Request-Id` too, so every
  * response a client can receive is JSON it can read (CONTRACT §1). As Node's own handler
  * does, nothing is written into a response already under way, and the socket is closed.
+ * Anything else (a reset, a TLS handshake that failed or timed out) only closes the socket:
+ * over TLS nothing can be written before the handshake, and a write would wait for it forever.
  */
 export function answerClientErrorsInEnvelope(server: Server): void {
   server.on('clientError', (error: Error & { code?: string }, socket: Socket) => {
     const inResponse = (socket as Socket & { _httpMessage?: { headersSent?: boolean } })
       ._httpMessage?.headersSent;
-    if (!socket.writable || inResponse || error.code === 'ECONNRESET') {
-      return void socket.destroy();
-    }
+    if (!socket.writable || inResponse || !fromHttp(error.code)) return void socket.destroy();
     const [status, code, message, field] = answerFor(error.code);
     const body = JSON.stringify({ error: code, message, details: { field } });
     socket.end(
