@@ -31,7 +31,7 @@ export class SessionController {
   })
   @ApiResponse({
     status: 429,
-    description: 'Too many failed sign-ins from this address (`Retry-After`)',
+    description: 'Too many wrong operator tokens from this address (`Retry-After`)',
     type: ErrorEnvelopeDto,
   })
   @ApiCreatedResponse({

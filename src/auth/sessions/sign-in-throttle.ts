@@ -2,7 +2,7 @@ import { ApiError } from '../../common/errors/api-error.js';
 import { ErrorCode } from '../../common/errors/error-codes.js';
 import { addressKey } from '../../common/http/address-key.js';
 
-/** Failed sign-ins a client address may make per window before it must wait. */
+/** Wrong operator tokens (sign-ins or bearer tokens) a client address may send per window before it must wait. */
 export const SIGN_IN_FAILURES_ALLOWED = 5;
 export const SIGN_IN_WINDOW_MS = 15 * 60_000;
 /**
@@ -37,7 +37,7 @@ export class SignInThrottle {
     throw new ApiError(
       429,
       ErrorCode.RateLimitExceeded,
-      'Too many failed sign-ins from this address; try again later.',
+      'Too many wrong operator tokens from this address; try again later.',
       { limit: SIGN_IN_FAILURES_ALLOWED, retry_after: retryAfter, window: 'sign_in' },
       { 'Retry-After': String(retryAfter) },
     );
