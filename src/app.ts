@@ -17,6 +17,7 @@ import { bodyParsing } from './common/http/body-parsing.middleware.js';
 import { answerClientErrorsInEnvelope } from './common/http/client-error.js';
 import { boundConnections, HEADERS_TIMEOUT_MS } from './common/http/connection-limits.js';
 import { httpsOnly } from './common/http/https-only.middleware.js';
+import { noSniff } from './common/http/no-sniff.middleware.js';
 import { refuseBadText } from './common/http/text-checks.js';
 import { requestId } from './common/http/request-id.middleware.js';
 import { Settings } from './config/settings.js';
@@ -51,10 +52,12 @@ export async function createApp(
   app.set('etag', false);
   app.set('trust proxy', settings.trustProxy);
 
-  // Order matters: the request id first (everything logs it), HTTPS before anything that
+  // Order matters: the request id first (everything logs it; every response carries it and
+  // nosniff), HTTPS before anything that
   // authenticates or counts, a large body read only for a valid credential, body parsing last
   // (then the check of the text it parsed).
   app.use(requestId);
+  app.use(noSniff);
   app.use(app.get(MetricsService).middleware);
   app.use(httpsOnly);
   if (settings.servesHttpApi) app.use(app.get(CredentialsBeforeBody).middleware);

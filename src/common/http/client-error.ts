@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { Server } from 'node:http';
+import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import { STATUS_CODES } from 'node:http';
 import type { Socket } from 'node:net';
 import { ErrorCode } from '../errors/error-codes.js';
@@ -36,6 +36,8 @@ function fromHttp(code: string | undefined): boolean {
  * does, nothing is written into a response already under way, and the socket is closed.
  * Anything else (a reset, a TLS handshake that failed or timed out) only closes the socket:
  * over TLS nothing can be written before the handshake, and a write would wait for it forever.
+ * An `Expect` other than `100-continue`, which Node answers 417 with a bare status line too,
+ * gets the envelope as well.
  */
 export function answerClientErrorsInEnvelope(server: Server): void {
   server.on('clientError', (error: Error & { code?: string }, socket: Socket) => {
@@ -47,11 +49,27 @@ export function answerClientErrorsInEnvelope(server: Server): void {
     socket.end(
       `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\n` +
         'Content-Type: application/json; charset=utf-8\r\n' +
+        'X-Content-Type-Options: nosniff\r\n' +
         `Content-Length: ${Buffer.byteLength(body)}\r\n` +
         `X-Request-Id: ${randomUUID()}\r\n` +
         'Connection: close\r\n\r\n' +
         body,
       () => socket.destroy(),
     );
+  });
+  server.on('checkExpectation', (_req: IncomingMessage, res: ServerResponse) => {
+    const body = JSON.stringify({
+      error: ErrorCode.InvalidRequest,
+      message: 'The only expectation served is Expect: 100-continue.',
+      details: { field: 'Expect' },
+    });
+    res.writeHead(417, {
+      'Content-Type': 'application/json; charset=utf-8',
+      'X-Content-Type-Options': 'nosniff',
+      'Content-Length': Buffer.byteLength(body),
+      'X-Request-Id': randomUUID(),
+      Connection: 'close',
+    });
+    res.end(body);
   });
 }
