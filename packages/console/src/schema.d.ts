@@ -728,7 +728,7 @@ export interface components {
             /** @example Web shop */
             name: string;
             /**
-             * @description Short code, unique within the organization
+             * @description Short code, unique within the organization without regard to case
              * @example WEB
              */
             key: string;
@@ -766,7 +766,7 @@ export interface components {
             /** @example Web shop */
             name: string;
             /**
-             * @description Letters, digits, _ or -; 1–32 characters
+             * @description Letters, digits, _ or -; 1–32 characters; unique within the organization without regard to case (409 otherwise)
              * @example WEB
              */
             key: string;
@@ -778,7 +778,7 @@ export interface components {
             /** @example Web shop */
             name: string;
             /**
-             * @description Short code, unique within the organization
+             * @description Short code, unique within the organization without regard to case
              * @example WEB
              */
             key: string;
@@ -1433,7 +1433,7 @@ export interface components {
             /** @example Web shop */
             name: string;
             /**
-             * @description Short code, unique within the organization
+             * @description Short code, unique within the organization without regard to case
              * @example WEB
              */
             key: string;
@@ -3565,7 +3565,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Server-sent events: a `run` event with the test run (as `GET /api/v1/testruns/{id}` answers it) at once, then after every result batch and status change, until the client leaves */
+            /** @description Server-sent events: a `run` event with the test run (as `GET /api/v1/testruns/{id}` answers it) at once, then after every result batch and status change, until the client leaves, or its console session is signed out or expires (checked every `LIVE_HEARTBEAT_MS`, with the keep-alive comment) */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -3601,7 +3601,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelopeDto"];
                 };
             };
-            /** @description Too many wrong operator tokens from this address (`Retry-After`) */
+            /** @description This console session (or the operator token) holds its share of the process’s live streams (`rate_limit_exceeded`, `window: "live_streams"`): close one, or retry after `Retry-After` seconds */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -3632,7 +3632,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Server-sent events: a `run` event with a test run of the project (as `GET /api/v1/testruns/{id}` answers it) after every result batch and status change of any of its runs, new runs included, until the client leaves; nothing at first (read the list once the stream is open) */
+            /** @description Server-sent events: a `run` event with a test run of the project (as `GET /api/v1/testruns/{id}` answers it) after every result batch and status change of any of its runs, new runs included, until the client leaves, or its console session is signed out or expires (checked every `LIVE_HEARTBEAT_MS`, with the keep-alive comment); nothing at first (read the list once the stream is open) */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -3668,7 +3668,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelopeDto"];
                 };
             };
-            /** @description Too many wrong operator tokens from this address (`Retry-After`) */
+            /** @description This console session (or the operator token) holds its share of the process’s live streams (`rate_limit_exceeded`, `window: "live_streams"`): close one, or retry after `Retry-After` seconds */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -4970,7 +4970,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description A new delivery of the same event */
+            /** @description A new delivery of the same event; the one redelivered, if still `pending`, ends (`failed`, no more retries) */
             202: {
                 headers: {
                     [name: string]: unknown;

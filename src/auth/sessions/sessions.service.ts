@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import type { Request } from 'express';
 import { ApiError } from '../../common/errors/api-error.js';
 import { ErrorCode } from '../../common/errors/error-codes.js';
+import type { StreamHolder } from '../../common/http/server-sent-events.js';
 import { Settings } from '../../config/settings.js';
 import type { SessionResponse, SignInDto } from './dto/session.dto.js';
 import { clearedSessionCookie, sessionCookie, sessionSecretFrom } from './session-cookie.js';
@@ -40,6 +41,9 @@ const noSession = () =>
     {},
     { 'WWW-Authenticate': 'Bearer' },
   );
+
+/** The operator token's streams: it cannot be signed out, so they end only when their client leaves. */
+const OPERATOR_TOKEN: StreamHolder = { key: 'operator-token', stillAdmitted: async () => true };
 
 /**
  * Console sign-in: server-side sessions in PostgreSQL, held by the browser in an httpOnly
@@ -156,6 +160,23 @@ export class SessionsService {
         `A change made with the console session needs its CSRF token in ${CSRF_HEADER}.`,
       );
     }
+  }
+
+  /**
+   * Who holds a live stream the request opens, as the access guard admitted it: the operator
+   * token when `Authorization` came, else the request's session, looked up afresh on each
+   * heartbeat so that the stream ends once the session is signed out or has expired.
+   */
+  async streamHolder(req: Request): Promise<StreamHolder> {
+    if (req.get('authorization') !== undefined) return OPERATOR_TOKEN;
+    const found = await this.sessionOf(req);
+    const token = this.settings.adminToken;
+    if (found === null || token === null) throw noSession();
+    const secretHash = hashSessionSecret(found.secret, token);
+    return {
+      key: `session:${found.session.id}`,
+      stillAdmitted: async () => (await this.sessions.findLive(secretHash)) !== null,
+    };
   }
 
   /** The request's session, for the page that has just loaded. */
