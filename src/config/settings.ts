@@ -32,6 +32,13 @@ export class Settings {
   readonly tlsCertFile!: string | null;
   readonly tlsKeyFile!: string | null;
   readonly tlsSelfSigned!: boolean;
+  /** Connections one process holds open at once; past it a new one is closed at once. */
+  readonly maxConnections!: number;
+  /**
+   * Connections one client address (an IPv6 address by its /64) may hold open at once; a peer
+   * that `trustProxy` trusts (an ingress, carrying everyone's requests) is not capped by it.
+   */
+  readonly maxConnectionsPerAddress!: number;
   readonly rateLimitPerMinute!: number;
   readonly rateLimitStore!: RateLimitStore;
   readonly webhookAllowedHosts!: string[];
@@ -123,6 +130,8 @@ export function loadSettings(env: Env): Settings {
     tlsCertFile: read.optionalFile('TLS_CERT_FILE'),
     tlsKeyFile: read.optionalFile('TLS_KEY_FILE'),
     tlsSelfSigned: read.boolean('TLS_SELF_SIGNED', false),
+    maxConnections: read.integer('MAX_CONNECTIONS', 2_000, 1, 1_000_000),
+    maxConnectionsPerAddress: read.integer('MAX_CONNECTIONS_PER_ADDRESS', 256, 1, 1_000_000),
     rateLimitPerMinute: read.integer('RATE_LIMIT_PER_MINUTE', 600, 1, 1_000_000),
     rateLimitStore: read.oneOf('RATE_LIMIT_STORE', 'memory', RATE_LIMIT_STORES),
     webhookAllowedHosts: read.list('WEBHOOK_ALLOWED_HOSTS'),
