@@ -256,6 +256,8 @@ describe('web console: projects, releases and the build queue', () => {
       'Build queue of Release Co',
     );
     expect(await textWhen(queueRows().first(), 'web #101')).toMatch(/^1web #101/);
+    // Project names come from a second read, which may land after the queue's.
+    expect(await textWhen(queueRows().first(), 'Web shop')).toMatch(/Web shop/);
     expect(await queueRows().allTextContents()).toEqual([
       expect.stringMatching(/^1web #101.*main.*9fceb02d0a.*Web shop/),
       expect.stringMatching(/^2web #102.*Web shop/),
