@@ -43,6 +43,10 @@ export class Settings {
   readonly webhookSweepIntervalMs!: number;
   readonly logLevel!: LogLevel;
   readonly shutdownTimeoutMs!: number;
+  /** What the request bodies a process holds at once may cost to parse and store, in bytes. */
+  readonly bodyMemoryBudgetBytes!: number;
+  /** How long a request waits for its body's share of that budget before it answers 503. */
+  readonly bodyBudgetWaitMs!: number;
   /** The console's sign-in with an OpenID Connect provider; null = operator token only. */
   readonly oidc!: OidcSettings | null;
 
@@ -130,6 +134,8 @@ export function loadSettings(env: Env): Settings {
     webhookSweepIntervalMs: read.integer('WEBHOOK_SWEEP_INTERVAL_MS', 5_000, 100, 600_000),
     logLevel: read.oneOf('LOG_LEVEL', 'info', LOG_LEVELS),
     shutdownTimeoutMs: read.integer('SHUTDOWN_TIMEOUT_MS', 25_000, 1, 600_000),
+    bodyMemoryBudgetBytes: read.integer('BODY_MEMORY_BUDGET_MB', 192, 1, 65_536) * 1024 * 1024,
+    bodyBudgetWaitMs: read.integer('BODY_BUDGET_WAIT_MS', 60_000, 1, 600_000),
   };
   const oidc = readOidc(read, problems, values.adminToken !== null);
 

@@ -10,6 +10,7 @@ import {
   SubmittedResultsResponse,
 } from './dto/result.dto.js';
 import { parseSubmitResults } from './result-commands.js';
+import { ResultsPerCallAtMost } from './result-items.js';
 import { ResultsService } from './results.service.js';
 
 @InternalController()
@@ -33,6 +34,7 @@ export class ResultsInternalController {
   @CreateRoute('testruns/:id/results', SubmittedResultsResponse, {
     errors: [400, 404, 409, 413, 415, 422],
   })
+  @ResultsPerCallAtMost()
   @ApiBody({ type: SubmitResultsDto })
   submit(@PathId('test_run') id: string, @Body() body: unknown): Promise<SubmittedResultsResponse> {
     return this.results.submitAnywhere(id, parseSubmitResults(body));
