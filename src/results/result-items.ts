@@ -109,12 +109,15 @@ export function parseResultItems(value: unknown, field = 'results'): ResultItem[
     throw ApiError.invalidField(field, `${field} must contain at least 1 result`);
   if (value.length > MAX_RESULTS_PER_CALL) throw tooManyResults();
   const errors: FieldError[] = [];
-  const items: ResultItem[] = new Array(value.length);
-  for (let i = 0; i < value.length && errors.length < MAX_REPORTED_ERRORS; i++) {
-    items[i] = parseItem(value[i], `${field}[${i}]`, errors) as ResultItem;
+  // Each checked item takes its raw object's place in the parsed body's own list: the raw one
+  // can then be collected, so a batch is not held twice while it is stored (its strings are
+  // shared anyway). On an error the list is thrown away with the request.
+  const items = value as unknown[];
+  for (let i = 0; i < items.length && errors.length < MAX_REPORTED_ERRORS; i++) {
+    items[i] = parseItem(items[i], `${field}[${i}]`, errors);
   }
   if (errors.length > 0) throw ApiError.invalid(errors);
-  return items;
+  return items as ResultItem[];
 }
 
 function parseItem(raw: unknown, path: string, errors: FieldError[]): ResultItem | null {
