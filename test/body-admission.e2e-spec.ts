@@ -113,6 +113,9 @@ describe('request bodies: admitted before they are read, within a memory budget'
     });
     expect(second.headers).toMatch(/retry-after: \d+/);
     expect(second.headers).toContain('connection: close');
+    // A body declared over 10 MiB is refused at once (413), not after a wait (503).
+    const tooLarge = await rawPost(port, path, `Bearer ${key}`, 10 * MIB + 1).answer;
+    expect(tooLarge.status).toBe('HTTP/1.1 413 Payload Too Large');
     // A small body still fits beside the large one.
     await t.http
       .post(path)

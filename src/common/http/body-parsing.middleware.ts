@@ -31,8 +31,16 @@ export function hasBody(req: Request): boolean {
   return req.get('transfer-encoding') !== undefined;
 }
 
-/** How the body of a request will be read; 415 for a type the route does not take. */
+/**
+ * How the body of a request will be read: 415 for a type the route does not take, 413 for a
+ * declared length over 10 MiB (refused without waiting for the memory budget).
+ */
 export function bodyKind(req: Request, acceptsXml: boolean): BodyKind {
+  if (Number(req.get('content-length')) > MAX_BODY_BYTES) {
+    throw new ApiError(413, ErrorCode.PayloadTooLarge, 'The request body is too large.', {
+      limit: MAX_BODY_BYTES,
+    });
+  }
   if (req.is(JSON_TYPE)) return 'json';
   if (acceptsXml && req.is(XML_TYPES)) return 'xml';
   throw new ApiError(
