@@ -1,4 +1,87 @@
+import { createNodeResolver, importX } from 'eslint-plugin-import-x';
 import tseslint from 'typescript-eslint';
+
+/*
+ * The floors: which folder may import which, and no import cycle. Each tree lists its zones
+ * (eslint-plugin-import-x's `no-restricted-paths`: files in `target` may not import from
+ * `from`); the server's (`src/`) can be added beside the console's as one more entry.
+ */
+const CONSOLE = 'packages/console/src';
+const CONSOLE_FEATURES = [
+  'cases',
+  'keys',
+  'organizations',
+  'projects',
+  'releases',
+  'runs',
+  'session',
+  'webhooks',
+];
+const CONSOLE_APP = [
+  `${CONSOLE}/main.tsx`,
+  `${CONSOLE}/router.tsx`,
+  `${CONSOLE}/layout-routes.tsx`,
+];
+
+const consoleZones = [
+  {
+    target: `${CONSOLE}/shared`,
+    from: [...CONSOLE_FEATURES.map((feature) => `${CONSOLE}/${feature}`), ...CONSOLE_APP],
+    message: 'Shared UI serves every feature and knows none of them.',
+  },
+  ...CONSOLE_FEATURES.map((feature) => ({
+    target: `${CONSOLE}/${feature}`,
+    from: CONSOLE_FEATURES.filter((other) => other !== feature).flatMap((other) => [
+      `${CONSOLE}/${other}/pages`,
+      `${CONSOLE}/${other}/routes.tsx`,
+    ]),
+    message: "A feature uses another's api and components, never its pages or routes.",
+  })),
+  {
+    target: `${CONSOLE}/*/pages/**`,
+    from: `${CONSOLE}/*/pages/**`,
+    message: 'A page does not import a page: share a component instead.',
+  },
+  {
+    target: [`${CONSOLE}/*/components/**`, `${CONSOLE}/*/api/**`],
+    from: [`${CONSOLE}/*/pages/**`, `${CONSOLE}/*/routes.tsx`],
+    message: 'Components and api serve pages, never the other way round.',
+  },
+  {
+    target: `${CONSOLE}/*/api/**`,
+    from: `${CONSOLE}/*/components/**`,
+    message: 'The api knows no components.',
+  },
+  {
+    target: [
+      ...CONSOLE_FEATURES.map((feature) => `${CONSOLE}/${feature}`),
+      `${CONSOLE}/layout-routes.tsx`,
+    ],
+    from: [`${CONSOLE}/main.tsx`, `${CONSOLE}/router.tsx`],
+    message: 'The router gathers the routes; nothing below it reads it.',
+  },
+];
+
+/** The server's zones (`src/`): none yet; its cycles are already refused below. */
+const serverZones = [];
+
+/** A tree's floors: its zones, and no cycle among its files. */
+function floors(files, zones, resolver) {
+  return {
+    files,
+    plugins: { 'import-x': importX },
+    settings: {
+      'import-x/resolver-next': [resolver],
+      // no-cycle reads each imported file, so it must parse TypeScript.
+      'import-x/parsers': { '@typescript-eslint/parser': ['.ts', '.tsx'] },
+      'import-x/extensions': ['.ts', '.tsx', '.js'],
+    },
+    rules: {
+      'import-x/no-cycle': 'error',
+      ...(zones.length > 0 ? { 'import-x/no-restricted-paths': ['error', { zones }] } : {}),
+    },
+  };
+}
 
 export default tseslint.config(
   {
@@ -21,4 +104,15 @@ export default tseslint.config(
       'no-console': 'error',
     },
   },
+  floors(
+    ['src/**/*.ts'],
+    serverZones,
+    // The server's ESM imports name the compiled `.js`; the source is the `.ts` beside it.
+    createNodeResolver({ extensions: ['.ts', '.js'], extensionAlias: { '.js': ['.ts', '.js'] } }),
+  ),
+  floors(
+    [`${CONSOLE}/**/*.{ts,tsx}`],
+    consoleZones,
+    createNodeResolver({ extensions: ['.ts', '.tsx', '.d.ts', '.js'] }),
+  ),
 );

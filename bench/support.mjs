@@ -7,6 +7,7 @@ import { createServer } from 'node:net';
 import { resolve } from 'node:path';
 import { tmpdir } from 'node:os';
 import { Agent, request } from 'node:http';
+import { get as httpsGet } from 'node:https';
 import autocannon from 'autocannon';
 import pg from 'pg';
 
@@ -67,17 +68,29 @@ export async function startService(env, nodeArgs = []) {
     },
     stdio: ['ignore', 'inherit', 'inherit'],
   });
-  const base = `http://127.0.0.1:${port}`;
+  const tls = env.TLS_SELF_SIGNED === 'true';
+  const base = `${tls ? 'https' : 'http'}://127.0.0.1:${port}`;
   for (let i = 0; i < 200; i++) {
     if (child.exitCode !== null) throw new Error(`service exited with ${child.exitCode}`);
     try {
-      if ((await fetch(`${base}/healthz`)).ok) break;
+      if (await healthy(base, tls)) break;
     } catch {
       // not listening yet
     }
     await new Promise((r) => setTimeout(r, 100));
   }
   return { child, base, stop: () => new Promise((done) => { child.once('exit', done); child.kill('SIGTERM'); }) };
+}
+
+/** Whether `/healthz` answers 200 (over TLS with the self-signed certificate when `tls`). */
+async function healthy(base, tls) {
+  if (!tls) return (await fetch(`${base}/healthz`)).ok;
+  return new Promise((done, fail) => {
+    httpsGet(`${base}/healthz`, { rejectUnauthorized: false }, (res) => {
+      res.resume();
+      done(res.statusCode === 200);
+    }).on('error', fail);
+  });
 }
 
 /** Requests through the loopback "proxy": the service treats them as HTTPS. */

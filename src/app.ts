@@ -13,7 +13,9 @@ import { ApiExceptionFilter, sendEnvelope } from './common/errors/api-exception.
 import { createValidationPipe } from './common/errors/validation.js';
 import { ApiExpressAdapter } from './common/http/http-result.js';
 import { answerClientErrorsInEnvelope } from './common/http/client-error.js';
+import { boundConnections, HEADERS_TIMEOUT_MS } from './common/http/connection-limits.js';
 import { httpsOnly } from './common/http/https-only.middleware.js';
+import { noSniff } from './common/http/no-sniff.middleware.js';
 import { requestId } from './common/http/request-id.middleware.js';
 import { Settings } from './config/settings.js';
 import { OpenApiDocument } from './openapi/openapi-document.provider.js';
@@ -47,10 +49,12 @@ export async function createApp(
   app.set('etag', false);
   app.set('trust proxy', settings.trustProxy);
 
-  // Order matters: the request id first (everything logs it), HTTPS before anything that
-  // authenticates or counts, one Authorization header. No body is read here: the access guard
-  // admits the request first, then `ReadBodyInterceptor` reads it within the memory budget.
+  // Order matters: the request id first (everything logs it; every response carries it and
+  // nosniff), HTTPS before anything that authenticates or counts, one Authorization header. No
+  // body is read here: the access guard admits the request first, then `ReadBodyInterceptor`
+  // reads it within the memory budget.
   app.use(requestId);
+  app.use(noSniff);
   app.use(app.get(MetricsService).middleware);
   app.use(httpsOnly);
   if (settings.servesHttpApi) app.use(app.get(CredentialsBeforeBody).middleware);
@@ -68,6 +72,7 @@ export async function createApp(
   await app.init();
   answerClientErrorsInEnvelope(app.getHttpServer());
   keepIdleConnectionsOpen(app.getHttpServer());
+  boundConnections(app.getHttpServer(), settings);
   if (settings.servesHttpApi) app.get(OpenApiDocument).build(app);
   // Nest answers unknown paths under the prefix; this catches every other path (after init,
   // so it sits behind all routes).
@@ -79,7 +84,8 @@ export async function createApp(
  * How long an idle keep-alive connection stays open. Node closes them after 5 s, while a proxy
  * in front (ingress-nginx keeps upstream connections 60 s, AWS ALB 60 s) may send the next
  * request on one just as it closes, and answer the client 502: the service must outlast the
- * proxy. (The time a request's headers may take stays Node's 60 s.)
+ * proxy. (The time a request's headers may take is `HEADERS_TIMEOUT_MS`, counted from its
+ * first byte, not from the end of the previous request.)
  */
 export const KEEP_ALIVE_TIMEOUT_MS = 65_000;
 
@@ -92,9 +98,17 @@ function notFound(_req: Request, res: Response): void {
   sendEnvelope(res, error.getStatus(), error.toEnvelope());
 }
 
-async function tlsOptions(settings: Settings): Promise<HttpsOptions | undefined> {
+/** The TLS options; a handshake must end within `HEADERS_TIMEOUT_MS` (Node's default: 120 s). */
+async function tlsOptions(
+  settings: Settings,
+): Promise<(HttpsOptions & { handshakeTimeout: number }) | undefined> {
+  const handshakeTimeout = HEADERS_TIMEOUT_MS;
   if (settings.tlsCertFile !== null && settings.tlsKeyFile !== null) {
-    return { cert: readFileSync(settings.tlsCertFile), key: readFileSync(settings.tlsKeyFile) };
+    return {
+      cert: readFileSync(settings.tlsCertFile),
+      key: readFileSync(settings.tlsKeyFile),
+      handshakeTimeout,
+    };
   }
   if (!settings.tlsSelfSigned) return undefined;
   const pems = await generateCertificate([{ name: 'commonName', value: 'localhost' }], {
@@ -110,5 +124,5 @@ async function tlsOptions(settings: Settings): Promise<HttpsOptions | undefined>
       },
     ],
   });
-  return { cert: pems.cert, key: pems.private };
+  return { cert: pems.cert, key: pems.private, handshakeTimeout };
 }

@@ -75,6 +75,27 @@ describe('projects and test cases', () => {
         .send({ name: 'x', key: 'X' })
         .expect(404);
     });
+
+    it('refuses a key that differs only in case (409 conflict), also when both are created at once', async () => {
+      const { org, key } = await createTenant(t, ['projects:read']);
+      await createProject(t, org.id, { key: 'web' });
+      const create = (projectKey: string) =>
+        t.http
+          .post(`/internal/v1/organizations/${org.id}/projects`)
+          .set(OPERATOR)
+          .send({ name: projectKey, key: projectKey });
+      const upper = await create('WEB');
+      expect(upper.status).toBe(409);
+      expect(upper.body).toMatchObject({ error: 'conflict', details: { reason: 'duplicate_key' } });
+
+      const racing = await Promise.all(['Api', 'API', 'api', 'aPi'].map(create));
+      expect(racing.map((res) => res.status).sort()).toEqual([201, 409, 409, 409]);
+      const listed = await t.http.get('/api/v1/projects').set(withKey(key)).expect(200);
+      expect(listed.body.data.map((p: { key: string }) => p.key.toLowerCase()).sort()).toEqual([
+        'api',
+        'web',
+      ]);
+    });
   });
 
   describe('GET /projects/{id}/testcases', () => {

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { DataSource } from 'typeorm';
 import { IdempotencyClaimsCarryATokenAndNoSecrets1795469263941 } from '../src/database/migrations/1795469263941-IdempotencyClaimsCarryATokenAndNoSecrets.js';
+import { ProjectKeysIgnoreCase1795500000000 } from '../src/database/migrations/1795500000000-ProjectKeysIgnoreCase.js';
 import { dataSourceOptions } from '../src/database/data-source-options.js';
 import { prepared } from '../src/database/preparing-client.js';
 
@@ -51,6 +52,71 @@ describe('database schema', () => {
       ]);
     } finally {
       await runner.query('DELETE FROM idempotency_record WHERE owner = $1', [owner]);
+      await runner.release();
+      await dataSource.destroy();
+    }
+  });
+});
+
+describe('the migration that makes project keys unique in any case', () => {
+  it('renames the later of keys that differ only in case to a free `<key>-<n>`, per organization', async () => {
+    const dataSource = new DataSource(dataSourceOptions(process.env.DATABASE_URL as string));
+    await dataSource.initialize();
+    const runner = dataSource.createQueryRunner();
+    const migration = new ProjectKeysIgnoreCase1795500000000();
+    const long = 'k'.repeat(32);
+    // In a transaction rolled back at the end: other test files never see the old index.
+    await runner.startTransaction();
+    try {
+      await migration.down(runner);
+      const [[a], [b]]: Array<Array<{ id: string }>> = await Promise.all(
+        ['a', 'b'].map((name) =>
+          runner.query(
+            `INSERT INTO organization (name, plan, subscription_started_at) VALUES ($1, 'pro', now()) RETURNING id`,
+            [name],
+          ),
+        ),
+      );
+      const projects: Array<[string, string, number]> = [
+        [a.id, 'web', 0],
+        [a.id, 'WEB', 1],
+        [a.id, 'Web', 2],
+        [a.id, 'web-2', 3],
+        [a.id, long.toUpperCase(), 4],
+        [a.id, long, 5],
+        [b.id, 'WEB', 6],
+      ];
+      for (const [organization, key, minutes] of projects) {
+        await runner.query(
+          `INSERT INTO project (organization_id, name, key, created_at)
+           VALUES ($1, $2, $2, now() + make_interval(mins => $3))`,
+          [organization, key, minutes],
+        );
+      }
+      await migration.up(runner);
+      const keys = async (organization: string) =>
+        (
+          (await runner.query(
+            'SELECT key FROM project WHERE organization_id = $1 ORDER BY created_at',
+            [organization],
+          )) as Array<{ key: string }>
+        ).map((row) => row.key);
+      expect(await keys(a.id)).toEqual([
+        'web',
+        'WEB-3',
+        'Web-4',
+        'web-2',
+        long.toUpperCase(),
+        `${'k'.repeat(30)}-2`,
+      ]);
+      expect(await keys(b.id)).toEqual(['WEB']);
+      await expect(
+        runner.query(`INSERT INTO project (organization_id, name, key) VALUES ($1, 'x', 'wEb')`, [
+          a.id,
+        ]),
+      ).rejects.toMatchObject({ code: '23505' });
+    } finally {
+      await runner.rollbackTransaction();
       await runner.release();
       await dataSource.destroy();
     }

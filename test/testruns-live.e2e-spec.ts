@@ -1,4 +1,5 @@
 import { jest } from '@jest/globals';
+import { createHmac } from 'node:crypto';
 import { request, type IncomingMessage } from 'node:http';
 import { RunLiveService } from '../src/testruns/live/run-live.service.js';
 import { TestRunLookup } from '../src/testruns/test-run-lookup.js';
@@ -6,7 +7,15 @@ import { DataSource } from 'typeorm';
 import { createProject } from './factories/catalog.js';
 import { createTenant } from './factories/organizations.js';
 import { createRun, RUN_SCOPES, submitResults } from './factories/runs.js';
-import { OPERATOR, listenOnLoopback, startApp, type TestApp } from './support/app.js';
+import {
+  ADMIN_TOKEN,
+  HTTPS,
+  OPERATOR,
+  listenOnLoopback,
+  startApp,
+  type TestApp,
+} from './support/app.js';
+import { MAX_LIVE_VIEWERS_PER_HOLDER } from '../src/testruns/live/live-slots.js';
 
 /** Retries `assertion` until it passes (10 s at most): events arrive after the change commits. */
 async function eventually(assertion: () => void, ms = 10_000): Promise<void> {
@@ -23,6 +32,8 @@ async function eventually(assertion: () => void, ms = 10_000): Promise<void> {
 }
 
 const UNKNOWN_ID = '9d0b3a52-7c1e-4f7a-8a3b-1c2d3e4f5a6b';
+/** Heartbeats this often here, so that a signed-out session's stream ends within a test. */
+const HEARTBEAT_MS = 200;
 
 interface RunEvent {
   id: string;
@@ -34,8 +45,11 @@ interface RunEvent {
 /** An open `GET …/live`: the `run` events received so far, parsed. */
 class LiveView {
   readonly events: RunEvent[] = [];
+  /** Whether the service has ended the stream. */
+  ended = false;
   private buffer = '';
   constructor(readonly response: IncomingMessage) {
+    response.on('end', () => (this.ended = true));
     response.setEncoding('utf8');
     response.on('data', (chunk: string) => {
       this.buffer += chunk;
@@ -61,7 +75,7 @@ describe('a test run, live (GET /internal/v1/testruns/{id}/live)', () => {
   let t: TestApp;
   let port: number;
   beforeAll(async () => {
-    t = await startApp();
+    t = await startApp({ LIVE_HEARTBEAT_MS: String(HEARTBEAT_MS) });
     port = await listenOnLoopback(t);
   });
   afterAll(() => t.close());
@@ -170,6 +184,109 @@ describe('a test run, live (GET /internal/v1/testruns/{id}/live)', () => {
     expect(live.viewing).toBe(1);
     view.close();
     await eventually(() => expect(live.viewing).toBe(0));
+  });
+
+  describe('held by a console session or the operator token', () => {
+    const SESSION = '/internal/v1/session';
+    /** Signs in with the token as the console does: the session's cookie and CSRF token. */
+    async function signIn(): Promise<{ cookie: Record<string, string>; csrf: string }> {
+      const res = await t.http.post(SESSION).set(HTTPS).send({ token: ADMIN_TOKEN });
+      expect(res.status).toBe(201);
+      const cookie = String(res.headers['set-cookie']).split(';')[0];
+      return { cookie: { ...HTTPS, Cookie: cookie }, csrf: res.body.csrf_token };
+    }
+
+    it('ends a stream once its session is signed out, and one whose session expired; the operator token’s goes on', async () => {
+      const { key, run } = await runWithKey();
+      const first = await signIn();
+      const second = await signIn();
+      const signedOut = new LiveView(await open(run.id, first.cookie));
+      const expiring = new LiveView(await open(run.id, second.cookie));
+      const token = new LiveView(await open(run.id));
+      try {
+        for (const view of [signedOut, expiring, token]) {
+          expect(view.response.statusCode).toBe(200);
+          await eventually(() => expect(view.events.length).toBeGreaterThan(0));
+        }
+        // Several heartbeats pass: a live session's stream stays open.
+        await new Promise((resolve) => setTimeout(resolve, 3 * HEARTBEAT_MS));
+        expect([signedOut.ended, expiring.ended]).toEqual([false, false]);
+
+        await t.http
+          .delete(SESSION)
+          .set({ ...first.cookie, 'X-CSRF-Token': first.csrf })
+          .expect(204);
+        await eventually(() => expect(signedOut.ended).toBe(true), 5 * HEARTBEAT_MS + 2_000);
+        expect(expiring.ended).toBe(false);
+
+        // The table keeps the HMAC of the cookie's secret, keyed with the operator token.
+        const secret = second.cookie.Cookie.split('=')[1];
+        await t.app
+          .get(DataSource)
+          .query(
+            `UPDATE console_session SET expires_at = now() - interval '1 second' WHERE secret_hash = $1`,
+            [createHmac('sha256', ADMIN_TOKEN).update(secret).digest('hex')],
+          );
+        await eventually(() => expect(expiring.ended).toBe(true), 5 * HEARTBEAT_MS + 2_000);
+
+        // The operator token cannot be signed out: its stream still sends.
+        const batch = [{ automation_id: 'live.held.a', status: 'passed' }];
+        expect((await submitResults(t, key, run.id, batch)).status).toBe(201);
+        await eventually(() => expect(token.last?.counts.total).toBe(1));
+        expect(token.ended).toBe(false);
+        // And a signed-out session opens nothing again (what the EventSource's reconnect meets).
+        const again = await open(run.id, first.cookie);
+        expect(again.statusCode).toBe(401);
+        again.resume();
+      } finally {
+        signedOut.close();
+        expiring.close();
+        token.close();
+      }
+      await eventually(() => expect(t.app.get(RunLiveService).viewing).toBe(0));
+    });
+
+    it(`lets one holder keep at most ${MAX_LIVE_VIEWERS_PER_HOLDER} streams: past them 429 with Retry-After, while others still get theirs`, async () => {
+      const { org, key } = await createTenant(t, RUN_SCOPES);
+      const project = await createProject(t, org.id);
+      const run = await createRun(t, key, project.id);
+      const views: LiveView[] = [];
+      try {
+        for (let i = 0; i < MAX_LIVE_VIEWERS_PER_HOLDER; i++) {
+          const response = await open(run.id);
+          expect(response.statusCode).toBe(200);
+          views.push(new LiveView(response));
+        }
+        const refused = await t.http.get(`/internal/v1/testruns/${run.id}/live`).set(OPERATOR);
+        expect(refused.status).toBe(429);
+        expect(refused.headers['retry-after']).toBe('5');
+        expect(refused.body).toEqual({
+          error: 'rate_limit_exceeded',
+          message: expect.stringContaining('Too many live views'),
+          details: { limit: MAX_LIVE_VIEWERS_PER_HOLDER, retry_after: 5, window: 'live_streams' },
+        });
+        const projectPath = `/internal/v1/projects/${project.id}/testruns/live`;
+        expect((await t.http.get(projectPath).set(OPERATOR)).status).toBe(429);
+
+        // A console session is another holder: it gets its stream.
+        const session = await signIn();
+        const own = new LiveView(await open(run.id, session.cookie));
+        views.push(own);
+        expect(own.response.statusCode).toBe(200);
+
+        // Once one of the token's streams is closed, it may open another.
+        views[0].close();
+        await eventually(() =>
+          expect(t.app.get(RunLiveService).viewing).toBe(MAX_LIVE_VIEWERS_PER_HOLDER),
+        );
+        const reopened = new LiveView(await open(run.id));
+        views.push(reopened);
+        expect(reopened.response.statusCode).toBe(200);
+      } finally {
+        for (const view of views) view.close();
+      }
+      await eventually(() => expect(t.app.get(RunLiveService).viewing).toBe(0));
+    }, 30_000);
   });
 
   describe("a project's runs, live (GET /internal/v1/projects/{id}/testruns/live)", () => {

@@ -11,6 +11,7 @@ interface Delivery {
   event_type: string;
   status: string;
   attempts: number;
+  next_attempt_at: string | null;
   attempt_log: Array<{ attempt: number; response_status: number | null; response_body: string }>;
 }
 
@@ -177,11 +178,13 @@ describe('internal API: webhooks', () => {
       () => deliveriesOf(webhook.id),
       (page) => page.data.some((d) => d.id === redelivered.body.id && d.status === 'succeeded'),
     );
-    // Newest first: the redelivery above the delivery it repeats, which is left as it was.
-    expect(after.data.map((d) => [d.id, d.status])).toEqual([
-      [redelivered.body.id, 'succeeded'],
-      [failed.id, 'pending'],
+    // Newest first: the redelivery above the delivery it repeats, whose retries it ended
+    // (CONTRACT §7), its attempt log kept.
+    expect(after.data.map((d) => [d.id, d.status, d.next_attempt_at])).toEqual([
+      [redelivered.body.id, 'succeeded', null],
+      [failed.id, 'failed', null],
     ]);
+    expect(after.data[1].attempt_log).toEqual(failed.attempt_log);
     expect(receiver.received.filter((r) => r.json.id === failed.event_id)).toHaveLength(2);
   });
 

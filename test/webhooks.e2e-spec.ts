@@ -896,5 +896,108 @@ describe('webhooks', () => {
         .set(withKey(key))
         .expect(404);
     });
+
+    /** The webhook's delivery rows as stored, oldest first. */
+    const rowsOf = (webhookId: string) =>
+      db.query(
+        `SELECT id, status, attempts, next_attempt_at, jsonb_array_length(attempt_log) AS logged
+           FROM webhook_delivery WHERE subscription_id = $1 ORDER BY created_at, id`,
+        [webhookId],
+      ) as Promise<
+        Array<{
+          id: string;
+          status: string;
+          attempts: number;
+          next_attempt_at: Date | null;
+          logged: number;
+        }>
+      >;
+
+    it('ends the retries of a pending delivery it redelivers: its queued retry sends nothing', async () => {
+      const { key, webhook } = await subscribed(['build.created.v1']);
+      const queue = t.app.get<Queue>(getQueueToken(WEBHOOK_DELIVERY_QUEUE));
+      // The first attempt fails and the worker takes no job until resumed: the retry waits
+      // in Bull while the delivery is redelivered.
+      receiver.respond = async (_request, index) => {
+        if (index > 0) return 200;
+        await queue.pause(true, true);
+        return 500;
+      };
+      let redelivered = '';
+      try {
+        await t.http.post('/api/v1/builds').set(withKey(key)).send({ name: 'b' }).expect(202);
+        const [row] = await eventually(
+          () => rowsOf(webhook.id),
+          (rows) => rows[0]?.attempts === 1,
+        );
+        expect(row.status).toBe('pending');
+        await eventually(
+          () => queue.getJob(`${row.id}:2`),
+          (job) => job !== null,
+        );
+        const res = await t.http
+          .post(`/api/v1/webhooks/${webhook.id}/deliveries/${row.id}/redeliver`)
+          .set(withKey(key));
+        expect(res.status).toBe(202);
+        redelivered = res.body.id;
+        await queue.resume(true);
+        await eventually(
+          () => rowsOf(webhook.id),
+          (rows) => rows.every((r) => r.status !== 'pending'),
+        );
+        // The old retry's job was taken and dropped; the sweeper re-adds nothing.
+        await eventually(
+          () => queue.getJob(`${row.id}:2`),
+          (job) => job === null,
+        );
+        await new Promise((resolve) => setTimeout(resolve, 4 * RETRY_BASE_MS + 400));
+      } finally {
+        await queue.resume(true);
+      }
+      expect(receiver.received.map((r) => r.headers['x-service-delivery'])).toEqual([
+        (await rowsOf(webhook.id))[0].id,
+        redelivered,
+      ]);
+      const [old, fresh] = await rowsOf(webhook.id);
+      expect(old).toMatchObject({
+        status: 'failed',
+        attempts: 1,
+        next_attempt_at: null,
+        logged: 1,
+      });
+      expect(fresh).toMatchObject({ id: redelivered, status: 'succeeded', attempts: 1 });
+      const [shown] = (await deliveriesOf(key, webhook.id, '?status=failed')).data;
+      expect(shown).toMatchObject({ id: old.id, status: 'failed', next_attempt_at: null });
+      expect(shown.attempt_log).toHaveLength(1);
+    });
+
+    it('logs the attempt in flight when a pending delivery is redelivered, and schedules no other', async () => {
+      const { key, webhook } = await subscribed(['build.created.v1']);
+      let answerFirst: (answer: number) => void = () => undefined;
+      receiver.respond = (_request, index) =>
+        index > 0 ? 200 : new Promise<number>((resolve) => (answerFirst = resolve));
+      await t.http.post('/api/v1/builds').set(withKey(key)).send({ name: 'b' }).expect(202);
+      await receiver.waitFor(() => receiver.received.length === 1);
+      const [old] = await rowsOf(webhook.id);
+      const res = await t.http
+        .post(`/api/v1/webhooks/${webhook.id}/deliveries/${old.id}/redeliver`)
+        .set(withKey(key));
+      expect(res.status).toBe(202);
+      // The attempt sent before the redeliver committed fails now: logged, but never retried.
+      answerFirst(500);
+      await eventually(
+        () => rowsOf(webhook.id),
+        (rows) => rows.length === 2 && rows.every((r) => r.status !== 'pending' && r.attempts > 0),
+      );
+      await new Promise((resolve) => setTimeout(resolve, 4 * RETRY_BASE_MS + 400));
+      expect(receiver.received.map((r) => r.headers['x-service-delivery'])).toEqual([
+        old.id,
+        res.body.id,
+      ]);
+      expect(await rowsOf(webhook.id)).toEqual([
+        { id: old.id, status: 'failed', attempts: 1, next_attempt_at: null, logged: 1 },
+        expect.objectContaining({ id: res.body.id, status: 'succeeded', attempts: 1 }),
+      ]);
+    });
   });
 });

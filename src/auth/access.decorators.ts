@@ -77,6 +77,11 @@ const internalAuthErrors = [
       'A change made with the console session without its CSRF token (`csrf_token_invalid`)',
     type: ErrorEnvelopeDto,
   }),
+  ApiResponse({
+    status: 429,
+    description: 'Too many wrong operator tokens from this address (`Retry-After`)',
+    type: ErrorEnvelopeDto,
+  }),
 ];
 
 /**

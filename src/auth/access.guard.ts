@@ -5,8 +5,8 @@ import { ApiError } from '../common/errors/api-error.js';
 import { Settings } from '../config/settings.js';
 import { ACCESS_METADATA, type AccessRule } from './access.decorators.js';
 import { AdmissionService } from './admission.service.js';
-import { bearsOperatorToken } from './api-key-format.js';
 import { CredentialsBeforeBody } from './credentials-before-body.js';
+import { OperatorTokenCheck } from './sessions/operator-token-check.js';
 import { SessionsService } from './sessions/sessions.service.js';
 import { unauthorized } from './unauthorized.js';
 
@@ -25,6 +25,7 @@ export class AccessGuard implements CanActivate {
     private readonly settings: Settings,
     private readonly admission: AdmissionService,
     private readonly sessions: SessionsService,
+    private readonly operatorToken: OperatorTokenCheck,
     private readonly credentials: CredentialsBeforeBody,
   ) {}
 
@@ -54,7 +55,8 @@ export class AccessGuard implements CanActivate {
 
   /**
    * The operator: the token in `Authorization` (pipelines, the CLI, curl), else a console
-   * session cookie (the browser, which never holds the token).
+   * session cookie (the browser, which never holds the token). A wrong token is counted
+   * against the caller's address as a wrong sign-in is (429 past the allowance).
    */
   private async checkOperator(req: Request): Promise<void> {
     const token = this.settings.adminToken;
@@ -62,6 +64,6 @@ export class AccessGuard implements CanActivate {
     if (token === null) throw ApiError.notFound();
     const header = req.get('authorization');
     if (header === undefined) return this.sessions.admit(req);
-    if (!bearsOperatorToken(header, token)) throw unauthorized();
+    if (!this.operatorToken.bearerMatches(req, header)) throw unauthorized();
   }
 }

@@ -32,6 +32,13 @@ export class Settings {
   readonly tlsCertFile!: string | null;
   readonly tlsKeyFile!: string | null;
   readonly tlsSelfSigned!: boolean;
+  /** Connections one process holds open at once; past it a new one is closed at once. */
+  readonly maxConnections!: number;
+  /**
+   * Connections one client address (an IPv6 address by its /64) may hold open at once; a peer
+   * that `trustProxy` trusts (an ingress, carrying everyone's requests) is not capped by it.
+   */
+  readonly maxConnectionsPerAddress!: number;
   readonly rateLimitPerMinute!: number;
   readonly rateLimitStore!: RateLimitStore;
   readonly webhookAllowedHosts!: string[];
@@ -41,6 +48,8 @@ export class Settings {
   readonly webhookLogRetentionDays!: number;
   /** How often the sweeper re-enqueues overdue deliveries and relays missed events. */
   readonly webhookSweepIntervalMs!: number;
+  /** How often a live stream (server-sent events) sends a keep-alive and checks its session still holds. */
+  readonly liveHeartbeatMs!: number;
   readonly logLevel!: LogLevel;
   readonly shutdownTimeoutMs!: number;
   /** What the request bodies a process holds at once may cost to parse and store, in bytes. */
@@ -125,6 +134,8 @@ export function loadSettings(env: Env): Settings {
     tlsCertFile: read.optionalFile('TLS_CERT_FILE'),
     tlsKeyFile: read.optionalFile('TLS_KEY_FILE'),
     tlsSelfSigned: read.boolean('TLS_SELF_SIGNED', false),
+    maxConnections: read.integer('MAX_CONNECTIONS', 2_000, 1, 1_000_000),
+    maxConnectionsPerAddress: read.integer('MAX_CONNECTIONS_PER_ADDRESS', 256, 1, 1_000_000),
     rateLimitPerMinute: read.integer('RATE_LIMIT_PER_MINUTE', 600, 1, 1_000_000),
     rateLimitStore: read.oneOf('RATE_LIMIT_STORE', 'memory', RATE_LIMIT_STORES),
     webhookAllowedHosts: read.list('WEBHOOK_ALLOWED_HOSTS'),
@@ -132,6 +143,7 @@ export function loadSettings(env: Env): Settings {
     webhookTimeoutMs: read.integer('WEBHOOK_TIMEOUT_MS', 10_000, 1, 120_000),
     webhookLogRetentionDays: read.integer('WEBHOOK_LOG_RETENTION_DAYS', 30, 1, 3650),
     webhookSweepIntervalMs: read.integer('WEBHOOK_SWEEP_INTERVAL_MS', 5_000, 100, 600_000),
+    liveHeartbeatMs: read.integer('LIVE_HEARTBEAT_MS', 15_000, 100, 60_000),
     logLevel: read.oneOf('LOG_LEVEL', 'info', LOG_LEVELS),
     shutdownTimeoutMs: read.integer('SHUTDOWN_TIMEOUT_MS', 25_000, 1, 600_000),
     bodyMemoryBudgetBytes: read.integer('BODY_MEMORY_BUDGET_MB', 192, 1, 65_536) * 1024 * 1024,

@@ -120,6 +120,10 @@ DELETE FROM webhook_delivery WHERE id IN (
    WHERE status <> 'pending' AND updated_at < now() - make_interval(days => $1)
    LIMIT $2);
 
+-- deliveries.endRetries
+UPDATE webhook_delivery SET status = 'failed', next_attempt_at = NULL, updated_at = now()
+  WHERE id = $1 AND organization_id = $2 AND status = 'pending';
+
 -- deliveries.overdue
 SELECT id, attempts FROM webhook_delivery
   WHERE status = 'pending' AND next_attempt_at < now() - interval '2 seconds'
@@ -128,11 +132,13 @@ SELECT id, attempts FROM webhook_delivery
 
 -- deliveries.recordAttempt
 UPDATE webhook_delivery
-    SET status = $2, attempts = attempts + 1, lease_until = NULL, updated_at = now(),
-        attempt_log = attempt_log || $3::jsonb,
-        next_attempt_at = CASE WHEN $4::double precision IS NULL THEN NULL
-                               ELSE now() + make_interval(secs => $4::double precision / 1000) END
-  WHERE id = $1 AND status = 'pending';
+     SET status = CASE WHEN status = 'pending' THEN $2::webhook_delivery_status ELSE status END,
+         attempts = attempts + 1, lease_until = NULL, updated_at = now(),
+         attempt_log = attempt_log || $3::jsonb,
+         next_attempt_at = CASE WHEN status <> 'pending' OR $4::double precision IS NULL THEN NULL
+                                ELSE now() + make_interval(secs => $4::double precision / 1000) END
+   WHERE id = $1
+  RETURNING status;
 
 -- events.claimUnrelayed
 SELECT id, organization_id, type FROM domain_event
@@ -574,6 +580,11 @@ UPDATE project
   RETURNING id, name, key, description, gate_min_pass_rate, gate_forbid_missing_tests,
             created_at, updated_at;
 
+-- projects.insert
+INSERT INTO project (organization_id, name, key, description) VALUES ($1, $2, $3, $4)
+  ON CONFLICT (organization_id, lower(key)) DO NOTHING
+  RETURNING id, created_at, updated_at;
+
 -- projects.numberRun
 UPDATE project SET runs_created = runs_created + 1
   WHERE id = $1 AND organization_id = $2
@@ -624,6 +635,29 @@ RELEASE SAVEPOINT create_cases;
 
 -- results.knownCaseIds
 SELECT id FROM test_case WHERE project_id = $1 AND id = ANY($2::uuid[]);
+
+-- results.list.countCurrent
+SELECT count(*) FROM test_run_case c
+  WHERE c.test_run_id = :runId
+    AND (CAST(:status AS result_status) IS NULL OR c.status = :status)
+    AND (CAST(:caseId AS uuid) IS NULL OR c.test_case_id = :caseId);
+
+-- results.list.countSearched
+SELECT count(*) FROM searched;
+
+-- results.list.searchedCurrent
+SELECT c.result_id FROM test_run_case c
+   JOIN test_case tc ON tc.id = c.test_case_id
+  WHERE c.test_run_id = :runId
+    AND (CAST(:status AS result_status) IS NULL OR c.status = :status)
+    AND (CAST(:caseId AS uuid) IS NULL OR c.test_case_id = :caseId)
+    AND (tc.title ILIKE :q ESCAPE '\' OR tc.automation_id ILIKE :q ESCAPE '\');
+
+-- results.list.whereCurrent
+(SELECT c.result_id = result.id
+        AND (CAST(:status AS result_status) IS NULL OR c.status = :status)
+   FROM test_run_case c
+  WHERE c.test_run_id = result.testRunId AND c.test_case_id = result.testCaseId);
 
 -- results.releasesLatestStatusCounts
 SELECT release_id, status, count(*)::int AS n FROM (

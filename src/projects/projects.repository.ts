@@ -44,6 +44,18 @@ const NUMBER_RUN = sql(
    RETURNING runs_created`,
 );
 
+/**
+ * A new project of organization $1 (name $2, key $3, description $4), unless the organization
+ * has key $3 already in any case (CONTRACT §6): then no row. A concurrent creation of the same
+ * key is waited for, so two never both succeed.
+ */
+const INSERT_PROJECT = sql(
+  'projects.insert',
+  `INSERT INTO project (organization_id, name, key, description) VALUES ($1, $2, $3, $4)
+   ON CONFLICT (organization_id, lower(key)) DO NOTHING
+   RETURNING id, created_at, updated_at`,
+);
+
 /** Escapes LIKE wildcards so `q` matches literally (for `ILIKE … ESCAPE '\\'`). */
 export function likePattern(text: string): string {
   return `%${text.replace(/[\\%_]/g, (char) => `\\${char}`)}%`;
@@ -84,8 +96,19 @@ export class ProjectsRepository {
     return rows[0]?.runs_created ?? null;
   }
 
-  keyTaken(organizationId: string, key: string): Promise<boolean> {
-    return this.transactions.manager.existsBy(Project, { organizationId, key });
+  /** Creates the project; null when the organization has its key already, in any case. */
+  async insert(
+    organizationId: string,
+    project: Pick<Project, 'name' | 'key' | 'description'>,
+  ): Promise<Project | null> {
+    const manager = this.transactions.manager;
+    const rows: Array<{ id: string; created_at: Date; updated_at: Date }> = await manager.query(
+      INSERT_PROJECT,
+      [organizationId, project.name, project.key, project.description],
+    );
+    if (rows.length === 0) return null;
+    const [{ id, created_at: createdAt, updated_at: updatedAt }] = rows;
+    return manager.create(Project, { ...project, id, organizationId, createdAt, updatedAt });
   }
 
   /** A page of a project's test cases, newest first, and the number of all that match. */

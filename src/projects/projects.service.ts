@@ -68,17 +68,15 @@ export class ProjectsService {
   }
 
   async create(organizationId: string, dto: CreateProjectDto): Promise<ProjectResponse> {
-    return this.transactions.run(async (manager) => {
-      if (await this.projects.keyTaken(organizationId, dto.key))
+    return this.transactions.run(async () => {
+      const project = await this.projects.insert(organizationId, {
+        name: dto.name,
+        key: dto.key,
+        description: dto.description ?? null,
+      });
+      // Keys are compared without regard to case: `web` beside `WEB` is a conflict.
+      if (project === null)
         throw ApiError.conflict('duplicate_key', `A project with key "${dto.key}" already exists.`);
-      const project = await manager.save(
-        manager.create(Project, {
-          organizationId,
-          name: dto.name,
-          key: dto.key,
-          description: dto.description ?? null,
-        }),
-      );
       return toProjectResponse(project);
     });
   }

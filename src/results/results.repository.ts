@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import type { SelectQueryBuilder } from 'typeorm';
 import { RUN_CHANGES_CHANNEL } from '../testruns/live/run-changes.js';
 import { fetchPage, type PaginationQuery } from '../common/pagination/pagination.js';
 import {
@@ -16,7 +17,6 @@ import { Transactions } from '../database/transactions.js';
 import type { TestRun } from '../testruns/entities/test-run.entity.js';
 import { RESULT_STATUSES, type ResultStatus } from './entities/result-status.js';
 import { TestResult } from './entities/test-result.entity.js';
-import { TestRunCase } from './entities/test-run-case.entity.js';
 import { COUNT_COLUMNS, type Counts } from './run-counts.js';
 import type { StoredResult } from './stored-result.js';
 
@@ -83,6 +83,47 @@ const ADD_RUN_COUNTS = preparedSql(
     WHERE id = $1
     RETURNING pg_notify('${RUN_CHANGES_CHANNEL}', $1::text || ' ' || project_id::text)`,
 );
+
+/**
+ * A result is its case's current one in the run, with status :status when that is not null:
+ * a subquery, run for each result read, that finds the case's row of `test_run_case` by its
+ * whole key (that row keeps the current result's status). Written as a join, the planner may
+ * read that row by the run alone (see `ResultsRepository.page`). As a yes-or-no subquery it
+ * stays opaque to the planner, which then guesses half the run's results pass it, not one,
+ * and reads the run newest first by its index until the page is full instead of sorting it all.
+ */
+const IS_CURRENT_RESULT = sql(
+  'results.list.whereCurrent',
+  `(SELECT c.result_id = result.id
+           AND (CAST(:status AS result_status) IS NULL OR c.status = :status)
+      FROM test_run_case c
+     WHERE c.test_run_id = result.testRunId AND c.test_case_id = result.testCaseId)`,
+);
+
+/** How many of the run's current results have status :status (any, when null) or case :caseId. */
+const COUNT_CURRENT_RESULTS = sql(
+  'results.list.countCurrent',
+  `SELECT count(*) FROM test_run_case c
+    WHERE c.test_run_id = :runId
+      AND (CAST(:status AS result_status) IS NULL OR c.status = :status)
+      AND (CAST(:caseId AS uuid) IS NULL OR c.test_case_id = :caseId)`,
+);
+
+/**
+ * The run's current results (as `COUNT_CURRENT_RESULTS` filters them) whose case's title or
+ * automation id contains :q: each of the run's cases checked once by its key, for the page and
+ * its total alike (`TITLE_OR_AUTOMATION_ID_CONTAINS` by column names: this is plain SQL).
+ */
+const SEARCHED_CURRENT_RESULTS = sql(
+  'results.list.searchedCurrent',
+  `SELECT c.result_id FROM test_run_case c
+     JOIN test_case tc ON tc.id = c.test_case_id
+    WHERE c.test_run_id = :runId
+      AND (CAST(:status AS result_status) IS NULL OR c.status = :status)
+      AND (CAST(:caseId AS uuid) IS NULL OR c.test_case_id = :caseId)
+      AND (tc.title ILIKE :q ESCAPE '\\' OR tc.automation_id ILIKE :q ESCAPE '\\')`,
+);
+const COUNT_SEARCHED = sql('results.list.countSearched', 'SELECT count(*) FROM searched');
 
 /** Which of a run's results a page lists. */
 export interface ResultFilter {
@@ -156,37 +197,63 @@ export class ResultsRepository {
     ]);
   }
 
-  /** A page of run `runId`'s results, newest first, and how many match. */
+  /**
+   * A page of run `runId`'s results, newest first, and how many match. A run is read the moment
+   * it lands, before PostgreSQL has statistics for it (autoanalyze may take hours, or never
+   * run): the planner then takes the run for a row or two, and any join of two relations that
+   * are both narrowed to the run may be run as a loop that reads the whole run on every turn
+   * (20,000 × 20,000 rows for a run of 20,000 cases). So no statement here joins two of the
+   * run's relations on another key: a result's current row is looked up by its whole key
+   * (`IS_CURRENT_RESULT`), current results are counted in `test_run_case` alone, and a search
+   * reads the run's cases from `test_run_case` and joins their results by the results' key.
+   */
   page(
     runId: string,
     filter: ResultFilter,
     pagination: PaginationQuery,
   ): Promise<[TestResult[], number]> {
+    const newestFirst = (qb: SelectQueryBuilder<TestResult>) =>
+      qb.orderBy('result.createdAt', 'DESC').addOrderBy('result.id', 'DESC');
+    if (filter.includeHistory)
+      return fetchPage(newestFirst(this.allResults(runId, filter)), pagination);
+    const current = {
+      runId,
+      status: filter.status ?? null,
+      caseId: filter.testCaseId ?? null,
+    };
+    if (filter.search === undefined) {
+      const qb = this.transactions.manager
+        .createQueryBuilder(TestResult, 'result')
+        .where('result.testRunId = :runId')
+        .andWhere(IS_CURRENT_RESULT)
+        .setParameters(current);
+      if (filter.testCaseId) qb.andWhere('result.testCaseId = :caseId');
+      return fetchPage(newestFirst(qb), pagination, COUNT_CURRENT_RESULTS);
+    }
+    const qb = this.transactions.manager
+      .createQueryBuilder(TestResult, 'result')
+      .addCommonTableExpression(SEARCHED_CURRENT_RESULTS, 'searched', { materialized: true })
+      .innerJoin('searched', 'searched', 'searched.result_id = result.id')
+      .setParameters({ ...current, q: likePattern(filter.search) });
+    return fetchPage(newestFirst(qb), pagination, COUNT_SEARCHED);
+  }
+
+  /** Every result of the run that matches, each case's current one or not. */
+  private allResults(runId: string, filter: ResultFilter): SelectQueryBuilder<TestResult> {
     const qb = this.transactions.manager
       .createQueryBuilder(TestResult, 'result')
       .where('result.testRunId = :runId', { runId });
-    if (!filter.includeHistory) {
-      qb.innerJoin(
-        TestRunCase,
-        'current',
-        'current.resultId = result.id AND current.testRunId = result.testRunId',
-      );
-    }
     if (filter.status) qb.andWhere('result.status = :status', { status: filter.status });
     if (filter.testCaseId)
       qb.andWhere('result.testCaseId = :caseId', { caseId: filter.testCaseId });
     if (filter.search !== undefined) {
-      // The run's own cases are few beside the project's: the run's index finds them and each
-      // case is checked by its key.
+      // The run's own cases are few beside the project's: each is checked by its key.
       qb.innerJoin(TestCase, 'tc', 'tc.id = result.testCaseId').andWhere(
         TITLE_OR_AUTOMATION_ID_CONTAINS,
-        {
-          q: likePattern(filter.search),
-        },
+        { q: likePattern(filter.search) },
       );
     }
-    qb.orderBy('result.createdAt', 'DESC').addOrderBy('result.id', 'DESC');
-    return fetchPage(qb, pagination);
+    return qb;
   }
 }
 

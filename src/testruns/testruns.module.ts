@@ -1,4 +1,5 @@
 import { Module } from '@nestjs/common';
+import { SessionsModule } from '../auth/sessions/sessions.module.js';
 import { BuildLookupModule } from '../builds/build-lookup.module.js';
 import { CaseOutcomesModule } from '../flakiness/case-outcomes.module.js';
 import { ProjectLookupModule } from '../projects/project-lookup.module.js';
@@ -22,6 +23,8 @@ import { TestRunsService } from './testruns.service.js';
     ResultWriterModule,
     InsightsModule,
     CaseOutcomesModule,
+    // Live streams end with the console session that opened them.
+    SessionsModule,
   ],
   controllers: [TestRunsController, TestRunsInternalController, TestRunLiveInternalController],
   providers: [TestRunsService, TestRunsRepository, RunLiveService],

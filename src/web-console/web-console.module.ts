@@ -32,13 +32,13 @@ const CONTENT_SECURITY_POLICY = [
   "frame-ancestors 'none'",
 ].join('; ');
 
+/** The console's own headers (`X-Content-Type-Options` is every response's, `noSniff`). */
 function setHeaders(res: Response, path: string): void {
   res.setHeader(
     'Cache-Control',
     path.includes(HASHED_ASSETS) ? 'public, max-age=31536000, immutable' : 'no-cache',
   );
   res.setHeader('Content-Security-Policy', CONTENT_SECURITY_POLICY);
-  res.setHeader('X-Content-Type-Options', 'nosniff');
   res.setHeader('Referrer-Policy', 'no-referrer');
 }
 

@@ -29,17 +29,21 @@ const CLAIM_ATTEMPT = sql(
 );
 
 /**
- * Logs attempt $3 of pending delivery $1, gives up its lease and sets its status $2, with the
- * next attempt in $4 ms (none when null).
+ * Logs attempt $3 of delivery $1 and gives up its lease. A pending delivery takes status $2,
+ * with the next attempt in $4 ms (none when null); one that stopped while the attempt was in
+ * flight (its subscription deleted, or redelivered) keeps its status and gets no next attempt,
+ * but its log still shows what was sent.
  */
 const RECORD_ATTEMPT = sql(
   'deliveries.recordAttempt',
   `UPDATE webhook_delivery
-          SET status = $2, attempts = attempts + 1, lease_until = NULL, updated_at = now(),
+          SET status = CASE WHEN status = 'pending' THEN $2::webhook_delivery_status ELSE status END,
+              attempts = attempts + 1, lease_until = NULL, updated_at = now(),
               attempt_log = attempt_log || $3::jsonb,
-              next_attempt_at = CASE WHEN $4::double precision IS NULL THEN NULL
+              next_attempt_at = CASE WHEN status <> 'pending' OR $4::double precision IS NULL THEN NULL
                                      ELSE now() + make_interval(secs => $4::double precision / 1000) END
-        WHERE id = $1 AND status = 'pending'`,
+        WHERE id = $1
+       RETURNING status`,
 );
 
 /** One pending delivery of each event $1 to each active subscription that wants it. */
@@ -69,6 +73,17 @@ const CANCEL_PENDING = sql(
   'deliveries.cancelPending',
   `UPDATE webhook_delivery SET status = 'failed', next_attempt_at = NULL, updated_at = now()
           WHERE subscription_id = $1 AND status = 'pending'`,
+);
+
+/**
+ * Ends the retries of delivery $1 of organization $2 if it is still pending (CONTRACT §7: it is
+ * being redelivered). A Bull job or the sweeper finds it no longer pending and sends nothing; an
+ * attempt in flight is still logged (`RECORD_ATTEMPT`) but schedules no other.
+ */
+const END_RETRIES = sql(
+  'deliveries.endRetries',
+  `UPDATE webhook_delivery SET status = 'failed', next_attempt_at = NULL, updated_at = now()
+          WHERE id = $1 AND organization_id = $2 AND status = 'pending'`,
 );
 
 /** Finished deliveries older than $1 days, at most $2 (`deleteInBatches`' batch size). */
@@ -108,20 +123,21 @@ export class DeliveriesRepository {
     return claimed[0] ?? null;
   }
 
-  /** Logs an attempt of a pending delivery; false when it is pending no more (cancelled). */
+  /** Logs an attempt of the delivery; true when it is still pending afterwards (to retry). */
   async recordAttempt(
     deliveryId: string,
     status: DeliveryStatus,
     retryInMs: number | null,
     entry: AttemptLogEntry,
   ): Promise<boolean> {
-    const [, updated]: [unknown[], number] = await this.transactions.outside.query(RECORD_ATTEMPT, [
-      deliveryId,
-      status,
-      JSON.stringify([entry]),
-      retryInMs,
-    ]);
-    return updated === 1;
+    const [rows]: [Array<{ status: DeliveryStatus }>, number] =
+      await this.transactions.outside.query(RECORD_ATTEMPT, [
+        deliveryId,
+        status,
+        JSON.stringify([entry]),
+        retryInMs,
+      ]);
+    return rows[0]?.status === 'pending';
   }
 
   /** Creates the deliveries of these events, in the current transaction; returns their ids. */
@@ -164,6 +180,11 @@ export class DeliveriesRepository {
 
   find(subscriptionId: string, id: string): Promise<WebhookDelivery | null> {
     return this.transactions.manager.findOneBy(WebhookDelivery, { id, subscriptionId });
+  }
+
+  /** Ends the delivery's retries, in the current transaction, if it is still pending. */
+  async endRetries(organizationId: string, id: string): Promise<void> {
+    await this.transactions.manager.query(END_RETRIES, [id, organizationId]);
   }
 
   /** A new pending delivery of `original`'s event to the same subscription, due now. */

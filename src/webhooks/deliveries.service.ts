@@ -145,7 +145,7 @@ export class DeliveriesService implements OnApplicationShutdown {
       await this.deliveries.recordAttempt(deliveryId, 'failed', null, entry);
     } else {
       const delay = retryDelayMs(attempt + 1, this.settings.webhookRetryBaseMs);
-      // Not re-queued if the delivery was cancelled (subscription deleted) meanwhile.
+      // Not re-queued if the delivery stopped meanwhile (subscription deleted, or redelivered).
       if (await this.deliveries.recordAttempt(deliveryId, 'pending', delay, entry)) {
         await this.enqueue({ deliveryId, attempt: attempt + 1 }, delay);
       }

@@ -73,7 +73,11 @@ export class WebhooksController {
   @Post(':id/deliveries/:deliveryId/redeliver')
   @RequireScopes('webhooks:manage')
   @HttpCode(202)
-  @ApiAcceptedResponse({ type: DeliveryResponse, description: 'A new delivery of the same event' })
+  @ApiAcceptedResponse({
+    type: DeliveryResponse,
+    description:
+      'A new delivery of the same event; the one redelivered, if still `pending`, ends (`failed`, no more retries)',
+  })
   @ApiErrors(404, 409, 422)
   redeliver(
     @CallerOrganizationId() organizationId: string,

@@ -83,7 +83,11 @@ export class WebhooksInternalController {
 
   @Post('webhooks/:id/deliveries/:deliveryId/redeliver')
   @HttpCode(202)
-  @ApiAcceptedResponse({ type: DeliveryResponse, description: 'A new delivery of the same event' })
+  @ApiAcceptedResponse({
+    type: DeliveryResponse,
+    description:
+      'A new delivery of the same event; the one redelivered, if still `pending`, ends (`failed`, no more retries)',
+  })
   @ApiErrors(404, 409, 422)
   redeliver(
     @PathId('webhook') id: string,

@@ -114,7 +114,10 @@ export class WebhooksService {
     return toPage(deliveries.map(toDeliveryResponse), total, query);
   }
 
-  /** A new delivery of the same event (same event id) to the same subscription. */
+  /**
+   * A new delivery of the same event (same event id) to the same subscription; a delivery still
+   * pending is sent no more.
+   */
   async redeliver(
     organizationId: string,
     id: string,
@@ -124,6 +127,8 @@ export class WebhooksService {
       await this.find(organizationId, id);
       const original = await this.deliveryRows.find(id, deliveryId);
       if (!original) throw ApiError.notFound('delivery');
+      // The receiver gets the event from the new delivery alone (CONTRACT §7).
+      await this.deliveryRows.endRetries(organizationId, original.id);
       return this.deliveryRows.insertRedelivery(organizationId, original);
     });
     await this.deliveries.enqueue({ deliveryId: created.id, attempt: 1 });

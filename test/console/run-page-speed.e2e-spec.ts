@@ -103,11 +103,14 @@ describe('web console: a 20,000-result run’s page', () => {
     try {
       const plan = await db.query<{ 'QUERY PLAN': string }>(
         `EXPLAIN (ANALYZE, COSTS OFF)
-         SELECT r.* FROM test_result r
-         JOIN test_run_case c ON c.result_id = r.id AND c.test_run_id = r.test_run_id
-         JOIN test_case tc ON tc.id = r.test_case_id
-         WHERE r.test_run_id = $1
-           AND (tc.title ILIKE $2 ESCAPE '\\' OR tc.automation_id ILIKE $2 ESCAPE '\\')
+         WITH searched AS MATERIALIZED (
+           SELECT c.result_id FROM test_run_case c
+           JOIN test_case tc ON tc.id = c.test_case_id
+           WHERE c.test_run_id = $1
+             AND (tc.title ILIKE $2 ESCAPE '\\' OR tc.automation_id ILIKE $2 ESCAPE '\\')
+         )
+         SELECT r.*, (SELECT count(*) FROM searched) AS total
+         FROM test_result r JOIN searched ON searched.result_id = r.id
          ORDER BY r.created_at DESC, r.id DESC LIMIT 50`,
         [runId, '%case 12%'],
       );

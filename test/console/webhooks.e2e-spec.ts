@@ -253,8 +253,8 @@ describe('web console: webhooks of an organization', () => {
     expect(
       await textWhen(page().getByRole('table', { name: 'Attempts of this delivery' }), 'HTTP 200'),
     ).toMatch(/HTTP 200.*thanks/);
-    // The delivery it repeats is left as it was.
-    expect(await rows.nth(1).textContent()).toMatch(/Pending\s*1/);
+    // The delivery it repeats, still pending, ends its retries (CONTRACT §7): failed, one attempt.
+    expect(await rows.nth(1).textContent()).toMatch(/Failed\s*1/);
 
     // The receiver checked the redelivery's signature with the secret the page showed.
     expect(receiver.received).toHaveLength(2);
@@ -275,8 +275,8 @@ describe('web console: webhooks of an organization', () => {
     expect(await textWhen(pages, '26–26 of 26')).toBe('26–26 of 26Previous');
     const rows = page().locator('table.deliveries > tbody > tr');
     expect(await rows.count()).toBe(1);
-    // The oldest: the delivery that failed, still waiting for its retry.
-    expect(await rows.first().textContent()).toMatch(/Pending\s*1/);
+    // The oldest: the delivery that failed, whose retries the redelivery ended.
+    expect(await rows.first().textContent()).toMatch(/Failed\s*1/);
   }, 30_000);
 
   it('shows a delivery log that cannot be read, and tries again', async () => {

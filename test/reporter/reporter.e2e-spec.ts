@@ -299,6 +299,23 @@ describe('pipeline reporter (tm-report) against the service', () => {
     expect(calls).toBe(1);
   });
 
+  it('finds the project of --project KEY in any case (keys are unique without regard to case)', async () => {
+    const tenant = await createTenant(t, RUN_SCOPES);
+    await createProject(t, tenant.org.id, { key: 'Web-Shop-X' });
+    const project = await createProject(t, tenant.org.id, { key: 'Web-Shop' });
+    await createProject(t, tenant.org.id, { key: 'Web-Shop-2' });
+    write(dir, 'key-case/one.xml', junit('keyCase.One', 2));
+    const result = await report(
+      ['submit', 'key-case/one.xml', '--project', 'wEB-sHOP', '--run-name', 'key case', '--json'],
+      { TM_API_KEY: tenant.key },
+    );
+    expect({ code: result.code, err: result.code ? result.err : '' }).toEqual({ code: 0, err: '' });
+    expect(JSON.parse(result.out).run).toMatchObject({
+      project_id: project.id,
+      counts: { total: 2 },
+    });
+  });
+
   it('names the missing scope of a 403', async () => {
     const tenant = await createTenant(t, ['testruns:create', 'testruns:read', 'projects:read']);
     const project = await createProject(t, tenant.org.id);
@@ -443,7 +460,7 @@ describe('pipeline reporter (tm-report) against the service', () => {
       // A name that cannot exist (RFC 6761): said at once where DNS answers, else after retries.
       const unknown = await report(
         args('port'),
-        { TM_URL: 'http://tm-report-no-such-host.invalid/api/v1' },
+        { TM_URL: 'https://tm-report-no-such-host.invalid/api/v1' },
         noWaiting,
       );
       expect(unknown.code).toBe(2);
@@ -503,6 +520,39 @@ describe('pipeline reporter (tm-report) against the service', () => {
       expect(summary).toContain('**Quality gate: ❌ failed**');
       expect(summary).toContain('`gate.checkout` — expected 200 but got 500');
       expect(readFileSync(stepSummary, 'utf8')).toBe(summary);
+    });
+
+    it('prints a test name that holds a line break and a workflow command on its one line (issue 25)', async () => {
+      write(
+        dir,
+        'gate/injected.xml',
+        `<testsuite name="ui"><testcase classname="ui" name="renders&#10;::warning title=INJECTED::from a test name"><failure message="boom&#13;&#10;::error::from a message">x</failure></testcase></testsuite>`,
+      );
+      const stepSummary = path.join(dir, 'gate/injected-summary.md');
+      const result = await report(
+        [
+          'submit',
+          'gate/injected.xml',
+          '--project',
+          project.id,
+          '--run-name',
+          'injected',
+          '--pipeline-id',
+          'gate-injected',
+          '--complete',
+          '--gate',
+        ],
+        { GITHUB_STEP_SUMMARY: stepSummary },
+      );
+      expect(result.code).toBe(1);
+      const summary = readFileSync(stepSummary, 'utf8');
+      for (const text of [result.out, result.err, summary]) {
+        expect(text).not.toMatch(/^\s*::/m);
+        expect(text).not.toMatch(/[\r\u001b]/);
+      }
+      expect(result.out).toContain(
+        '  - ui.renders ::warning title=INJECTED::from a test name: boom ::error::from a message',
+      );
     });
 
     it('lists the run’s flaky tests from the project’s flaky list, quarantined ones marked, in the log and the summary', async () => {

@@ -2,8 +2,8 @@ import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { RouterProvider } from '@tanstack/react-router';
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
-import { ApiFailure, whenSessionLost } from './api/client';
-import { forgetSession } from './api/session';
+import { ApiFailure, whenSessionLost } from './shared/api/client';
+import { forgetSession } from './session/api/session';
 import { createConsoleRouter } from './router';
 import './styles.css';
 

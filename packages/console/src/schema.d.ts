@@ -728,7 +728,7 @@ export interface components {
             /** @example Web shop */
             name: string;
             /**
-             * @description Short code, unique within the organization
+             * @description Short code, unique within the organization without regard to case
              * @example WEB
              */
             key: string;
@@ -766,7 +766,7 @@ export interface components {
             /** @example Web shop */
             name: string;
             /**
-             * @description Letters, digits, _ or -; 1–32 characters
+             * @description Letters, digits, _ or -; 1–32 characters; unique within the organization without regard to case (409 otherwise)
              * @example WEB
              */
             key: string;
@@ -778,7 +778,7 @@ export interface components {
             /** @example Web shop */
             name: string;
             /**
-             * @description Short code, unique within the organization
+             * @description Short code, unique within the organization without regard to case
              * @example WEB
              */
             key: string;
@@ -1433,7 +1433,7 @@ export interface components {
             /** @example Web shop */
             name: string;
             /**
-             * @description Short code, unique within the organization
+             * @description Short code, unique within the organization without regard to case
              * @example WEB
              */
             key: string;
@@ -1808,6 +1808,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelopeDto"];
                 };
             };
+            /** @description Too many wrong operator tokens from this address (`Retry-After`) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
         };
     };
     OrganizationsInternalController_create: {
@@ -1888,6 +1897,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelopeDto"];
                 };
             };
+            /** @description Too many wrong operator tokens from this address (`Retry-After`) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
         };
     };
     OrganizationsInternalController_get: {
@@ -1938,6 +1956,15 @@ export interface operations {
             };
             /** @description No such resource in your organization (`not_found`) */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description Too many wrong operator tokens from this address (`Retry-After`) */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -2027,6 +2054,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelopeDto"];
                 };
             };
+            /** @description Too many wrong operator tokens from this address (`Retry-After`) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
         };
     };
     ProjectsInternalController_list: {
@@ -2084,6 +2120,15 @@ export interface operations {
             };
             /** @description No such resource in your organization (`not_found`) */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description Too many wrong operator tokens from this address (`Retry-After`) */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -2182,6 +2227,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelopeDto"];
                 };
             };
+            /** @description Too many wrong operator tokens from this address (`Retry-After`) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
         };
     };
     ProjectsInternalController_get: {
@@ -2223,6 +2277,15 @@ export interface operations {
             };
             /** @description No such resource in your organization (`not_found`) */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description Too many wrong operator tokens from this address (`Retry-After`) */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -2303,6 +2366,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelopeDto"];
                 };
             };
+            /** @description Too many wrong operator tokens from this address (`Retry-After`) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
         };
     };
     ProjectsInternalController_testCases: {
@@ -2366,6 +2438,15 @@ export interface operations {
             };
             /** @description No such resource in your organization (`not_found`) */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description Too many wrong operator tokens from this address (`Retry-After`) */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -2464,6 +2545,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelopeDto"];
                 };
             };
+            /** @description Too many wrong operator tokens from this address (`Retry-After`) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
         };
     };
     ReleasesInternalController_list: {
@@ -2521,6 +2611,15 @@ export interface operations {
             };
             /** @description No such resource in your organization (`not_found`) */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description Too many wrong operator tokens from this address (`Retry-After`) */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -2619,6 +2718,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelopeDto"];
                 };
             };
+            /** @description Too many wrong operator tokens from this address (`Retry-After`) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
         };
     };
     ReleasesInternalController_get: {
@@ -2660,6 +2768,15 @@ export interface operations {
             };
             /** @description No such resource in your organization (`not_found`) */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description Too many wrong operator tokens from this address (`Retry-After`) */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -2742,6 +2859,15 @@ export interface operations {
             };
             /** @description Unsupported content type (`unsupported_media_type`) */
             415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description Too many wrong operator tokens from this address (`Retry-After`) */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -2848,6 +2974,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelopeDto"];
                 };
             };
+            /** @description Too many wrong operator tokens from this address (`Retry-After`) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
         };
     };
     BuildsInternalController_queue: {
@@ -2905,6 +3040,15 @@ export interface operations {
             };
             /** @description No such resource in your organization (`not_found`) */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description Too many wrong operator tokens from this address (`Retry-After`) */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3003,6 +3147,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelopeDto"];
                 };
             };
+            /** @description Too many wrong operator tokens from this address (`Retry-After`) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
         };
     };
     TestRunsInternalController_list: {
@@ -3061,6 +3214,15 @@ export interface operations {
             };
             /** @description No such resource in your organization (`not_found`) */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description Too many wrong operator tokens from this address (`Retry-After`) */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3159,6 +3321,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelopeDto"];
                 };
             };
+            /** @description Too many wrong operator tokens from this address (`Retry-After`) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
         };
     };
     TestRunsInternalController_get: {
@@ -3200,6 +3371,15 @@ export interface operations {
             };
             /** @description No such resource in your organization (`not_found`) */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description Too many wrong operator tokens from this address (`Retry-After`) */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3289,6 +3469,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelopeDto"];
                 };
             };
+            /** @description Too many wrong operator tokens from this address (`Retry-After`) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
         };
     };
     TestRunsInternalController_listInRelease: {
@@ -3354,6 +3543,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelopeDto"];
                 };
             };
+            /** @description Too many wrong operator tokens from this address (`Retry-After`) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
         };
     };
     TestRunLiveInternalController_watch: {
@@ -3367,7 +3565,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Server-sent events: a `run` event with the test run (as `GET /api/v1/testruns/{id}` answers it) at once, then after every result batch and status change, until the client leaves */
+            /** @description Server-sent events: a `run` event with the test run (as `GET /api/v1/testruns/{id}` answers it) at once, then after every result batch and status change, until the client leaves, or its console session is signed out or expires (checked every `LIVE_HEARTBEAT_MS`, with the keep-alive comment) */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -3396,6 +3594,15 @@ export interface operations {
             };
             /** @description No such resource in your organization (`not_found`) */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description This console session (or the operator token) holds its share of the process’s live streams (`rate_limit_exceeded`, `window: "live_streams"`): close one, or retry after `Retry-After` seconds */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3425,7 +3632,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Server-sent events: a `run` event with a test run of the project (as `GET /api/v1/testruns/{id}` answers it) after every result batch and status change of any of its runs, new runs included, until the client leaves; nothing at first (read the list once the stream is open) */
+            /** @description Server-sent events: a `run` event with a test run of the project (as `GET /api/v1/testruns/{id}` answers it) after every result batch and status change of any of its runs, new runs included, until the client leaves, or its console session is signed out or expires (checked every `LIVE_HEARTBEAT_MS`, with the keep-alive comment); nothing at first (read the list once the stream is open) */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -3454,6 +3661,15 @@ export interface operations {
             };
             /** @description No such resource in your organization (`not_found`) */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description This console session (or the operator token) holds its share of the process’s live streams (`rate_limit_exceeded`, `window: "live_streams"`): close one, or retry after `Retry-After` seconds */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3533,6 +3749,15 @@ export interface operations {
             };
             /** @description No such resource in your organization (`not_found`) */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description Too many wrong operator tokens from this address (`Retry-After`) */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3640,6 +3865,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelopeDto"];
                 };
             };
+            /** @description Too many wrong operator tokens from this address (`Retry-After`) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
         };
     };
     CaseHistoryInternalController_list: {
@@ -3712,6 +3946,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelopeDto"];
                 };
             };
+            /** @description Too many wrong operator tokens from this address (`Retry-After`) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
         };
     };
     RunInsightsInternalController_listFailures: {
@@ -3769,6 +4012,15 @@ export interface operations {
             };
             /** @description No such resource in your organization (`not_found`) */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description Too many wrong operator tokens from this address (`Retry-After`) */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3836,6 +4088,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelopeDto"];
                 };
             };
+            /** @description Too many wrong operator tokens from this address (`Retry-After`) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
         };
     };
     RunInsightsInternalController_evaluateGate: {
@@ -3884,6 +4145,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelopeDto"];
                 };
             };
+            /** @description Too many wrong operator tokens from this address (`Retry-After`) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
         };
     };
     FlakinessInternalController_testCase: {
@@ -3925,6 +4195,15 @@ export interface operations {
             };
             /** @description No such resource in your organization (`not_found`) */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description Too many wrong operator tokens from this address (`Retry-After`) */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -4002,6 +4281,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelopeDto"];
                 };
             };
+            /** @description Too many wrong operator tokens from this address (`Retry-After`) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
         };
     };
     FlakinessInternalController_listQuarantine: {
@@ -4059,6 +4347,15 @@ export interface operations {
             };
             /** @description No such resource in your organization (`not_found`) */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description Too many wrong operator tokens from this address (`Retry-After`) */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -4141,6 +4438,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelopeDto"];
                 };
             };
+            /** @description Too many wrong operator tokens from this address (`Retry-After`) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
         };
     };
     FlakinessInternalController_takeOutOfQuarantine: {
@@ -4185,6 +4491,15 @@ export interface operations {
             };
             /** @description No such resource in your organization (`not_found`) */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description Too many wrong operator tokens from this address (`Retry-After`) */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -4249,6 +4564,15 @@ export interface operations {
             };
             /** @description No such resource in your organization (`not_found`) */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description Too many wrong operator tokens from this address (`Retry-After`) */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -4347,6 +4671,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelopeDto"];
                 };
             };
+            /** @description Too many wrong operator tokens from this address (`Retry-After`) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
         };
     };
     WebhooksInternalController_get: {
@@ -4388,6 +4721,15 @@ export interface operations {
             };
             /** @description No such resource in your organization (`not_found`) */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description Too many wrong operator tokens from this address (`Retry-After`) */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -4438,6 +4780,15 @@ export interface operations {
             };
             /** @description No such resource in your organization (`not_found`) */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description Too many wrong operator tokens from this address (`Retry-After`) */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -4518,6 +4869,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelopeDto"];
                 };
             };
+            /** @description Too many wrong operator tokens from this address (`Retry-After`) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
         };
     };
     WebhooksInternalController_deliveries: {
@@ -4584,6 +4944,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelopeDto"];
                 };
             };
+            /** @description Too many wrong operator tokens from this address (`Retry-After`) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
         };
     };
     WebhooksInternalController_redeliver: {
@@ -4601,7 +4970,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description A new delivery of the same event */
+            /** @description A new delivery of the same event; the one redelivered, if still `pending`, ends (`failed`, no more retries) */
             202: {
                 headers: {
                     [name: string]: unknown;
@@ -4648,6 +5017,15 @@ export interface operations {
             };
             /** @description Idempotency-Key used for another request (`idempotency_key_reused`) */
             422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description Too many wrong operator tokens from this address (`Retry-After`) */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -4712,6 +5090,15 @@ export interface operations {
             };
             /** @description No such resource in your organization (`not_found`) */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description Too many wrong operator tokens from this address (`Retry-After`) */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -4810,6 +5197,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelopeDto"];
                 };
             };
+            /** @description Too many wrong operator tokens from this address (`Retry-After`) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
         };
     };
     ApiKeysInternalController_delete: {
@@ -4860,6 +5256,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelopeDto"];
                 };
             };
+            /** @description Too many wrong operator tokens from this address (`Retry-After`) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
         };
     };
     LimitsInternalController_get: {
@@ -4890,6 +5295,15 @@ export interface operations {
             };
             /** @description A change made with the console session without its CSRF token (`csrf_token_invalid`) */
             403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description Too many wrong operator tokens from this address (`Retry-After`) */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -4928,6 +5342,15 @@ export interface operations {
             };
             /** @description A change made with the console session without its CSRF token (`csrf_token_invalid`) */
             403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description Too many wrong operator tokens from this address (`Retry-After`) */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -5004,7 +5427,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelopeDto"];
                 };
             };
-            /** @description Too many failed sign-ins from this address (`Retry-After`) */
+            /** @description Too many wrong operator tokens from this address (`Retry-After`) */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -5045,6 +5468,15 @@ export interface operations {
             };
             /** @description A change made with the console session without its CSRF token (`csrf_token_invalid`) */
             403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description Too many wrong operator tokens from this address (`Retry-After`) */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -1,5 +1,5 @@
 import { parseArgs, type ParseArgsConfig } from 'node:util';
-import { ReporterError } from './errors.js';
+import { ReporterError, UsageError } from './errors.js';
 
 const RUN_OPTIONS = {
   project: { type: 'string' },
@@ -144,7 +144,7 @@ export function parseCommand(argv: string[]): Command {
     return { name: 'help', text: HELP.main };
   }
   if (name !== 'submit' && name !== 'complete') {
-    throw new ReporterError(`Unknown command "${name}".\n\n${HELP.main}`);
+    throw new UsageError(`Unknown command "${name}".`, HELP.main);
   }
   let parsed;
   try {
@@ -155,7 +155,7 @@ export function parseCommand(argv: string[]): Command {
       strict: true,
     });
   } catch (error) {
-    throw new ReporterError(`${(error as Error).message}\n\n${HELP[name]}`);
+    throw new UsageError((error as Error).message, HELP[name]);
   }
   const values = parsed.values as Record<string, string | boolean | undefined>;
   if (values.help) return { name: 'help', text: HELP[name] };

@@ -29,6 +29,11 @@ export function connectionFrom(env: Env): Connection {
   if (parsed.protocol !== 'https:' && parsed.protocol !== 'http:') {
     throw new ReporterError(`TM_URL must be an https:// address, not ${parsed.protocol}`);
   }
+  if (parsed.protocol === 'http:' && !isLoopback(parsed.hostname)) {
+    throw new ReporterError(
+      `TM_URL is a plain http:// address of ${parsed.hostname}: TM_API_KEY would cross the network unencrypted. Use the service's https:// address (plain http is only for this machine: localhost, 127.0.0.0/8, ::1).`,
+    );
+  }
   const apiKey = env.TM_API_KEY?.trim();
   if (!apiKey) {
     throw new ReporterError(
@@ -46,6 +51,12 @@ export function connectionFrom(env: Env): Connection {
     apiKey,
     extraHeaders: extraHeadersFrom(env.TM_EXTRA_HEADERS),
   };
+}
+
+/** This machine's own addresses, which no network sits between: a URL's hostname. */
+export function isLoopback(hostname: string): boolean {
+  // The URL parser writes IPv4 in dotted decimal (127.1 and 0x7f.0.0.1 too) and IPv6 in brackets.
+  return hostname === 'localhost' || hostname === '[::1]' || /^127\.\d+\.\d+\.\d+$/.test(hostname);
 }
 
 function extraHeadersFrom(value: string | undefined): Record<string, string> {

@@ -1,3 +1,5 @@
+import { oneLine } from './output.js';
+
 /** A failure the user can act on: the message says what went wrong and what to do. */
 export class ReporterError extends Error {
   constructor(
@@ -6,6 +8,17 @@ export class ReporterError extends Error {
   ) {
     super(message);
     this.name = 'ReporterError';
+  }
+}
+
+/** A command line tm-report does not take: the message, then the usage it refers to. */
+export class UsageError extends ReporterError {
+  constructor(
+    message: string,
+    readonly usage: string,
+  ) {
+    super(message);
+    this.name = 'UsageError';
   }
 }
 
@@ -30,7 +43,11 @@ export function serviceError(
   body: unknown,
   url?: string,
 ): ReporterError {
-  const { error, message, details = {} } = asEnvelope(body);
+  const envelope = asEnvelope(body);
+  const details = envelope.details ?? {};
+  // The service's words, kept to a line: a broken or hostile one may send anything.
+  const error = envelope.error === undefined ? undefined : oneLine(envelope.error, 100);
+  const message = envelope.message === undefined ? undefined : oneLine(envelope.message, 500);
   if (status === 401) {
     return new ReporterError(
       'The service refused TM_API_KEY (401 unauthorized): the key is missing, malformed, unknown or deleted.',
@@ -39,12 +56,12 @@ export function serviceError(
   if (error === 'insufficient_scope') {
     const scopes = Array.isArray(details.required_scopes) ? details.required_scopes : [];
     return new ReporterError(
-      `The API key lacks the scope ${scopes.join(' or ') || '(unnamed)'} that ${what} needs (403 insufficient_scope): create a key with it.`,
+      `The API key lacks the scope ${oneLine(scopes.join(' or ')) || '(unnamed)'} that ${what} needs (403 insufficient_scope): create a key with it.`,
     );
   }
   if (error === 'plan_required') {
     return new ReporterError(
-      `The organization's plan (${String(details.plan ?? 'basic')}) has no API access (403 plan_required).`,
+      `The organization's plan (${oneLine(details.plan ?? 'basic', 40)}) has no API access (403 plan_required).`,
     );
   }
   if (error === 'https_required') {
@@ -57,8 +74,8 @@ export function serviceError(
       `${what} answered 404 ${error ?? ''}: no such route${url ? ` (${urlWithoutQuery(url)})` : ''}; check TM_URL (the service's address, with or without /api/v1 once, e.g. https://tm.example.com/api/v1) and the ids given.`,
     );
   }
-  const field = typeof details.field === 'string' ? ` (field ${details.field})` : '';
-  const text = message ?? (typeof body === 'string' ? body.slice(0, 200) : '');
+  const field = typeof details.field === 'string' ? ` (field ${oneLine(details.field, 100)})` : '';
+  const text = message ?? (typeof body === 'string' ? oneLine(body) : '');
   return new ReporterError(`${what} answered ${status} ${error ?? ''}: ${text}${field}`.trim());
 }
 
@@ -89,7 +106,7 @@ export function foreignAnswer(
   if (status >= 300 && status < 400) {
     const location = response.headers.get('location');
     return new ReporterError(
-      `${what} was redirected (${status}${location ? ` to ${location}` : ''}) from ${requested}: ${TM_URL_HINT}.`,
+      `${what} was redirected (${status}${location ? ` to ${oneLine(location)}` : ''}) from ${requested}: ${TM_URL_HINT}.`,
     );
   }
   if (status === 204) return undefined;

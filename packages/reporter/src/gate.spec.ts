@@ -1,5 +1,5 @@
 import { serviceClient } from './client.js';
-import { gateText, readGate } from './gate.js';
+import { gateLines, readGate } from './gate.js';
 import type { TestRun } from './run.js';
 import type { Outgoing } from './transport.js';
 
@@ -96,7 +96,7 @@ describe('the gate’s flaky tests', () => {
     expect(report.gate.passed).toBe(true);
     expect(report.flakyTests).toEqual([]);
     expect(asked.filter((a) => a.includes('/results'))).toEqual([]);
-    expect(gateText(report)).toContain(
+    expect(gateLines(report)).toContain(
       'Flaky tests: not read (the API key lacks the results:read scope)',
     );
   });
@@ -113,7 +113,7 @@ describe('the gate’s flaky tests', () => {
 
   it('prints them, quarantine marked, and says when only the most flaky were looked for', async () => {
     const { client } = service(250);
-    const text = gateText(await readGate(client, run(20_000)));
+    const text = gateLines(await readGate(client, run(20_000))).join('\n');
     expect(text).toContain(
       [
         'Flaky tests (2):',

@@ -1,5 +1,6 @@
 import { dataOf, type ServiceClient } from './client.js';
 import type { TestRun } from './run.js';
+import { markdownText, oneLine } from './output.js';
 import { mapConcurrently } from './upload.js';
 import type { components } from './schema.js';
 
@@ -26,6 +27,7 @@ export interface GateReport {
  */
 const FLAKY_CHECKED = 20;
 const PAGE = 100;
+const FAILURE_GROUPS = 10;
 
 /** The ids of the test cases the run has results for, page by page. */
 async function caseIdsOfRun(client: ServiceClient, runId: string, total: number) {
@@ -72,7 +74,8 @@ async function flakyTestsOf(
     return { flakyTests: [], flakyChecked: 0, flakyTotal: 0, flakyUnread: unread };
   }
   const list = dataOf('GET /api/v1/projects/{id}/flaky-tests', answer);
-  const candidates = list.data;
+  // A page of at most what was asked for, whatever the answer holds: each is a call.
+  const candidates = list.data.slice(0, FLAKY_CHECKED);
   let inRun: boolean[];
   if (Math.ceil(run.counts.total / PAGE) < candidates.length) {
     const ids = await caseIdsOfRun(client, run.id, run.counts.total);
@@ -97,7 +100,7 @@ export async function readGate(client: ServiceClient, run: TestRun): Promise<Gat
     client.GET('/api/v1/testruns/{id}/gate', path),
     client.GET('/api/v1/testruns/{id}/comparison', path),
     client.GET('/api/v1/testruns/{id}/failures', {
-      params: { path: { id: run.id }, query: { limit: 10 } },
+      params: { path: { id: run.id }, query: { limit: FAILURE_GROUPS } },
     }),
     flakyTestsOf(client, run),
   ]);
@@ -105,30 +108,29 @@ export async function readGate(client: ServiceClient, run: TestRun): Promise<Gat
   return {
     gate: dataOf('GET /api/v1/testruns/{id}/gate', gate),
     comparison: dataOf('GET /api/v1/testruns/{id}/comparison', comparison),
-    failureGroups: groups.data,
+    failureGroups: groups.data.slice(0, FAILURE_GROUPS),
     failureGroupsTotal: groups.pagination.total,
     ...flaky,
   };
 }
 
-const oneLine = (text: string | null, max = 160) => {
-  const line = (text ?? '').replace(/\s+/g, ' ').trim();
-  return line.length > max ? `${line.slice(0, max - 1)}…` : line;
-};
 const caseName = (item: { automation_id: string | null; title: string }) =>
   item.automation_id ?? item.title;
 const percent = (rate: number) => `${Math.round(rate * 100)} %`;
 
+/** How the service's values are shown: as they are in a log, escaped in Markdown. */
+type Shown = (value: unknown) => string;
+
 /** How flaky a test is, in words: `flips 50 % over 10 results, 2 passed on retry, last failed`. */
-function flakiness(test: Schemas['FlakyTestResponse']): string {
-  const retried = test.retried_passes > 0 ? `, ${test.retried_passes} passed on retry` : '';
-  return `flips ${percent(test.flip_rate)} over ${test.executions} results${retried}, last ${test.last_status}`;
+function flakiness(test: Schemas['FlakyTestResponse'], text: Shown = String): string {
+  const retried = test.retried_passes > 0 ? `, ${text(test.retried_passes)} passed on retry` : '';
+  return `flips ${percent(test.flip_rate)} over ${text(test.executions)} results${retried}, last ${text(test.last_status)}`;
 }
 
 /** Under the flaky list when the project has more flaky tests than were looked for. */
-const flakyNote = (report: GateReport) =>
+const flakyNote = (report: GateReport, text: Shown = String) =>
   report.flakyTotal > report.flakyChecked
-    ? `(the project's ${report.flakyChecked} most flaky tests of ${report.flakyTotal} were looked for in this run)`
+    ? `(the project's ${report.flakyChecked} most flaky tests of ${text(report.flakyTotal)} were looked for in this run)`
     : undefined;
 const SHOWN = 20;
 
@@ -140,10 +142,11 @@ function listed<T>(title: string, total: number, items: T[], line: (item: T) => 
   return lines;
 }
 
-/** Plain text for a CI log. */
-export function gateText(report: GateReport): string {
+/** Lines of plain text for a CI log (the printer keeps each on its line, output.ts). */
+export function gateLines(report: GateReport): string[] {
   const { gate, comparison, failureGroups } = report;
   const { summary } = comparison;
+  const message = (text: string | null) => oneLine(text, 160);
   return [
     `Gate: ${gate.passed ? 'PASSED' : 'FAILED'}`,
     ...gate.rules.map((r) => `  ${r.passed ? 'ok  ' : 'FAIL'} ${r.name}: ${r.detail}`),
@@ -152,7 +155,7 @@ export function gateText(report: GateReport): string {
       'New failures',
       summary.new_failures,
       comparison.new_failures,
-      (i) => `${caseName(i)}${i.message ? `: ${oneLine(i.message)}` : ''}`,
+      (i) => `${caseName(i)}${i.message ? `: ${message(i.message)}` : ''}`,
     ),
     ...listed('Fixed', summary.fixed, comparison.fixed, caseName),
     ...listed(
@@ -167,29 +170,31 @@ export function gateText(report: GateReport): string {
       'Failure groups',
       report.failureGroupsTotal,
       failureGroups,
-      (g) => `${g.count} × ${g.failure_type ? `${g.failure_type}: ` : ''}${oneLine(g.message)}`,
+      (g) => `${g.count} × ${g.failure_type ? `${g.failure_type}: ` : ''}${message(g.message)}`,
     ),
-  ].join('\n');
+  ];
 }
 
-const cell = (text: string) => oneLine(text, 200).replace(/\|/g, '\\|');
-const code = (text: string) => `\`${text.replace(/`/g, "'")}\``;
+/** Text of a report or the service in Markdown: shown as written, never rendered. */
+const cell = (text: unknown) => markdownText(text);
+const code = (text: unknown) => `\`${oneLine(text).replace(/`/g, "'")}\``;
 
 /** A Markdown summary of the run (and its gate when read) for `$GITHUB_STEP_SUMMARY`. */
-export function summaryMarkdown(
+export function summaryLines(
   run: TestRun,
   report: GateReport | undefined,
   jobUrl?: string,
-): string {
+): string[] {
   const c = run.counts;
+  const counts = [c.total, c.passed, c.failed, c.blocked, c.skipped, c.untested, c.flaky];
   const lines = [
     `### Test run ${cell(run.name)}`,
     '',
     '| Total | Passed | Failed | Blocked | Skipped | Untested | Flaky |',
     '|---:|---:|---:|---:|---:|---:|---:|',
-    `| ${c.total} | ${c.passed} | ${c.failed} | ${c.blocked} | ${c.skipped} | ${c.untested} | ${c.flaky} |`,
+    `| ${counts.map(cell).join(' | ')} |`,
     '',
-    `Run \`${run.id}\`, status ${run.status}${jobUrl ? ` ([job](${jobUrl}))` : ''}.`,
+    `Run ${code(run.id)}, status ${cell(run.status)}${jobUrl ? ` ([job](${jobUrl}))` : ''}.`,
   ];
   if (report) {
     const { gate, comparison } = report;
@@ -198,11 +203,11 @@ export function summaryMarkdown(
       lines.push(`- ${rule.passed ? '✅' : '❌'} ${code(rule.name)}: ${cell(rule.detail)}`);
     const section = (title: string, total: number, items: Schemas['ComparisonItem'][]) => {
       if (total === 0) return;
-      lines.push('', `#### ${title} (${total})`, '');
+      lines.push('', `#### ${title} (${cell(total)})`, '');
       for (const item of items.slice(0, SHOWN)) {
         lines.push(`- ${code(caseName(item))}${item.message ? ` — ${cell(item.message)}` : ''}`);
       }
-      if (total > SHOWN) lines.push(`- … and ${total - SHOWN} more`);
+      if (total > SHOWN) lines.push(`- … and ${cell(total - SHOWN)} more`);
     };
     section('New failures', comparison.summary.new_failures, comparison.new_failures);
     section('Fixed', comparison.summary.fixed, comparison.fixed);
@@ -211,33 +216,33 @@ export function summaryMarkdown(
       lines.push('', `#### Flaky tests (${report.flakyTests.length})`, '');
       for (const test of report.flakyTests.slice(0, SHOWN)) {
         lines.push(
-          `- ${code(caseName(test))} — ${flakiness(test)}${test.quarantined ? ' (quarantined)' : ''}`,
+          `- ${code(caseName(test))} — ${flakiness(test, cell)}${test.quarantined ? ' (quarantined)' : ''}`,
         );
       }
       if (report.flakyTests.length > SHOWN)
         lines.push(`- … and ${report.flakyTests.length - SHOWN} more`);
-      const note = flakyNote(report);
+      const note = flakyNote(report, cell);
       if (note) lines.push('', note);
     }
     if (comparison.summary.flaky > 0)
       lines.push(
         '',
-        `Results of this run that passed on retry (flaky): ${comparison.summary.flaky}.`,
+        `Results of this run that passed on retry (flaky): ${cell(comparison.summary.flaky)}.`,
       );
     if (report.failureGroups.length > 0) {
       lines.push(
         '',
-        `#### Failure groups (${report.failureGroupsTotal})`,
+        `#### Failure groups (${cell(report.failureGroupsTotal)})`,
         '',
         '| Count | Failure |',
         '|---:|---|',
       );
       for (const g of report.failureGroups) {
         lines.push(
-          `| ${g.count} | ${cell(`${g.failure_type ? `${g.failure_type}: ` : ''}${g.message ?? ''}`)} |`,
+          `| ${cell(g.count)} | ${cell(`${g.failure_type ? `${g.failure_type}: ` : ''}${g.message ?? ''}`)} |`,
         );
       }
     }
   }
-  return `${lines.join('\n')}\n`;
+  return lines;
 }

@@ -1,4 +1,5 @@
 import { ReporterError, asEnvelope, foreignAnswer, serviceError } from './errors.js';
+import { oneLine } from './output.js';
 import { RETRY, backoffMs, inFlightWaitMs, retryAfterMs } from './retry.js';
 import { httpTransport, type Transport } from './transport.js';
 
@@ -82,9 +83,9 @@ async function verdictOf(response: Response): Promise<Verdict> {
       : { retry: false };
   }
   if (details.window === 'month' || (details.window === undefined && details.reset_at)) {
-    const limit = details.limit === undefined ? '' : ` of ${String(details.limit)} calls`;
+    const limit = details.limit === undefined ? '' : ` of ${oneLine(details.limit, 20)} calls`;
     throw new ReporterError(
-      `The organization's monthly API quota${limit} is used up (429 rate_limit_exceeded); it resets at ${String(details.reset_at ?? 'the next billing period')}. Not retrying.`,
+      `The organization's monthly API quota${limit} is used up (429 rate_limit_exceeded); it resets at ${oneLine(details.reset_at ?? 'the next billing period', 40)}. Not retrying.`,
     );
   }
   return {

@@ -4,10 +4,11 @@ import { parseCommand, type Command, type RunOptions } from './args.js';
 import { detectCi, type CiMetadata } from './ci.js';
 import { dataOf, serviceClient, type ServiceClient } from './client.js';
 import { connectionFrom, type Env } from './config.js';
-import { ReporterError } from './errors.js';
-import { readGate, gateText, summaryMarkdown, type GateReport } from './gate.js';
+import { ReporterError, UsageError } from './errors.js';
+import { readGate, gateLines, summaryLines, type GateReport } from './gate.js';
 import { expandPatterns } from './glob.js';
 import type { RetryOptions } from './http.js';
+import { document, printer, secretsOf, type Printer } from './output.js';
 import { progressLine } from './progress.js';
 import { readReport, type Report } from './reports.js';
 import { completeRun, resolveRun, type TestRun } from './run.js';
@@ -17,6 +18,7 @@ import { mapConcurrently, uploadReport, type Uploaded } from './upload.js';
 export interface Io {
   env: Env;
   cwd: string;
+  /** Raw sinks: main prints only through output.ts's printers over them. */
   out(text: string): void;
   err(text: string): void;
   /** A progress bar redrawn in place (a terminal), instead of a line per report (CI logs). */
@@ -29,6 +31,17 @@ const UPLOAD_CONCURRENCY = 4;
 
 export const EXIT = { ok: 0, gateFailed: 1, error: 2 } as const;
 
+/** What a command gets of Io: no raw sink, so that whatever it prints goes through Output. */
+type Context = Omit<Io, 'out' | 'err'>;
+
+/** Where a command prints: stdout, stderr, `tm-report: …` lines on stderr, and files it writes. */
+interface Output {
+  out: Printer;
+  err: Printer;
+  log(text: string): void;
+  file(lines: string[]): string;
+}
+
 interface Outcome {
   run: TestRun;
   uploaded?: Uploaded[];
@@ -36,7 +49,7 @@ interface Outcome {
   gate?: GateReport;
 }
 
-function clientFor(io: Io, log: (text: string) => void): ServiceClient {
+function clientFor(io: Context, log: (text: string) => void): ServiceClient {
   return serviceClient(connectionFrom(io.env), {
     ...io.retry,
     onRetry: (what, reason, waitMs, attempt) => {
@@ -47,7 +60,7 @@ function clientFor(io: Io, log: (text: string) => void): ServiceClient {
   });
 }
 
-function readReports(patterns: string[], io: Io): Report[] {
+function readReports(patterns: string[], io: Context): Report[] {
   return expandPatterns(patterns, io.cwd).map((file) => readReport(file, io.cwd));
 }
 
@@ -56,7 +69,8 @@ async function finish(
   options: RunOptions,
   outcome: Outcome,
   ci: CiMetadata | undefined,
-  io: Io,
+  io: Context,
+  print: Output,
 ): Promise<number> {
   // A completed run is final as completeRun returned it; else read the counts all shards made.
   const run = outcome.completed
@@ -66,25 +80,36 @@ async function finish(
         await client.GET('/api/v1/testruns/{id}', { params: { path: { id: outcome.run.id } } }),
       );
   const gate = options.gate ? await readGate(client, run) : undefined;
-  const markdown = summaryMarkdown(run, gate, ci?.jobUrl);
+  const markdown = print.file(summaryLines(run, gate, ci?.jobUrl));
   if (io.env.GITHUB_STEP_SUMMARY) appendFileSync(io.env.GITHUB_STEP_SUMMARY, markdown);
   if (options.summary) writeFileSync(path.resolve(io.cwd, options.summary), markdown);
   const c = run.counts;
   if (options.json) {
-    io.out(
-      `${JSON.stringify({ ok: true, run, uploaded: outcome.uploaded, completed: outcome.completed, gate, gate_passed: gate?.gate.passed })}\n`,
+    print.out.line(
+      JSON.stringify({
+        ok: true,
+        run,
+        uploaded: outcome.uploaded,
+        completed: outcome.completed,
+        gate,
+        gate_passed: gate?.gate.passed,
+      }),
     );
   } else {
-    io.out(
-      `Run "${run.name}" (${run.id}), ${run.status}: ${c.total} results, ${c.passed} passed, ${c.failed} failed, ${c.blocked} blocked, ${c.skipped} skipped, ${c.flaky} flaky\n`,
+    print.out.line(
+      `Run "${run.name}" (${run.id}), ${run.status}: ${c.total} results, ${c.passed} passed, ${c.failed} failed, ${c.blocked} blocked, ${c.skipped} skipped, ${c.flaky} flaky`,
     );
-    if (gate) io.out(`${gateText(gate)}\n`);
+    if (gate) print.out.line(...gateLines(gate));
   }
   return gate && !gate.gate.passed ? EXIT.gateFailed : EXIT.ok;
 }
 
-async function submit(command: Extract<Command, { name: 'submit' }>, io: Io): Promise<number> {
-  const log = (text: string) => io.err(`tm-report: ${text}\n`);
+async function submit(
+  command: Extract<Command, { name: 'submit' }>,
+  io: Context,
+  print: Output,
+): Promise<number> {
+  const { log } = print;
   const reports = readReports(command.patterns, io);
   if (command.dryRun) {
     for (const r of reports) {
@@ -92,10 +117,15 @@ async function submit(command: Extract<Command, { name: 'submit' }>, io: Io): Pr
     }
     const total = reports.reduce((sum, r) => sum + r.cases, 0);
     if (command.json)
-      io.out(
-        `${JSON.stringify({ ok: true, dry_run: true, files: reports.map((r) => ({ file: r.file, kind: r.kind, results: r.cases })) })}\n`,
+      print.out.line(
+        JSON.stringify({
+          ok: true,
+          dry_run: true,
+          files: reports.map((r) => ({ file: r.file, kind: r.kind, results: r.cases })),
+        }),
       );
-    else io.out(`${reports.length} reports, ${total} results: valid (dry run, nothing sent)\n`);
+    else
+      print.out.line(`${reports.length} reports, ${total} results: valid (dry run, nothing sent)`);
     return EXIT.ok;
   }
   const client = clientFor(io, log);
@@ -104,7 +134,7 @@ async function submit(command: Extract<Command, { name: 'submit' }>, io: Io): Pr
   log(`run "${run.name}" (${run.id})`);
   let done = 0;
   let results = 0;
-  const bar = () => io.err(`\r${progressLine(done, reports.length, results)}`);
+  const bar = () => print.err.redraw(progressLine(done, reports.length, results));
   if (io.progressBar) bar();
   const uploaded = await mapConcurrently(reports, UPLOAD_CONCURRENCY, async (report) => {
     const result = await uploadReport(client, run.id, report);
@@ -118,17 +148,28 @@ async function submit(command: Extract<Command, { name: 'submit' }>, io: Io): Pr
     }
     return result;
   });
-  if (io.progressBar) io.err('\n');
+  if (io.progressBar) print.err.line('');
   if (command.complete) {
     const completed = await completeRun(client, run.id);
     log(completed.already ? 'run was completed already' : 'run completed');
-    return finish(client, command, { run: completed.run, uploaded, completed: true }, ci, io);
+    return finish(
+      client,
+      command,
+      { run: completed.run, uploaded, completed: true },
+      ci,
+      io,
+      print,
+    );
   }
-  return finish(client, command, { run, uploaded }, ci, io);
+  return finish(client, command, { run, uploaded }, ci, io, print);
 }
 
-async function complete(command: Extract<Command, { name: 'complete' }>, io: Io): Promise<number> {
-  const log = (text: string) => io.err(`tm-report: ${text}\n`);
+async function complete(
+  command: Extract<Command, { name: 'complete' }>,
+  io: Context,
+  print: Output,
+): Promise<number> {
+  const { log } = print;
   const client = clientFor(io, log);
   const ci = detectCi(io.env);
   const run = await resolveRun(client, command, ci, log, true);
@@ -136,27 +177,57 @@ async function complete(command: Extract<Command, { name: 'complete' }>, io: Io)
   log(
     completed.already ? `run "${run.name}" was completed already` : `run "${run.name}" completed`,
   );
-  return finish(client, command, { run: completed.run, completed: true }, ci, io);
+  return finish(client, command, { run: completed.run, completed: true }, ci, io, print);
+}
+
+function outputOf(io: Io): Output {
+  const secrets = secretsOf(io.env);
+  const err = printer(io.err, secrets);
+  return {
+    out: printer(io.out, secrets),
+    err,
+    log: (text) => err.line(`tm-report: ${text}`),
+    file: (lines) => document(lines, secrets),
+  };
+}
+
+/**
+ * An error as printed lines: a ReporterError's message (and the usage it refers to), else the
+ * unexpected error's message and its stack's frames (for a bug report).
+ */
+function errorLines(error: unknown): { message: string; more: string[] } {
+  if (error instanceof UsageError)
+    return { message: error.message, more: ['', ...error.usage.split('\n')] };
+  if (error instanceof ReporterError) return { message: error.message, more: [] };
+  const { name, message, stack } = (error ?? {}) as Partial<Error>;
+  const frames = String(stack ?? '')
+    .split('\n')
+    .filter((line) => /^\s+at /.test(line));
+  return {
+    message: `unexpected error: ${name ?? 'Error'}: ${message ?? String(error)}`,
+    more: frames,
+  };
 }
 
 /** Runs a command line; returns the exit code. Errors are reported on stderr (and as JSON). */
 export async function main(argv: string[], io: Io): Promise<number> {
   let json = argv.includes('--json');
+  const print = outputOf(io);
   try {
     const command = parseCommand(argv);
     if (command.name === 'help') {
-      io.out(`${command.text}\n`);
+      print.out.line(...command.text.split('\n'));
       return EXIT.ok;
     }
     json = command.json;
-    return command.name === 'submit' ? await submit(command, io) : await complete(command, io);
+    return command.name === 'submit'
+      ? await submit(command, io, print)
+      : await complete(command, io, print);
   } catch (error) {
-    const message =
-      error instanceof ReporterError
-        ? error.message
-        : `unexpected error: ${(error as Error)?.stack ?? String(error)}`;
-    io.err(`tm-report: error: ${message}\n`);
-    if (json) io.out(`${JSON.stringify({ ok: false, error: message })}\n`);
+    const { message, more } = errorLines(error);
+    print.log(`error: ${message}`);
+    print.err.line(...more);
+    if (json) print.out.line(JSON.stringify({ ok: false, error: message }));
     return error instanceof ReporterError ? error.exitCode : EXIT.error;
   }
 }

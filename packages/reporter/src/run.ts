@@ -4,6 +4,7 @@ import type { CiMetadata } from './ci.js';
 import { dataOf, type ServiceClient } from './client.js';
 import { ReporterError, asEnvelope } from './errors.js';
 import { idempotencyKey } from './keys.js';
+import { checkPage } from './pages.js';
 import type { components } from './schema.js';
 
 export type TestRun = components['schemas']['TestRunResponse'];
@@ -14,11 +15,12 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 export async function projectIdOf(client: ServiceClient, project: string): Promise<string> {
   if (UUID.test(project)) return project;
   const limit = 100;
-  for (let offset = 0; ; offset += limit) {
+  for (let offset = 0, read = 1; ; offset += limit, read++) {
     const page = dataOf(
       'GET /api/v1/projects',
       await client.GET('/api/v1/projects', { params: { query: { limit, offset } } }),
     );
+    checkPage('GET /api/v1/projects', page, read, limit);
     const found =
       page.data.find((p) => p.key === project) ??
       page.data.find((p) => p.key.toLowerCase() === project.toLowerCase());

@@ -648,7 +648,7 @@ export interface components {
             /** @example Web shop */
             name: string;
             /**
-             * @description Short code, unique within the organization
+             * @description Short code, unique within the organization without regard to case
              * @example WEB
              */
             key: string;
@@ -4430,7 +4430,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description A new delivery of the same event */
+            /** @description A new delivery of the same event; the one redelivered, if still `pending`, ends (`failed`, no more retries) */
             202: {
                 headers: {
                     /** @description Monthly call limit */

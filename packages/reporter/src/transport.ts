@@ -1,4 +1,5 @@
 import type http from 'node:http';
+import { ReporterError } from './errors.js';
 import { LightResponse } from './web.js';
 
 /** One attempt of a request, as the retrying fetch sends it (the body read once, sent as is). */
@@ -33,6 +34,19 @@ async function protocolOf(url: URL): Promise<Protocol> {
   return protocol;
 }
 
+/**
+ * The most of an answer read: the service's largest (a call of 5,000 results echoed back) is a
+ * few MiB. A body beyond it is not the service's (a proxy or server streaming without end), and
+ * is refused as it arrives, never held.
+ */
+export const MAX_ANSWER_BYTES = 32 * 1024 * 1024;
+
+function tooLarge(outgoing: Outgoing, size: string): ReporterError {
+  return new ReporterError(
+    `${outgoing.method} ${outgoing.url.pathname}: the answer is larger than ${MAX_ANSWER_BYTES / 1048576} MiB (${size}), more than the service ever sends; stopped reading it. Check that TM_URL is the service's address and that no proxy in between misbehaves. Not retrying.`,
+  );
+}
+
 function timeoutError(ms: number): Error {
   return Object.assign(new Error(`no answer in ${ms / 1000} s`), { name: 'TimeoutError' });
 }
@@ -50,8 +64,20 @@ export const httpTransport: Transport = async (outgoing, timeoutMs) => {
     const headers: Record<string, string | number> = { ...outgoing.headers };
     if (outgoing.body) headers['content-length'] = outgoing.body.length;
     const req = request(outgoing.url, { method: outgoing.method, headers, agent }, (res) => {
+      const refuse = (error: ReporterError) => {
+        clearTimeout(timer);
+        reject(error);
+        req.destroy();
+      };
+      const declared = Number(res.headers['content-length']);
+      if (declared > MAX_ANSWER_BYTES) return refuse(tooLarge(outgoing, `${declared} bytes said`));
       const chunks: Buffer[] = [];
-      res.on('data', (chunk: Buffer) => chunks.push(chunk));
+      let size = 0;
+      res.on('data', (chunk: Buffer) => {
+        size += chunk.length;
+        if (size > MAX_ANSWER_BYTES) refuse(tooLarge(outgoing, 'still arriving'));
+        else chunks.push(chunk);
+      });
       res.on('error', (error) => {
         clearTimeout(timer);
         reject(error);

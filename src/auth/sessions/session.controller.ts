@@ -1,4 +1,4 @@
-import { Body, Controller, Delete, Get, HttpCode, Post, Req, Res } from '@nestjs/common';
+import { Body, Controller, Delete, Get, Header, HttpCode, Post, Req, Res } from '@nestjs/common';
 import {
   ApiCreatedResponse,
   ApiNoContentResponse,
@@ -13,6 +13,9 @@ import { ErrorEnvelopeDto } from '../../common/errors/error-envelope.dto.js';
 import { SessionResponse, SignInDto } from './dto/session.dto.js';
 import { SessionsService } from './sessions.service.js';
 
+/** The session's description holds its CSRF token: no cache may keep it (CONTRACT §1). */
+const NOT_STORED = 'no-store';
+
 /** The console's sign-in: a session cookie instead of the operator token in the browser. */
 @ApiTags('internal')
 @Controller('internal/v1/session')
@@ -21,6 +24,7 @@ export class SessionController {
 
   @Post()
   @Public()
+  @Header('Cache-Control', NOT_STORED)
   @ApiErrors(400, 404, 415)
   @ApiResponse({ status: 401, description: 'Wrong operator token', type: ErrorEnvelopeDto })
   @ApiResponse({
@@ -31,7 +35,7 @@ export class SessionController {
   })
   @ApiResponse({
     status: 429,
-    description: 'Too many failed sign-ins from this address (`Retry-After`)',
+    description: 'Too many wrong operator tokens from this address (`Retry-After`)',
     type: ErrorEnvelopeDto,
   })
   @ApiCreatedResponse({
@@ -50,6 +54,7 @@ export class SessionController {
 
   @Get()
   @InternalApi()
+  @Header('Cache-Control', NOT_STORED)
   @ApiOkResponse({ type: SessionResponse, description: 'The session of the cookie sent' })
   describe(@Req() req: Request): Promise<SessionResponse> {
     return this.sessions.describe(req);

@@ -1,9 +1,9 @@
-import { Injectable, Logger } from '@nestjs/common';
+import { Injectable } from '@nestjs/common';
 import type { Request } from 'express';
 import { ApiError } from '../../common/errors/api-error.js';
 import { ErrorCode } from '../../common/errors/error-codes.js';
+import type { StreamHolder } from '../../common/http/server-sent-events.js';
 import { Settings } from '../../config/settings.js';
-import { secretsEqual } from '../api-key-format.js';
 import type { SessionResponse, SignInDto } from './dto/session.dto.js';
 import { clearedSessionCookie, sessionCookie, sessionSecretFrom } from './session-cookie.js';
 import {
@@ -13,7 +13,7 @@ import {
   hashSessionSecret,
 } from './session-secret.js';
 import { type LiveSession, SessionsRepository } from './sessions.repository.js';
-import { SignInThrottle } from './sign-in-throttle.js';
+import { OperatorTokenCheck } from './operator-token-check.js';
 import type { OperatorIdentity } from '../oidc/operator-admission.js';
 
 /** How long a console session lasts from sign-in. */
@@ -42,6 +42,9 @@ const noSession = () =>
     { 'WWW-Authenticate': 'Bearer' },
   );
 
+/** The operator token's streams: it cannot be signed out, so they end only when their client leaves. */
+const OPERATOR_TOKEN: StreamHolder = { key: 'operator-token', stillAdmitted: async () => true };
+
 /**
  * Console sign-in: server-side sessions in PostgreSQL, held by the browser in an httpOnly
  * cookie. The access guard admits internal-API calls with a live session (and, on a change,
@@ -50,22 +53,21 @@ const noSession = () =>
  */
 @Injectable()
 export class SessionsService {
-  private readonly throttle = new SignInThrottle();
-  private readonly logger = new Logger(SessionsService.name);
   /** Each request's session is looked up once, whoever asks (body check, guard, handler). */
   private readonly ofRequest = new WeakMap<Request, RequestSession | null>();
 
   constructor(
     private readonly settings: Settings,
     private readonly sessions: SessionsRepository,
+    private readonly operatorToken: OperatorTokenCheck,
   ) {}
 
   /**
-   * Signs in with the operator token; the caller's address is throttled on failure. A session
+   * Signs in with the operator token (a wrong one counted against the caller's address, as
+   * `OperatorTokenCheck` counts every door's). A session
    * the browser still held is ended: each sign-in gets a new secret, never an old one kept.
    */
   async signInWithToken(dto: SignInDto, req: Request): Promise<SignedIn> {
-    const client = req.ip ?? '';
     const token = this.settings.adminToken;
     // Without an operator token the internal API, and so its sign-in, does not exist.
     if (token === null) throw ApiError.notFound();
@@ -78,17 +80,9 @@ export class SessionsService {
         'Sign in through the identity provider: the operator token cannot open a console session here.',
       );
     }
-    this.throttle.check(client);
-    if (!secretsEqual(dto.token, token)) {
-      const inAll = this.throttle.failed(client);
-      if (inAll !== null) {
-        this.logger.warn(
-          `${inAll} failed console sign-ins in 15 minutes from all addresses: someone may be guessing the operator token`,
-        );
-      }
+    if (!this.operatorToken.matches(req, dto.token)) {
       throw new ApiError(401, ErrorCode.Unauthorized, 'Wrong operator token.');
     }
-    this.throttle.succeeded(client);
     const held = this.heldSessionHash(req);
     if (held !== null) await this.sessions.delete(held);
     return this.open('token', { subject: 'operator', email: null }, token);
@@ -166,6 +160,23 @@ export class SessionsService {
         `A change made with the console session needs its CSRF token in ${CSRF_HEADER}.`,
       );
     }
+  }
+
+  /**
+   * Who holds a live stream the request opens, as the access guard admitted it: the operator
+   * token when `Authorization` came, else the request's session, looked up afresh on each
+   * heartbeat so that the stream ends once the session is signed out or has expired.
+   */
+  async streamHolder(req: Request): Promise<StreamHolder> {
+    if (req.get('authorization') !== undefined) return OPERATOR_TOKEN;
+    const found = await this.sessionOf(req);
+    const token = this.settings.adminToken;
+    if (found === null || token === null) throw noSession();
+    const secretHash = hashSessionSecret(found.secret, token);
+    return {
+      key: `session:${found.session.id}`,
+      stillAdmitted: async () => (await this.sessions.findLive(secretHash)) !== null,
+    };
   }
 
   /** The request's session, for the page that has just loaded. */

@@ -4,8 +4,8 @@ import {
   SIGN_IN_FAILURES_WORTH_A_WARNING,
   SIGN_IN_WINDOW_MS,
   SignInThrottle,
-  throttleKey,
 } from './sign-in-throttle.js';
+import { addressKey as throttleKey } from '../../common/http/address-key.js';
 
 describe('SignInThrottle', () => {
   let now: number;

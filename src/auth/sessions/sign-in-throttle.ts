@@ -1,7 +1,8 @@
 import { ApiError } from '../../common/errors/api-error.js';
 import { ErrorCode } from '../../common/errors/error-codes.js';
+import { addressKey } from '../../common/http/address-key.js';
 
-/** Failed sign-ins a client address may make per window before it must wait. */
+/** Wrong operator tokens (sign-ins or bearer tokens) a client address may send per window before it must wait. */
 export const SIGN_IN_FAILURES_ALLOWED = 5;
 export const SIGN_IN_WINDOW_MS = 15 * 60_000;
 /**
@@ -10,26 +11,6 @@ export const SIGN_IN_WINDOW_MS = 15 * 60_000;
  * anyone keep the operator out with a few wrong tokens (found by review).
  */
 export const SIGN_IN_FAILURES_WORTH_A_WARNING = 50;
-
-/**
- * The key an address is counted under: an IPv4 address itself, an IPv6 address by its /64
- * (one host commonly holds a whole /64, so each of its addresses must not get its own count).
- */
-export function throttleKey(address: string): string {
-  const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(address);
-  if (mapped) return mapped[1];
-  if (!address.includes(':')) return address;
-  const [head, tail = ''] = address.toLowerCase().split('::');
-  const front = head === '' ? [] : head.split(':');
-  const back = tail === '' ? [] : tail.split(':');
-  const groups = address.includes('::')
-    ? [...front, ...Array<string>(8 - front.length - back.length).fill('0'), ...back]
-    : front;
-  return `${groups
-    .slice(0, 4)
-    .map((group) => group.replace(/^0+(?=.)/, ''))
-    .join(':')}::/64`;
-}
 
 interface Failures {
   count: number;
@@ -49,14 +30,14 @@ export class SignInThrottle {
 
   /** Throws 429 while `client` has used up its failures. */
   check(address: string): void {
-    const client = throttleKey(address);
+    const client = addressKey(address);
     const entry = this.current(client);
     if (!entry || entry.count < SIGN_IN_FAILURES_ALLOWED) return;
     const retryAfter = Math.max(1, Math.ceil((entry.windowEndsAt - this.now()) / 1000));
     throw new ApiError(
       429,
       ErrorCode.RateLimitExceeded,
-      'Too many failed sign-ins from this address; try again later.',
+      'Too many wrong operator tokens from this address; try again later.',
       { limit: SIGN_IN_FAILURES_ALLOWED, retry_after: retryAfter, window: 'sign_in' },
       { 'Retry-After': String(retryAfter) },
     );
@@ -67,7 +48,7 @@ export class SignInThrottle {
    * they have just reached `SIGN_IN_FAILURES_WORTH_A_WARNING` (once per window), else null.
    */
   failed(address: string): number | null {
-    const client = throttleKey(address);
+    const client = addressKey(address);
     const entry = this.current(client);
     if (entry) entry.count++;
     else this.failures.set(client, { count: 1, windowEndsAt: this.now() + SIGN_IN_WINDOW_MS });
@@ -82,7 +63,7 @@ export class SignInThrottle {
   }
 
   succeeded(address: string): void {
-    this.failures.delete(throttleKey(address));
+    this.failures.delete(addressKey(address));
   }
 
   private current(client: string): Failures | undefined {

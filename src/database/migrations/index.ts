@@ -14,6 +14,7 @@ import { ResultsIntelligence1795474562658 } from './1795474562658-ResultsIntelli
 import { KeepCaseOutcomes1795476498795 } from './1795476498795-KeepCaseOutcomes.js';
 import { CreateConsoleSessions1795484634867 } from './1795484634867-CreateConsoleSessions.js';
 import { ConsoleSessionsRememberEmail1795490000000 } from './1795490000000-ConsoleSessionsRememberEmail.js';
+import { ProjectKeysIgnoreCase1795500000000 } from './1795500000000-ProjectKeysIgnoreCase.js';
 
 /** Every migration in the order it runs; the app and the migration CLI share this list. */
 export const MIGRATIONS: Array<new () => MigrationInterface> = [
@@ -40,4 +41,6 @@ export const MIGRATIONS: Array<new () => MigrationInterface> = [
   CreateConsoleSessions1795484634867,
   // Who signed in through the OpenID provider (the console's sessions, issue 18).
   ConsoleSessionsRememberEmail1795490000000,
+  // Project keys unique in any case; keys that differ only in case renamed `<key>-<n>` (issue 25).
+  ProjectKeysIgnoreCase1795500000000,
 ];

@@ -10,7 +10,10 @@ export class ProjectResponse {
   @ApiProperty({ example: 'Web shop' })
   name!: string;
 
-  @ApiProperty({ description: 'Short code, unique within the organization', example: 'WEB' })
+  @ApiProperty({
+    description: 'Short code, unique within the organization without regard to case',
+    example: 'WEB',
+  })
   key!: string;
 
   @ApiNullable(String, { example: 'Storefront and checkout' })
@@ -34,7 +37,11 @@ export class CreateProjectDto {
   @IsName()
   name!: string;
 
-  @ApiProperty({ description: 'Letters, digits, _ or -; 1–32 characters', example: 'WEB' })
+  @ApiProperty({
+    description:
+      'Letters, digits, _ or -; 1–32 characters; unique within the organization without regard to case (409 otherwise)',
+    example: 'WEB',
+  })
   @IsString()
   @Matches(/^[A-Za-z0-9_-]{1,32}$/, { message: 'key must be 1 to 32 letters, digits, _ or -' })
   key!: string;

@@ -10,14 +10,17 @@ import {
 import { Organization } from '../../organizations/entities/organization.entity.js';
 
 @Entity('project')
-@Index('UQ_project_organization_key', ['organizationId', 'key'], { unique: true })
+// Keys are unique per organization in any case (CONTRACT §6): a unique index on
+// (organization_id, lower(key)), made by its migration. TypeORM cannot describe an expression
+// index, so it is declared here only to be left alone by the schema check (synchronize: false).
+@Index('UQ_project_organization_lower_key', { synchronize: false })
 @Index('IDX_project_organization_created', ['organizationId', 'createdAt'])
 export class Project extends ChangingTenantRow {
   @References(() => Organization, 'organization_id') organization?: Relation<Organization>;
 
   @Varchar(255) name!: string;
 
-  /** Short code, unique within the organization (e.g. `WEB`). */
+  /** Short code, unique within the organization without regard to case (e.g. `WEB`). */
   @Varchar(32) key!: string;
 
   @OptionalText() description!: string | null;

@@ -1,17 +1,13 @@
 import { Injectable, Logger, type OnApplicationShutdown } from '@nestjs/common';
 import { Observable, type Subscriber } from 'rxjs';
-import { ApiError } from '../../common/errors/api-error.js';
-import { ErrorCode } from '../../common/errors/error-codes.js';
 import { Settings } from '../../config/settings.js';
 import { ChannelListener } from '../../database/notifications.js';
 import { ProjectLookup } from '../../projects/project-lookup.js';
 import type { TestRunResponse } from '../dto/test-run.dto.js';
 import { TestRunLookup } from '../test-run-lookup.js';
 import { toTestRunResponse } from '../testruns.service.js';
+import { LiveSlots } from './live-slots.js';
 import { RUN_CHANGES_CHANNEL, runChangeOf, type RunChange } from './run-changes.js';
-
-/** Streams one process keeps open at most: each holds a socket and a subscriber. */
-export const MAX_LIVE_VIEWERS = 1_000;
 
 /**
  * Runs as they change, for the console's live run pages and project run lists. One LISTEN
@@ -19,7 +15,8 @@ export const MAX_LIVE_VIEWERS = 1_000;
  * when it commits) feeds every viewer: a change is read once per process and run, however many
  * watch it (the run's own viewers and its project's), and never polled. Reads of one run do not
  * pile up: while one is in flight, further changes make one more read after it. A change of a
- * run nobody watches, in a project nobody watches, is not read at all.
+ * run nobody watches, in a project nobody watches, is not read at all. Each viewer takes a slot
+ * of its holder (`LiveSlots`: a console session or the operator token, named by the caller).
  */
 @Injectable()
 export class RunLiveService implements OnApplicationShutdown {
@@ -28,7 +25,7 @@ export class RunLiveService implements OnApplicationShutdown {
   private readonly viewers = new Map<string, Set<Subscriber<TestRunResponse>>>();
   private readonly projectViewers = new Map<string, Set<Subscriber<TestRunResponse>>>();
   private viewerCount = 0;
-  private opening = 0;
+  private readonly slots = new LiveSlots();
   private readonly reading = new Map<string, Promise<void>>();
   private readonly readAgain = new Set<string>();
 
@@ -43,10 +40,15 @@ export class RunLiveService implements OnApplicationShutdown {
     return this.viewerCount;
   }
 
-  /** The run now, then after every change, until the viewer leaves (404 for no such run). */
-  async watch(runId: string): Promise<Observable<TestRunResponse>> {
-    const first = toTestRunResponse(await this.admitted(() => this.runs.findAnywhere(runId)));
-    return this.join(this.viewers, runId, (subscriber) => {
+  /**
+   * The run now, then after every change, until the viewer leaves (404 for no such run), for
+   * `holder` (429 past its share of the process's streams).
+   */
+  async watch(holder: string, runId: string): Promise<Observable<TestRunResponse>> {
+    const first = toTestRunResponse(
+      await this.admitted(holder, () => this.runs.findAnywhere(runId)),
+    );
+    return this.join(holder, this.viewers, runId, (subscriber) => {
       subscriber.next(first);
       // A change may have committed between the first read and joining: read once more.
       this.read({ runId, projectId: first.project_id });
@@ -57,9 +59,9 @@ export class RunLiveService implements OnApplicationShutdown {
    * Each run of the project after every change, until the viewer leaves (404 for no such
    * project). Nothing at first: the viewer reads the list itself once the stream is open.
    */
-  async watchProject(projectId: string): Promise<Observable<TestRunResponse>> {
-    await this.admitted(() => this.projects.organizationOf(projectId));
-    return this.join(this.projectViewers, projectId, () => undefined);
+  async watchProject(holder: string, projectId: string): Promise<Observable<TestRunResponse>> {
+    await this.admitted(holder, () => this.projects.organizationOf(projectId));
+    return this.join(holder, this.projectViewers, projectId, () => undefined);
   }
 
   async onApplicationShutdown(): Promise<void> {
@@ -69,27 +71,20 @@ export class RunLiveService implements OnApplicationShutdown {
     await this.listener?.stop();
   }
 
-  /** `open()` while there is room for one more viewer (503 otherwise). */
-  private async admitted<T>(open: () => Promise<T>): Promise<T> {
+  /** `open()` while there is room for one more viewer of `holder` (429 or 503 otherwise). */
+  private async admitted<T>(holder: string, open: () => Promise<T>): Promise<T> {
     // Views being opened count too, or concurrent requests would all pass the check.
-    if (this.viewerCount + this.opening >= MAX_LIVE_VIEWERS)
-      throw new ApiError(
-        503,
-        ErrorCode.ServiceUnavailable,
-        'Too many live views are open here; retry shortly.',
-        {},
-        { 'Retry-After': '5' },
-      );
-    this.opening++;
+    this.slots.admit(holder);
     try {
       return await open();
     } finally {
-      this.opening--;
+      this.slots.release(holder);
     }
   }
 
   /** A viewer of `key` in `group` from subscription until it leaves; `joined` runs first. */
   private join(
+    holder: string,
     group: Map<string, Set<Subscriber<TestRunResponse>>>,
     key: string,
     joined: (subscriber: Subscriber<TestRunResponse>) => void,
@@ -100,9 +95,11 @@ export class RunLiveService implements OnApplicationShutdown {
       if (!viewers) group.set(key, (viewers = new Set()));
       viewers.add(subscriber);
       this.viewerCount++;
+      this.slots.take(holder);
       joined(subscriber);
       return () => {
         this.viewerCount--;
+        this.slots.release(holder);
         viewers.delete(subscriber);
         if (viewers.size === 0) group.delete(key);
       };

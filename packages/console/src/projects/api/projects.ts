@@ -1,0 +1,49 @@
+import { keepPreviousData, queryOptions, useMutation, useQueryClient } from '@tanstack/react-query';
+import type { components } from '../../schema';
+import { api, unwrap } from '../../shared/api/client';
+import { useSubmissionKey } from '../../shared/api/submissions';
+
+export type Project = components['schemas']['ProjectResponse'];
+
+const PROJECTS = 'projects';
+
+/** An organization's projects, newest first. */
+export const organizationProjects = (
+  organizationId: string,
+  page: { limit: number; offset: number },
+) =>
+  queryOptions({
+    queryKey: [PROJECTS, 'of-organization', organizationId, page],
+    queryFn: () =>
+      unwrap(
+        api.GET('/internal/v1/organizations/{id}/projects', {
+          params: { path: { id: organizationId }, query: page },
+        }),
+      ),
+    placeholderData: keepPreviousData,
+  });
+
+/** One project, with the organization it belongs to. */
+export const project = (id: string) =>
+  queryOptions({
+    queryKey: [PROJECTS, 'one', id],
+    queryFn: () => unwrap(api.GET('/internal/v1/projects/{id}', { params: { path: { id } } })),
+  });
+
+export type CreateProject = components['schemas']['CreateProjectDto'];
+
+export function useCreateProject(organizationId: string) {
+  const queryClient = useQueryClient();
+  const keyFor = useSubmissionKey();
+  return useMutation({
+    mutationFn: async (body: CreateProject) =>
+      unwrap(
+        api.POST('/internal/v1/organizations/{id}/projects', {
+          params: { path: { id: organizationId } },
+          body,
+          headers: await keyFor(body),
+        }),
+      ),
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: [PROJECTS] }),
+  });
+}

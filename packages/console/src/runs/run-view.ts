@@ -1,0 +1,34 @@
+import { filteredPageSearch } from '../shared/page-search';
+import type { ResultStatus } from './api/runs';
+import { RESULT_STATUS_NAMES } from './components/run-counts';
+
+/** The run page's sections, each a tab whose name is in the URL (`?tab=`; none: results). */
+export const RUN_TABS = {
+  results: 'Results',
+  failures: 'Failures',
+  comparison: 'Compared with baseline',
+} as const;
+export type RunTab = keyof typeof RUN_TABS;
+
+/** What the run page shows, from its URL's search parameters. */
+export interface RunView {
+  tab: RunTab;
+  offset: number;
+  status?: ResultStatus;
+  q?: string;
+}
+
+/** The run page's `?tab=`, `?offset=`, `?status=` and `?q=` (a search of 1–255 characters). */
+export function runSearch(search: Record<string, unknown>): Partial<RunView> {
+  const { offset, status } = filteredPageSearch<ResultStatus>(RESULT_STATUS_NAMES)(search);
+  const tab = search.tab;
+  const q = typeof search.q === 'string' ? search.q.trim() : '';
+  return {
+    ...(typeof tab === 'string' && tab !== 'results' && Object.hasOwn(RUN_TABS, tab)
+      ? { tab: tab as RunTab }
+      : {}),
+    ...(offset === undefined ? {} : { offset }),
+    ...(status === undefined ? {} : { status }),
+    ...(q.length > 0 && q.length <= 255 ? { q } : {}),
+  };
+}

@@ -1,0 +1,48 @@
+/** How the console writes days and moments: English, in UTC (the service's time zone). */
+export const utcDay = new Intl.DateTimeFormat('en', { dateStyle: 'medium', timeZone: 'UTC' });
+
+/** A moment to the minute: "3 Feb 2026, 14:05". */
+export const utcMinute = new Intl.DateTimeFormat('en', {
+  dateStyle: 'medium',
+  timeStyle: 'short',
+  hourCycle: 'h23',
+  timeZone: 'UTC',
+});
+
+/** A moment to the second: "3 Feb 2026, 14:05:09". */
+export const utcSecond = new Intl.DateTimeFormat('en', {
+  dateStyle: 'medium',
+  timeStyle: 'medium',
+  hourCycle: 'h23',
+  timeZone: 'UTC',
+});
+
+/** A moment to the minute without the year, where room is short (a chart's ticks). */
+export const utcShortMinute = new Intl.DateTimeFormat('en', {
+  month: 'short',
+  day: 'numeric',
+  hour: '2-digit',
+  minute: '2-digit',
+  hourCycle: 'h23',
+  timeZone: 'UTC',
+});
+
+/** How the console writes numbers: English, with thousands separators ("12,345.6"). */
+export const number = new Intl.NumberFormat('en');
+
+/** A share as a percentage to a tenth ("12.5%"). */
+export const percentToTenths = new Intl.NumberFormat('en', {
+  style: 'percent',
+  maximumFractionDigits: 1,
+});
+
+/** A share as a percentage to a hundredth ("12.35%"). */
+export const percentToHundredths = new Intl.NumberFormat('en', {
+  style: 'percent',
+  maximumFractionDigits: 2,
+});
+
+/** A duration in milliseconds: "850 ms" below a second, else "1.25 s". */
+export function duration(ms: number): string {
+  return ms < 1000 ? `${number.format(ms)} ms` : `${number.format(ms / 1000)} s`;
+}
