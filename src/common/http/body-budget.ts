@@ -40,7 +40,7 @@ export class BodyBudget {
     res.once('close', () => this.release(share));
   }
 
-  /** What is held now, in bytes of estimated cost (the metrics and the tests read it). */
+  /** What is held now, in bytes of estimated cost. */
   get inUse(): number {
     return this.held;
   }
