@@ -12,13 +12,10 @@ import { ApiError } from './common/errors/api-error.js';
 import { ApiExceptionFilter, sendEnvelope } from './common/errors/api-exception.filter.js';
 import { createValidationPipe } from './common/errors/validation.js';
 import { ApiExpressAdapter } from './common/http/http-result.js';
-import { routesAcceptingXml } from './common/http/accepts-xml.js';
-import { bodyParsing } from './common/http/body-parsing.middleware.js';
 import { answerClientErrorsInEnvelope } from './common/http/client-error.js';
 import { boundConnections, HEADERS_TIMEOUT_MS } from './common/http/connection-limits.js';
 import { httpsOnly } from './common/http/https-only.middleware.js';
 import { noSniff } from './common/http/no-sniff.middleware.js';
-import { refuseBadText } from './common/http/text-checks.js';
 import { requestId } from './common/http/request-id.middleware.js';
 import { Settings } from './config/settings.js';
 import { OpenApiDocument } from './openapi/openapi-document.provider.js';
@@ -53,18 +50,14 @@ export async function createApp(
   app.set('trust proxy', settings.trustProxy);
 
   // Order matters: the request id first (everything logs it; every response carries it and
-  // nosniff), HTTPS before anything that
-  // authenticates or counts, a large body read only for a valid credential, body parsing last
-  // (then the check of the text it parsed).
+  // nosniff), HTTPS before anything that authenticates or counts, one Authorization header. No
+  // body is read here: the access guard admits the request first, then `ReadBodyInterceptor`
+  // reads it within the memory budget.
   app.use(requestId);
   app.use(noSniff);
   app.use(app.get(MetricsService).middleware);
   app.use(httpsOnly);
   if (settings.servesHttpApi) app.use(app.get(CredentialsBeforeBody).middleware);
-  // Filled once the routes are known (after init, before the first request).
-  const xmlRoutes = new Set<string>();
-  app.use(bodyParsing(xmlRoutes));
-  app.use(refuseBadText);
 
   app.setGlobalPrefix(API_PREFIX, {
     exclude: [
@@ -77,7 +70,6 @@ export async function createApp(
   app.useGlobalPipes(createValidationPipe());
   app.useGlobalFilters(new ApiExceptionFilter());
   await app.init();
-  for (const path of routesAcceptingXml(app, API_PREFIX)) xmlRoutes.add(path);
   answerClientErrorsInEnvelope(app.getHttpServer());
   keepIdleConnectionsOpen(app.getHttpServer());
   boundConnections(app.getHttpServer(), settings);

@@ -1,13 +1,9 @@
 import { readFileSync } from 'node:fs';
-import { jest } from '@jest/globals';
 import { DataSource } from 'typeorm';
 import { createProject } from './factories/catalog.js';
 import { createApiKey, createTenant } from './factories/organizations.js';
 import { RUN_SCOPES } from './factories/runs.js';
-import { ResultWriter } from '../src/results/result-writer.js';
 import { ROUND_SIZE } from '../src/results/rounds.js';
-import { LARGE_BODY_BYTES } from '../src/common/http/large-body-turns.js';
-import { IdempotencyStore } from '../src/idempotency/idempotency.store.js';
 import { startApp, withKey, type TestApp } from './support/app.js';
 
 const FIXTURES = 'test/fixtures/junit';
@@ -353,68 +349,6 @@ describe('POST /results/ingest (JUnit XML)', () => {
     expect([forward.status, backward.status]).toEqual([201, 201]);
     const run = (await t.http.get(`/api/v1/testruns/${runId}`).set(withKey(key)).expect(200)).body;
     expect(run.counts).toMatchObject({ total: n, failed: n, passed: 0 });
-  });
-
-  it('stores reports over 1 MiB two at a time, the others waiting without a transaction', async () => {
-    // Spies on purpose: the gate's effect (at most two large writes at once, and a waiting
-    // request holding no idempotency claim or transaction yet) shows in no response or row,
-    // only in when the writer and the claim run, so the internals are what is observed.
-    const { key, project } = await setup();
-    const writer = t.app.get(ResultWriter);
-    const write = writer.write.bind(writer);
-    let active = 0;
-    let peak = 0;
-    let stored = 0;
-    const writes = jest.spyOn(writer, 'write').mockImplementation(async (...args) => {
-      peak = Math.max(peak, ++active);
-      try {
-        return await write(...args);
-      } finally {
-        active--;
-        stored++;
-      }
-    });
-    // The idempotency interceptor claims its key and opens its transaction only once the
-    // request has its turn: the third claim comes after a report was stored.
-    const store = t.app.get(IdempotencyStore);
-    const claim = store.claim.bind(store);
-    const storedAtClaim: number[] = [];
-    const claims = jest.spyOn(store, 'claim').mockImplementation((...args) => {
-      storedAtClaim.push(stored);
-      return claim(...args);
-    });
-    try {
-      const report = (suite: number) => {
-        const cases = Array.from(
-          { length: 20_000 },
-          (_, i) => `<testcase classname="gate.Suite${suite}" name="case${i}" time="0.001"/>`,
-        );
-        return `<testsuite>${cases.join('\n')}</testsuite>`;
-      };
-      expect(report(0).length).toBeGreaterThan(LARGE_BODY_BYTES);
-      const responses = await Promise.all(
-        [0, 1, 2].map((suite) =>
-          postXml(key, `project_id=${project.id}`, report(suite)).set(
-            'Idempotency-Key',
-            `gate-${suite}-${project.id}`,
-          ),
-        ),
-      );
-      expect(responses.map((res) => [res.status, res.body.accepted])).toEqual([
-        [201, 20_000],
-        [201, 20_000],
-        [201, 20_000],
-      ]);
-      expect(peak).toBe(2);
-      // The third claimed its key only once a report was stored (or both were: they may
-      // finish together).
-      const [first, second, third] = storedAtClaim.sort();
-      expect([first, second]).toEqual([0, 0]);
-      expect(third).toBeGreaterThanOrEqual(1);
-    } finally {
-      writes.mockRestore();
-      claims.mockRestore();
-    }
   });
 
   it('cuts long messages and names between code points, never inside a surrogate pair', async () => {

@@ -5,6 +5,7 @@ import { ApiError } from '../common/errors/api-error.js';
 import { Settings } from '../config/settings.js';
 import { ACCESS_METADATA, type AccessRule } from './access.decorators.js';
 import { AdmissionService } from './admission.service.js';
+import { CredentialsBeforeBody } from './credentials-before-body.js';
 import { OperatorTokenCheck } from './sessions/operator-token-check.js';
 import { SessionsService } from './sessions/sessions.service.js';
 import { unauthorized } from './unauthorized.js';
@@ -13,8 +14,9 @@ import { unauthorized } from './unauthorized.js';
  * The global guard: every route declares its access rule (`@RequireScopes`, `@AnyApiKey`,
  * `@InternalApi`, `@Public`) and a route that declares nothing is refused. API-key routes
  * are admitted by `AdmissionService` (key, plan, limits, scope), internal ones by the operator
- * token or a console session (`SessionsService`); validation (400) and the handler come after
- * the guard.
+ * token or a console session (`SessionsService`), public ones read a large body only with a
+ * credential (`CredentialsBeforeBody`). The guard runs before a byte of the body is read
+ * (`ReadBodyInterceptor` reads it next); validation (400) and the handler come after.
  */
 @Injectable()
 export class AccessGuard implements CanActivate {
@@ -24,6 +26,7 @@ export class AccessGuard implements CanActivate {
     private readonly admission: AdmissionService,
     private readonly sessions: SessionsService,
     private readonly operatorToken: OperatorTokenCheck,
+    private readonly credentials: CredentialsBeforeBody,
   ) {}
 
   async canActivate(context: ExecutionContext): Promise<boolean> {
@@ -36,9 +39,12 @@ export class AccessGuard implements CanActivate {
         `${context.getClass().name}.${context.getHandler().name} declares no access rule`,
       );
     }
-    if (rule.kind === 'public') return true;
     const http = context.switchToHttp();
     const req = http.getRequest<Request>();
+    if (rule.kind === 'public') {
+      await this.credentials.admitPublicBody(req);
+      return true;
+    }
     if (rule.kind === 'internal') {
       await this.checkOperator(req);
       return true;

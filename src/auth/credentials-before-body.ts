@@ -8,15 +8,17 @@ import { OperatorTokenCheck } from './sessions/operator-token-check.js';
 import { SessionsService } from './sessions/sessions.service.js';
 import { unauthorized } from './unauthorized.js';
 
-/** Bodies up to this size are read before the key is checked; larger ones only after. */
+/** Bodies up to this size are read on a route open to anyone; larger ones need a credential. */
 export const UNAUTHENTICATED_BODY_BYTES = 16 * 1024;
 
 /**
- * Runs before a request's body is read. A request with more than one `Authorization` header
- * is refused (400): which one counts would depend on the reader. A body over 16 KiB (of
- * unknown length, or compressed) is read only when the request's credential is valid (the key
- * exists, the operator token matches, or a console session is live), so nobody without one can make the service read
- * and parse 10 MiB; the access guard still makes every other check afterwards.
+ * What is checked of a request's credential before its body is read, beside the access guard's
+ * admission. A request with more than one `Authorization` header is refused (400) before
+ * anything else (`middleware`): which one counts would depend on the reader. On a route open
+ * to anyone (`@Public()`), a body over 16 KiB (of unknown length, or compressed) is read only
+ * when the request carries a valid credential (the key exists, the operator token matches, or
+ * a console session is live: `admitPublicBody`), so nobody without one can make the service
+ * read and parse 10 MiB. Every other route's body is read only once the guard admitted it.
  */
 @Injectable()
 export class CredentialsBeforeBody {
@@ -27,23 +29,18 @@ export class CredentialsBeforeBody {
     private readonly operatorToken: OperatorTokenCheck,
   ) {}
 
-  readonly middleware = (req: Request, res: Response, next: NextFunction): void => {
-    // Whatever is refused here leaves the body unread: the connection closes after the answer
-    // rather than reading it to its end (a chunked body can be endless).
-    const refuse = (error: unknown) => {
-      res.setHeader('Connection', 'close');
-      next(error);
-    };
-    if (authorizationHeaders(req) > 1) {
-      return refuse(
-        ApiError.invalidField('Authorization', 'Send exactly one Authorization header.'),
-      );
-    }
-    if (!hasLargeBody(req)) return next();
-    // Without an operator token the internal API does not exist (CONTRACT §10), whatever the body.
-    if (isInternal(req) && this.settings.adminToken === null) return refuse(ApiError.notFound());
-    this.credentialIsValid(req).then((valid) => (valid ? next() : refuse(unauthorized())), refuse);
+  readonly middleware = (req: Request, _res: Response, next: NextFunction): void => {
+    if (authorizationHeaders(req) <= 1) return next();
+    next(ApiError.invalidField('Authorization', 'Send exactly one Authorization header.'));
   };
+
+  /** 401 (404 for the internal API when it is off) for a large body without a credential. */
+  async admitPublicBody(req: Request): Promise<void> {
+    if (!hasLargeBody(req)) return;
+    // Without an operator token the internal API does not exist (CONTRACT §10), whatever the body.
+    if (isInternal(req) && this.settings.adminToken === null) throw ApiError.notFound();
+    if (!(await this.credentialIsValid(req))) throw unauthorized();
+  }
 
   private async credentialIsValid(req: Request): Promise<boolean> {
     const header = req.get('authorization');
@@ -58,9 +55,8 @@ export class CredentialsBeforeBody {
     const key = apiKeyFromAuthorization(header);
     if (key === null) return false;
     const hash = hashApiKey(key);
-    // A key this process authenticated before (and has not seen refused since) may send its
-    // body: the guard checks it again right after, so a pipeline's large batches cost no
-    // extra look-up. Any other key is looked up first.
+    // A key this process authenticated before (and has not seen refused since) needs no
+    // look-up; any other key is looked up first.
     if (this.apiKeys.knownKey(hash)) return true;
     return (await this.apiKeys.authenticate(hash)).key !== null;
   }

@@ -52,6 +52,10 @@ export class Settings {
   readonly liveHeartbeatMs!: number;
   readonly logLevel!: LogLevel;
   readonly shutdownTimeoutMs!: number;
+  /** What the request bodies a process holds at once may cost to parse and store, in bytes. */
+  readonly bodyMemoryBudgetBytes!: number;
+  /** How long a request waits for its body's share of that budget before it answers 503. */
+  readonly bodyBudgetWaitMs!: number;
   /** The console's sign-in with an OpenID Connect provider; null = operator token only. */
   readonly oidc!: OidcSettings | null;
 
@@ -142,6 +146,8 @@ export function loadSettings(env: Env): Settings {
     liveHeartbeatMs: read.integer('LIVE_HEARTBEAT_MS', 15_000, 100, 60_000),
     logLevel: read.oneOf('LOG_LEVEL', 'info', LOG_LEVELS),
     shutdownTimeoutMs: read.integer('SHUTDOWN_TIMEOUT_MS', 25_000, 1, 600_000),
+    bodyMemoryBudgetBytes: read.integer('BODY_MEMORY_BUDGET_MB', 192, 1, 65_536) * 1024 * 1024,
+    bodyBudgetWaitMs: read.integer('BODY_BUDGET_WAIT_MS', 60_000, 1, 600_000),
   };
   const oidc = readOidc(read, problems, values.adminToken !== null);
 

@@ -100,4 +100,17 @@ describe('the field table of result items', () => {
     expect(stackTrace.maxLength).toBeUndefined();
     expect(stackTrace.description).toMatch(/cut to its first 65,536 characters/);
   });
+
+  it('puts the checked items in the list of the parsed body, so a batch is not held twice', () => {
+    const raw: unknown[] = [
+      { automation_id: 'a', status: 'passed' },
+      { automation_id: 'b', status: 'failed', defects: ['D-1'] },
+    ];
+    const items = parseResultItems(raw);
+    expect(items).toBe(raw);
+    expect(items.map((item) => [item.automationId, item.status, item.defects])).toEqual([
+      ['a', 'passed', []],
+      ['b', 'failed', ['D-1']],
+    ]);
+  });
 });

@@ -1,5 +1,6 @@
 import { ApiError, type FieldError } from '../common/errors/api-error.js';
 import { ErrorCode } from '../common/errors/error-codes.js';
+import { ListsInBodyAtMost } from '../common/http/body-lists.js';
 import { isUuid } from '../common/ids.js';
 import { cutText } from '../common/text.js';
 import { parseTimestamp, TIMESTAMP_RULE } from '../common/validation.js';
@@ -8,6 +9,29 @@ import { RESULT_ITEM_FIELDS, type ResultItemFieldName } from './result-item-fiel
 
 /** Results one JSON call may carry (CONTRACT §2: more is 413). */
 export const MAX_RESULTS_PER_CALL = 5000;
+/** The answer (413) to a call of more than `MAX_RESULTS_PER_CALL` results. */
+export function tooManyResults(): ApiError {
+  return new ApiError(
+    413,
+    ErrorCode.PayloadTooLarge,
+    `At most ${MAX_RESULTS_PER_CALL} results per call; split the batch.`,
+    { limit: MAX_RESULTS_PER_CALL },
+  );
+}
+
+/**
+ * Marks a route whose JSON body carries result items in `results`: more than
+ * `MAX_RESULTS_PER_CALL` are refused from the raw bytes, before the body is parsed, and so is
+ * any other list as long, or more objects and lists than such a batch holds (the body, the
+ * list, each item and its `defects`).
+ */
+export const ResultsPerCallAtMost = () =>
+  ListsInBodyAtMost({
+    items: MAX_RESULTS_PER_CALL,
+    containers: 2 + 2 * MAX_RESULTS_PER_CALL,
+    tooManyItems: tooManyResults,
+  });
+
 /** Errors listed in one 400 response; the first one is what matters most. */
 const MAX_REPORTED_ERRORS = 50;
 
@@ -83,21 +107,17 @@ export function parseResultItems(value: unknown, field = 'results'): ResultItem[
     throw ApiError.invalidField(field, `${field} must be an array of results`);
   if (value.length === 0)
     throw ApiError.invalidField(field, `${field} must contain at least 1 result`);
-  if (value.length > MAX_RESULTS_PER_CALL) {
-    throw new ApiError(
-      413,
-      ErrorCode.PayloadTooLarge,
-      `At most ${MAX_RESULTS_PER_CALL} results per call; split the batch.`,
-      { limit: MAX_RESULTS_PER_CALL },
-    );
-  }
+  if (value.length > MAX_RESULTS_PER_CALL) throw tooManyResults();
   const errors: FieldError[] = [];
-  const items: ResultItem[] = new Array(value.length);
-  for (let i = 0; i < value.length && errors.length < MAX_REPORTED_ERRORS; i++) {
-    items[i] = parseItem(value[i], `${field}[${i}]`, errors) as ResultItem;
+  // Each checked item takes its raw object's place in the parsed body's own list: the raw one
+  // can then be collected, so a batch is not held twice while it is stored (its strings are
+  // shared anyway). On an error the list is thrown away with the request.
+  const items = value as unknown[];
+  for (let i = 0; i < items.length && errors.length < MAX_REPORTED_ERRORS; i++) {
+    items[i] = parseItem(items[i], `${field}[${i}]`, errors);
   }
   if (errors.length > 0) throw ApiError.invalid(errors);
-  return items;
+  return items as ResultItem[];
 }
 
 function parseItem(raw: unknown, path: string, errors: FieldError[]): ResultItem | null {

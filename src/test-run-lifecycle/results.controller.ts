@@ -3,7 +3,6 @@ import { ApiBody, ApiExtraModels, ApiTags } from '@nestjs/swagger';
 import { CallerOrganizationId } from '../auth/access.decorators.js';
 import { CreateRoute, ListRoute } from '../auth/route.decorators.js';
 import { AcceptsXml } from '../common/http/accepts-xml.js';
-import { LargeBodiesTakeTurns } from '../common/http/large-body-turns.js';
 import { PathId } from '../common/ids.js';
 import type { Page } from '../common/pagination/pagination.js';
 import {
@@ -16,6 +15,7 @@ import {
   SubmittedResultsResponse,
 } from '../results/dto/result.dto.js';
 import { parseIngest, parseSubmitResults } from '../results/result-commands.js';
+import { ResultsPerCallAtMost } from '../results/result-items.js';
 import { ResultsService } from '../results/results.service.js';
 import { IngestResults } from './ingest-results.usecase.js';
 import { SubmitResults } from './submit-results.usecase.js';
@@ -34,6 +34,7 @@ export class ResultsController {
     scopes: ['results:submit'],
     errors: [400, 404, 409, 413, 415, 422],
   })
+  @ResultsPerCallAtMost()
   @ApiBody({ type: SubmitResultsDto })
   submit(
     @CallerOrganizationId() organizationId: string,
@@ -65,7 +66,7 @@ export class ResultsController {
     scopes: ['results:submit'],
     errors: [400, 409, 413, 415, 422],
   })
-  @LargeBodiesTakeTurns()
+  @ResultsPerCallAtMost()
   @AcceptsXml()
   @ApiBody({
     description: 'Results as JSON, or a JUnit XML report (parameters then go in the query)',

@@ -10,6 +10,7 @@ import {
   SubmittedResultsResponse,
 } from '../results/dto/result.dto.js';
 import { parseSubmitResults } from '../results/result-commands.js';
+import { ResultsPerCallAtMost } from '../results/result-items.js';
 import { ResultsService } from '../results/results.service.js';
 import { SubmitResults } from './submit-results.usecase.js';
 
@@ -37,6 +38,7 @@ export class ResultsInternalController {
   @CreateRoute('testruns/:id/results', SubmittedResultsResponse, {
     errors: [400, 404, 409, 413, 415, 422],
   })
+  @ResultsPerCallAtMost()
   @ApiBody({ type: SubmitResultsDto })
   submit(@PathId('test_run') id: string, @Body() body: unknown): Promise<SubmittedResultsResponse> {
     return this.submitResults.execute({ testRunId: id, ...parseSubmitResults(body) });

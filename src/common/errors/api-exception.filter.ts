@@ -94,6 +94,9 @@ function bodyParserError(error: BodyParserError): ApiError {
 }
 
 export function sendEnvelope(response: Response, status: number, envelope: ErrorEnvelope): void {
+  // A request refused before its body arrived (unread, or still coming) closes the connection
+  // after the answer, rather than reading the rest to its end: a chunked body can be endless.
+  if (!response.req.complete) response.setHeader('Connection', 'close');
   // Set explicitly: a handler may already have chosen another type (e.g. /metrics).
   response.status(status).type('application/json; charset=utf-8').json(envelope);
 }

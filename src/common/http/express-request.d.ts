@@ -1,5 +1,6 @@
 import 'express-serve-static-core';
 import type { ApiPrincipal } from '../../auth/api-principal.js';
+import type { BodyListsRule } from './body-lists.js';
 
 declare module 'express-serve-static-core' {
   interface Request {
@@ -13,5 +14,7 @@ declare module 'express-serve-static-core' {
     bodyMayHoldBadText?: boolean;
     /** Set by the body parser when a JSON body's depth is checked once parsed (not UTF-8). */
     bodyNeedsDepthCheck?: boolean;
+    /** The route's `@ListsInBodyAtMost`, checked on the raw JSON before it is parsed. */
+    bodyLists?: BodyListsRule;
   }
 }

@@ -33,6 +33,46 @@ export function nestsDeeperThan(json: Buffer, max = MAX_JSON_DEPTH): boolean {
   return false;
 }
 
+const COMMA = 0x2c;
+
+/** How a JSON body outgrows a route's `BodyListsRule`, or null. */
+export type ListsOverflow = 'results' | 'list' | 'containers';
+
+/**
+ * Whether raw UTF-8 JSON holds a list of more than `maxItems` items (`results`: a list of the
+ * top-level object; `list`: any other) or more than `maxContainers` objects and lists, counted
+ * from the bytes before the body is parsed: a body of 200,000 tiny items, or of 3 million `{}`,
+ * is refused without building them (each costs 20 to 40 times its bytes once parsed). Items are
+ * counted by their commas; malformed JSON answers whatever it counts: the parser reports it.
+ * The body's depth is checked first (`nestsDeeperThan`), so the open lists stay few.
+ */
+export function listsOverflow(
+  json: Buffer,
+  maxItems: number,
+  maxContainers: number,
+): ListsOverflow | null {
+  // Per open object or list, outermost first: a list's commas so far, or -1 for an object.
+  const open: number[] = [];
+  let containers = 0;
+  for (let i = 0; i < json.length; i++) {
+    const byte = json[i];
+    if (byte === QUOTE) {
+      i = closingQuote(json, i);
+      if (i < 0) return null;
+    } else if (byte === OPEN_BRACE || byte === OPEN_BRACKET) {
+      if (++containers > maxContainers) return 'containers';
+      open.push(byte === OPEN_BRACKET ? 0 : -1);
+    } else if (byte === CLOSE_BRACE || byte === CLOSE_BRACKET) {
+      open.pop();
+    } else if (byte === COMMA) {
+      const last = open.length - 1;
+      if (last < 0 || open[last] < 0 || ++open[last] < maxItems) continue;
+      return last === 1 && open[0] < 0 ? 'results' : 'list';
+    }
+  }
+  return null;
+}
+
 /** Index of the quote that closes the string opened at `start`, or -1. */
 function closingQuote(json: Buffer, start: number): number {
   let at = start;

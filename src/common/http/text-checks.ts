@@ -1,4 +1,4 @@
-import type { NextFunction, Request, Response } from 'express';
+import type { Request } from 'express';
 import { ApiError } from '../errors/api-error.js';
 import { cutText } from '../text.js';
 
@@ -59,28 +59,27 @@ export function badTextField(value: unknown): { field: string; problem: string }
 
 /**
  * PostgreSQL text cannot hold a NUL character or an unpaired surrogate: such a string, in the
- * query, in a JSON body or anywhere in an XML body, is a 400 naming its field here, before any
- * handler passes it to the database (which would fail the statement: a 500) or stores it
- * altered. Bodies are walked
- * only when the body parser saw such an escape in their raw bytes.
+ * query, in a JSON body or anywhere in an XML body, is a 400 naming its field here (thrown), once
+ * the body is read and before any handler passes it to the database (which would fail the
+ * statement: a 500) or stores it altered. Bodies are walked only when the body parser saw such
+ * an escape in their raw bytes.
  */
-export function refuseBadText(req: Request, _res: Response, next: NextFunction): void {
+export function refuseBadText(req: Request): void {
   for (const [name, value] of Object.entries(req.query)) {
     for (const item of Array.isArray(value) ? value : [value]) {
       const problem = typeof item === 'string' ? textProblem(item) : null;
-      if (problem !== null) return next(badText(name, problem));
+      if (problem !== null) throw badText(name, problem);
     }
   }
   if (typeof req.body === 'string') {
     // An XML body (the JUnit form of ingest), in whatever encoding it came: XML forbids NUL,
     // but a UTF-16 body can carry an unpaired surrogate that the XML parser lets through.
     const problem = textProblem(req.body);
-    if (problem !== null) return next(badText('body', problem));
+    if (problem !== null) throw badText('body', problem);
   } else if (req.bodyMayHoldBadText) {
     const found = badTextField(req.body);
-    if (found !== null) return next(badText(found.field, found.problem));
+    if (found !== null) throw badText(found.field, found.problem);
   }
-  next();
 }
 
 /** Field paths are cut at 200 characters (a body can nest a million lists). */
