@@ -6,6 +6,7 @@ import {
 } from '@nestjs/common';
 import { ApiBearerAuth, ApiResponse, ApiSecurity } from '@nestjs/swagger';
 import type { Request } from 'express';
+import { type Caller, OPERATOR, organizationCaller } from '../common/caller.js';
 import { ErrorEnvelopeDto } from '../common/errors/error-envelope.dto.js';
 import type { Scope } from './scopes.js';
 import type { ApiPrincipal } from './api-principal.js';
@@ -113,3 +114,16 @@ export const Principal = createParamDecorator(
 export const CallerOrganizationId = createParamDecorator(
   (_data: unknown, ctx: ExecutionContext): string => principalOf(ctx).organization.id,
 );
+
+/**
+ * Whom the route's service call acts for: the calling key's organization on an API-key route,
+ * the operator on an internal route (`@InternalApi()`); any other route has no caller.
+ */
+export const RouteCaller = createParamDecorator((_data: unknown, ctx: ExecutionContext): Caller => {
+  const rule =
+    (Reflect.getMetadata(ACCESS_METADATA, ctx.getHandler()) as AccessRule | undefined) ??
+    (Reflect.getMetadata(ACCESS_METADATA, ctx.getClass()) as AccessRule | undefined);
+  if (rule?.kind === 'internal') return OPERATOR;
+  if (rule?.kind === 'api-key') return organizationCaller(principalOf(ctx).organization.id);
+  throw new Error('@RouteCaller() on a route that is neither an API-key nor an internal route');
+});

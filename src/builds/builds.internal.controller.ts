@@ -1,6 +1,8 @@
 import { Body, HttpCode, Post, Query } from '@nestjs/common';
 import { ApiAcceptedResponse, ApiCreatedResponse, ApiOkResponse } from '@nestjs/swagger';
+import { RouteCaller } from '../auth/access.decorators.js';
 import { InternalController, ListRoute } from '../auth/route.decorators.js';
+import type { Caller } from '../common/caller.js';
 import { ApiErrors } from '../common/openapi.decorators.js';
 import { PathId } from '../common/ids.js';
 import { PaginationQuery, type Page } from '../common/pagination/pagination.js';
@@ -41,7 +43,11 @@ export class BuildsInternalController {
   @ApiErrors(400, 404, 409, 415, 422)
   @HttpCode(200)
   @ApiOkResponse({ type: BuildResponse })
-  assign(@PathId('build') id: string, @Body() dto: AssignBuildDto): Promise<BuildResponse> {
-    return this.builds.assign(id, dto.release_id);
+  assign(
+    @RouteCaller() caller: Caller,
+    @PathId('build') id: string,
+    @Body() dto: AssignBuildDto,
+  ): Promise<BuildResponse> {
+    return this.builds.assign(caller, id, dto.release_id);
   }
 }

@@ -5,6 +5,7 @@ import {
   PaginationQuery,
   whereFiltersNewestFirst,
 } from '../common/pagination/pagination.js';
+import { type Caller, tenantOf } from '../common/caller.js';
 import { sql } from '../database/sql.js';
 import { Transactions } from '../database/transactions.js';
 import { Build } from './entities/build.entity.js';
@@ -56,15 +57,12 @@ export type BuildFilters = Partial<Record<keyof typeof LIST_FILTERS, string>>;
 export class BuildsRepository {
   constructor(private readonly transactions: Transactions) {}
 
-  find(organizationId: string, id: string, lock = false): Promise<Build | null> {
+  /** The build if the caller may see it: the organization's, or any for the operator. */
+  find(caller: Caller, id: string, lock = false): Promise<Build | null> {
     return this.transactions.manager.findOne(Build, {
-      where: { id, organizationId },
+      where: { id, ...tenantOf(caller) },
       ...(lock ? { lock: { mode: 'pessimistic_write' as const } } : {}),
     });
-  }
-
-  findAnywhere(id: string): Promise<Build | null> {
-    return this.transactions.manager.findOneBy(Build, { id });
   }
 
   /** A page of the organization's builds, newest first, and the number of all that match. */

@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import { type Caller, organizationCaller } from '../common/caller.js';
 import { ApiError } from '../common/errors/api-error.js';
 import { HttpResult } from '../common/http/http-result.js';
 import { type Page, PaginationQuery, toPage } from '../common/pagination/pagination.js';
@@ -135,9 +136,9 @@ export class BuildsService {
     });
   }
 
-  /** Internal API: assigns a build (of whatever organization) to a release of its organization. */
-  async assign(id: string, releaseId: string): Promise<BuildResponse> {
-    const build = await this.builds.findAnywhere(id);
+  /** Assigns a build to a release of its organization (404 if the caller may not see it). */
+  async assign(caller: Caller, id: string, releaseId: string): Promise<BuildResponse> {
+    const build = await this.builds.find(caller, id);
     if (!build) throw ApiError.notFound('build');
     return this.update(build.organizationId, id, { release_id: releaseId });
   }
@@ -150,7 +151,7 @@ export class BuildsService {
   }
 
   private async find(organizationId: string, id: string, lock = false): Promise<Build> {
-    const build = await this.builds.find(organizationId, id, lock);
+    const build = await this.builds.find(organizationCaller(organizationId), id, lock);
     if (!build) throw ApiError.notFound('build');
     return build;
   }

@@ -1,7 +1,8 @@
 import { Body, Controller, Put, Query } from '@nestjs/common';
 import { ApiOkResponse, ApiTags } from '@nestjs/swagger';
-import { CallerOrganizationId, RequireScopes } from '../auth/access.decorators.js';
+import { RequireScopes, RouteCaller } from '../auth/access.decorators.js';
 import { DeleteRoute, ListRoute } from '../auth/route.decorators.js';
+import type { Caller } from '../common/caller.js';
 import { PathId } from '../common/ids.js';
 import { ApiErrors } from '../common/openapi.decorators.js';
 import { type Page, PaginationQuery } from '../common/pagination/pagination.js';
@@ -23,11 +24,11 @@ export class FlakinessController {
     errors: [400, 404],
   })
   listFlakyTests(
-    @CallerOrganizationId() organizationId: string,
+    @RouteCaller() caller: Caller,
     @PathId('project') id: string,
     @Query() query: FlakyTestsQuery,
   ): Promise<Page<FlakyTestResponse>> {
-    return this.flakyTests.list(organizationId, id, query);
+    return this.flakyTests.list(caller, id, query);
   }
 
   @ListRoute('quarantine', QuarantineEntryResponse, 'Test cases in quarantine, newest first', {
@@ -35,11 +36,11 @@ export class FlakinessController {
     errors: [400, 404],
   })
   listQuarantine(
-    @CallerOrganizationId() organizationId: string,
+    @RouteCaller() caller: Caller,
     @PathId('project') id: string,
     @Query() query: PaginationQuery,
   ): Promise<Page<QuarantineEntryResponse>> {
-    return this.quarantine.list(organizationId, id, query);
+    return this.quarantine.list(caller, id, query);
   }
 
   @Put('quarantine/:testCaseId')
@@ -47,12 +48,12 @@ export class FlakinessController {
   @ApiOkResponse({ type: QuarantineEntryResponse, description: 'The case’s quarantine entry' })
   @ApiErrors(400, 404, 415)
   putInQuarantine(
-    @CallerOrganizationId() organizationId: string,
+    @RouteCaller() caller: Caller,
     @PathId('project') id: string,
     @PathId('test_case', 'testCaseId') testCaseId: string,
     @Body() dto: QuarantineDto,
   ): Promise<QuarantineEntryResponse> {
-    return this.quarantine.quarantine(organizationId, id, testCaseId, dto);
+    return this.quarantine.quarantine(caller, id, testCaseId, dto);
   }
 
   @DeleteRoute('quarantine/:testCaseId', 'Taken out of quarantine', {
@@ -60,10 +61,10 @@ export class FlakinessController {
     errors: [404],
   })
   takeOutOfQuarantine(
-    @CallerOrganizationId() organizationId: string,
+    @RouteCaller() caller: Caller,
     @PathId('project') id: string,
     @PathId('test_case', 'testCaseId') testCaseId: string,
   ): Promise<void> {
-    return this.quarantine.unquarantine(organizationId, id, testCaseId);
+    return this.quarantine.unquarantine(caller, id, testCaseId);
   }
 }

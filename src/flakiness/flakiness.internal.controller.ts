@@ -1,31 +1,31 @@
 import { Body, Put, Query } from '@nestjs/common';
 import { ApiOkResponse } from '@nestjs/swagger';
+import { RouteCaller } from '../auth/access.decorators.js';
 import { DeleteRoute, InternalController, ListRoute, ReadRoute } from '../auth/route.decorators.js';
+import type { Caller } from '../common/caller.js';
 import { PathId } from '../common/ids.js';
 import { ApiErrors } from '../common/openapi.decorators.js';
 import { type Page, PaginationQuery } from '../common/pagination/pagination.js';
-import { ProjectLookup } from '../projects/project-lookup.js';
 import { FlakyTestResponse, FlakyTestsQuery } from './dto/flaky-test.dto.js';
 import { InternalTestCaseResponse } from './dto/internal-test-case.dto.js';
 import { QuarantineDto, QuarantineEntryResponse } from './dto/quarantine.dto.js';
 import { FlakyTestsService } from './flaky-tests.service.js';
 import { QuarantineService } from './quarantine.service.js';
 
-/**
- * The console's flaky tests and quarantine: each route finds the project's organization, then
- * calls the service the public API calls (CONTRACT §12), so the rules live there once.
- */
+/** The console's flaky tests and quarantine: the services the public API calls (CONTRACT §12). */
 @InternalController()
 export class FlakinessInternalController {
   constructor(
-    private readonly projects: ProjectLookup,
     private readonly flakyTests: FlakyTestsService,
     private readonly quarantine: QuarantineService,
   ) {}
 
   @ReadRoute('testcases/:id', InternalTestCaseResponse, { errors: [404] })
-  testCase(@PathId('test_case') id: string): Promise<InternalTestCaseResponse> {
-    return this.quarantine.caseAnywhere(id);
+  testCase(
+    @RouteCaller() caller: Caller,
+    @PathId('test_case') id: string,
+  ): Promise<InternalTestCaseResponse> {
+    return this.quarantine.testCase(caller, id);
   }
 
   @ListRoute(
@@ -34,11 +34,12 @@ export class FlakinessInternalController {
     'Flaky test cases, highest flip rate first',
     { errors: [400, 404] },
   )
-  async listFlakyTests(
+  listFlakyTests(
+    @RouteCaller() caller: Caller,
     @PathId('project') id: string,
     @Query() query: FlakyTestsQuery,
   ): Promise<Page<FlakyTestResponse>> {
-    return this.flakyTests.list(await this.projects.organizationOf(id), id, query);
+    return this.flakyTests.list(caller, id, query);
   }
 
   @ListRoute(
@@ -49,31 +50,34 @@ export class FlakinessInternalController {
       errors: [400, 404],
     },
   )
-  async listQuarantine(
+  listQuarantine(
+    @RouteCaller() caller: Caller,
     @PathId('project') id: string,
     @Query() query: PaginationQuery,
   ): Promise<Page<QuarantineEntryResponse>> {
-    return this.quarantine.list(await this.projects.organizationOf(id), id, query);
+    return this.quarantine.list(caller, id, query);
   }
 
   @Put('projects/:id/quarantine/:testCaseId')
   @ApiOkResponse({ type: QuarantineEntryResponse, description: 'The case’s quarantine entry' })
   @ApiErrors(400, 404, 415)
-  async putInQuarantine(
+  putInQuarantine(
+    @RouteCaller() caller: Caller,
     @PathId('project') id: string,
     @PathId('test_case', 'testCaseId') testCaseId: string,
     @Body() dto: QuarantineDto,
   ): Promise<QuarantineEntryResponse> {
-    return this.quarantine.quarantine(await this.projects.organizationOf(id), id, testCaseId, dto);
+    return this.quarantine.quarantine(caller, id, testCaseId, dto);
   }
 
   @DeleteRoute('projects/:id/quarantine/:testCaseId', 'Taken out of quarantine', {
     errors: [404],
   })
-  async takeOutOfQuarantine(
+  takeOutOfQuarantine(
+    @RouteCaller() caller: Caller,
     @PathId('project') id: string,
     @PathId('test_case', 'testCaseId') testCaseId: string,
   ): Promise<void> {
-    await this.quarantine.unquarantine(await this.projects.organizationOf(id), id, testCaseId);
+    return this.quarantine.unquarantine(caller, id, testCaseId);
   }
 }

@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import type { Caller } from '../common/caller.js';
 import { type Page, toPage } from '../common/pagination/pagination.js';
 import { ProjectsService } from '../projects/projects.service.js';
 import { type FlakyTestResponse, FlakyTestsQuery } from './dto/flaky-test.dto.js';
@@ -21,11 +22,11 @@ export class FlakyTestsService {
 
   /** The project's flaky cases, most flaky first (CONTRACT §12). */
   async list(
-    organizationId: string,
+    caller: Caller,
     projectId: string,
     query: FlakyTestsQuery,
   ): Promise<Page<FlakyTestResponse>> {
-    await this.projects.find(organizationId, projectId);
+    const { organizationId } = await this.projects.find(caller, projectId);
     const { items, total } = await this.flakyTests.list(organizationId, projectId, {
       branch: query.branch ?? null,
       window: query.window,

@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import type { Caller } from '../common/caller.js';
 import { ApiError } from '../common/errors/api-error.js';
 import { type Page, type PaginationQuery, toPage } from '../common/pagination/pagination.js';
 import { parseTimestamp } from '../common/validation.js';
@@ -36,12 +37,12 @@ export class QuarantineService {
 
   /** Creates or changes the case's entry: a PUT without `expires_at` quarantines until taken out. */
   async quarantine(
-    organizationId: string,
+    caller: Caller,
     projectId: string,
     testCaseId: string,
     dto: QuarantineDto,
   ): Promise<QuarantineEntryResponse> {
-    await this.projects.find(organizationId, projectId);
+    const { organizationId } = await this.projects.find(caller, projectId);
     const expiresAt = dto.expires_at == null ? null : parseTimestamp(dto.expires_at);
     return this.transactions.run(async () => {
       const row = await this.entries.quarantine(
@@ -58,8 +59,8 @@ export class QuarantineService {
     });
   }
 
-  async unquarantine(organizationId: string, projectId: string, testCaseId: string): Promise<void> {
-    await this.projects.find(organizationId, projectId);
+  async unquarantine(caller: Caller, projectId: string, testCaseId: string): Promise<void> {
+    const { organizationId } = await this.projects.find(caller, projectId);
     await this.transactions.run(async () => {
       const row = await this.entries.unquarantine(organizationId, projectId, testCaseId);
       if (!row) throw ApiError.notFound('quarantine_entry');
@@ -71,9 +72,9 @@ export class QuarantineService {
     });
   }
 
-  /** Internal API: a test case named without its organization, with its quarantine state. */
-  async caseAnywhere(testCaseId: string): Promise<InternalTestCaseResponse> {
-    const testCase = await this.cases.findAnywhere(testCaseId);
+  /** A test case with its organization and quarantine state (404 if the caller may not see it). */
+  async testCase(caller: Caller, testCaseId: string): Promise<InternalTestCaseResponse> {
+    const testCase = await this.cases.find(caller, testCaseId);
     const entry = await this.entries.activeEntry(testCase.organizationId, testCase.id);
     return {
       ...toTestCaseResponse(testCase),
@@ -84,11 +85,11 @@ export class QuarantineService {
 
   /** The project's active entries, newest first. */
   async list(
-    organizationId: string,
+    caller: Caller,
     projectId: string,
     query: PaginationQuery,
   ): Promise<Page<QuarantineEntryResponse>> {
-    await this.projects.find(organizationId, projectId);
+    const { organizationId } = await this.projects.find(caller, projectId);
     const { rows, total } = await this.entries.listActive(
       organizationId,
       projectId,

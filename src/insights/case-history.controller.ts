@@ -1,7 +1,8 @@
 import { Controller, Query } from '@nestjs/common';
 import { ApiTags } from '@nestjs/swagger';
-import { CallerOrganizationId } from '../auth/access.decorators.js';
+import { RouteCaller } from '../auth/access.decorators.js';
 import { ListRoute } from '../auth/route.decorators.js';
+import type { Caller } from '../common/caller.js';
 import { PathId } from '../common/ids.js';
 import type { Page } from '../common/pagination/pagination.js';
 import { CaseHistoryService } from './case-history.service.js';
@@ -19,10 +20,10 @@ export class CaseHistoryController {
     { scopes: ['results:read'], errors: [400, 404] },
   )
   list(
-    @CallerOrganizationId() organizationId: string,
+    @RouteCaller() caller: Caller,
     @PathId('test_case') id: string,
     @Query() query: CaseHistoryQuery,
   ): Promise<Page<CaseHistoryItem>> {
-    return this.history.list(organizationId, id, query);
+    return this.history.list(caller, id, query);
   }
 }

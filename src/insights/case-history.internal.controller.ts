@@ -1,5 +1,7 @@
 import { Query } from '@nestjs/common';
+import { RouteCaller } from '../auth/access.decorators.js';
 import { InternalController, ListRoute } from '../auth/route.decorators.js';
+import type { Caller } from '../common/caller.js';
 import { PathId } from '../common/ids.js';
 import type { Page } from '../common/pagination/pagination.js';
 import { CaseHistoryService } from './case-history.service.js';
@@ -16,9 +18,10 @@ export class CaseHistoryInternalController {
     { errors: [400, 404] },
   )
   list(
+    @RouteCaller() caller: Caller,
     @PathId('test_case') id: string,
     @Query() query: CaseHistoryQuery,
   ): Promise<Page<CaseHistoryItem>> {
-    return this.history.listAnywhere(id, query);
+    return this.history.list(caller, id, query);
   }
 }

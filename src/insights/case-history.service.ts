@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { ApiError } from '../common/errors/api-error.js';
+import type { Caller } from '../common/caller.js';
 import { type Page, toPage } from '../common/pagination/pagination.js';
 import { TestCaseLookup } from '../projects/project-lookup.js';
 import { toResultResponse } from '../results/result-response.js';
@@ -27,17 +28,16 @@ export class CaseHistoryService {
     private readonly cases: TestCaseLookup,
   ) {}
 
-  /** Internal API: the case named without its organization (404 if none). */
-  async listAnywhere(testCaseId: string, query: CaseHistoryQuery): Promise<Page<CaseHistoryItem>> {
-    const testCase = await this.cases.findAnywhere(testCaseId);
-    return this.list(testCase.organizationId, testCaseId, query);
-  }
-
+  /** The case's results; the operator's route names it without its organization (404 if none). */
   async list(
-    organizationId: string,
+    caller: Caller,
     testCaseId: string,
     query: CaseHistoryQuery,
   ): Promise<Page<CaseHistoryItem>> {
+    const organizationId =
+      caller.kind === 'organization'
+        ? caller.organizationId
+        : (await this.cases.find(caller, testCaseId)).organizationId;
     const rows = await this.repository.caseHistory(
       organizationId,
       testCaseId,

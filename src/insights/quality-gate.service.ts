@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import type { Caller } from '../common/caller.js';
 import { TestRunLookup } from '../testruns/test-run-lookup.js';
 import { Baselines } from './baselines.js';
 import type { ComparisonSummary } from './dto/comparison.dto.js';
@@ -22,12 +23,13 @@ export class QualityGateService {
     private readonly baselines: Baselines,
   ) {}
 
-  async gate(organizationId: string, runId: string): Promise<GateResponse> {
-    return (await this.judge(organizationId, runId)).gate;
+  async gate(caller: Caller, runId: string): Promise<GateResponse> {
+    return (await this.judge(caller, runId)).gate;
   }
 
-  async judge(organizationId: string, runId: string): Promise<RunJudgement> {
-    const run = await this.runs.find(organizationId, runId);
+  async judge(caller: Caller, runId: string): Promise<RunJudgement> {
+    const run = await this.runs.find(caller, runId);
+    const { organizationId } = run;
     const baselineRunId = await this.baselines.of(organizationId, run);
     const { unquarantined_new_failures, ...summary } = await this.repository.comparisonSummary(
       organizationId,

@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import type { Caller } from '../common/caller.js';
 import { TestRunLookup } from '../testruns/test-run-lookup.js';
 import { Baselines } from './baselines.js';
 import { ComparisonItem, ComparisonQuery, ComparisonResponse } from './dto/comparison.dto.js';
@@ -26,11 +27,12 @@ export class RunComparisonService {
   ) {}
 
   async compare(
-    organizationId: string,
+    caller: Caller,
     runId: string,
     query: ComparisonQuery,
   ): Promise<ComparisonResponse> {
-    const run = await this.runs.find(organizationId, runId);
+    const run = await this.runs.find(caller, runId);
+    const { organizationId } = run;
     const baselineRunId = await this.baselines.of(organizationId, run, query.baseline_run_id);
     const rows = await this.repository.comparison(organizationId, run.id, baselineRunId);
     const [first] = rows;

@@ -1,7 +1,8 @@
 import { Controller, Query } from '@nestjs/common';
 import { ApiTags } from '@nestjs/swagger';
-import { CallerOrganizationId } from '../auth/access.decorators.js';
+import { RouteCaller } from '../auth/access.decorators.js';
 import { ListRoute, ReadRoute } from '../auth/route.decorators.js';
+import type { Caller } from '../common/caller.js';
 import { PathId } from '../common/ids.js';
 import { type Page, PaginationQuery } from '../common/pagination/pagination.js';
 import { ComparisonQuery, ComparisonResponse } from './dto/comparison.dto.js';
@@ -27,27 +28,27 @@ export class RunInsightsController {
     { scopes: ['results:read'], errors: [400, 404] },
   )
   listFailures(
-    @CallerOrganizationId() organizationId: string,
+    @RouteCaller() caller: Caller,
     @PathId('test_run') id: string,
     @Query() query: PaginationQuery,
   ): Promise<Page<FailureGroupResponse>> {
-    return this.failures.list(organizationId, id, query);
+    return this.failures.list(caller, id, query);
   }
 
   @ReadRoute(':id/comparison', ComparisonResponse, { scopes: ['results:read'], errors: [400, 404] })
   compare(
-    @CallerOrganizationId() organizationId: string,
+    @RouteCaller() caller: Caller,
     @PathId('test_run') id: string,
     @Query() query: ComparisonQuery,
   ): Promise<ComparisonResponse> {
-    return this.comparison.compare(organizationId, id, query);
+    return this.comparison.compare(caller, id, query);
   }
 
   @ReadRoute(':id/gate', GateResponse, { scopes: ['testruns:read'], errors: [404] })
   evaluateGate(
-    @CallerOrganizationId() organizationId: string,
+    @RouteCaller() caller: Caller,
     @PathId('test_run') id: string,
   ): Promise<GateResponse> {
-    return this.gate.gate(organizationId, id);
+    return this.gate.gate(caller, id);
   }
 }

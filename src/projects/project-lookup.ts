@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import { type Caller, OPERATOR } from '../common/caller.js';
 import { ApiError } from '../common/errors/api-error.js';
 import { requireReference } from '../database/references.js';
 import { Transactions } from '../database/transactions.js';
@@ -32,7 +33,7 @@ export class ProjectLookup {
 
   /** The organization of a project named in an internal route's path (404 if none). */
   async organizationOf(id: string): Promise<string> {
-    const project = await this.projects.findAnywhere(id);
+    const project = await this.projects.find(OPERATOR, id);
     if (!project) throw ApiError.notFound('project');
     return project.organizationId;
   }
@@ -43,9 +44,9 @@ export class ProjectLookup {
 export class TestCaseLookup {
   constructor(private readonly projects: ProjectsRepository) {}
 
-  /** A test case named in an internal route's path, with its organization (404 if none). */
-  async findAnywhere(id: string): Promise<TestCase> {
-    const testCase = await this.projects.testCaseAnywhere(id);
+  /** The test case if the caller may see it, with its organization (404 otherwise). */
+  async find(caller: Caller, id: string): Promise<TestCase> {
+    const testCase = await this.projects.testCase(caller, id);
     if (!testCase) throw ApiError.notFound('test_case');
     return testCase;
   }

@@ -1,7 +1,8 @@
 import { Controller, Query } from '@nestjs/common';
 import { ApiTags } from '@nestjs/swagger';
-import { CallerOrganizationId } from '../auth/access.decorators.js';
+import { CallerOrganizationId, RouteCaller } from '../auth/access.decorators.js';
 import { ListRoute } from '../auth/route.decorators.js';
+import type { Caller } from '../common/caller.js';
 import { PathId } from '../common/ids.js';
 import { PaginationQuery, type Page } from '../common/pagination/pagination.js';
 import { ProjectResponse } from './dto/project.dto.js';
@@ -29,10 +30,10 @@ export class ProjectsController {
     errors: [400, 404],
   })
   testCases(
-    @CallerOrganizationId() organizationId: string,
+    @RouteCaller() caller: Caller,
     @PathId('project') id: string,
     @Query() query: TestCaseQuery,
   ): Promise<Page<TestCaseResponse>> {
-    return this.projects.listTestCases(organizationId, id, query);
+    return this.projects.listTestCases(caller, id, query);
   }
 }

@@ -1,5 +1,7 @@
 import { Body, Query } from '@nestjs/common';
+import { RouteCaller } from '../auth/access.decorators.js';
 import { CreateRoute, InternalController, ListRoute, ReadRoute } from '../auth/route.decorators.js';
+import type { Caller } from '../common/caller.js';
 import { PathId } from '../common/ids.js';
 import { PaginationQuery, type Page } from '../common/pagination/pagination.js';
 import { CreateProjectDto, InternalProjectResponse, ProjectResponse } from './dto/project.dto.js';
@@ -32,16 +34,20 @@ export class ProjectsInternalController {
   }
 
   @ReadRoute('projects/:id', InternalProjectResponse, { errors: [404] })
-  get(@PathId('project') id: string): Promise<InternalProjectResponse> {
-    return this.projects.getAnywhere(id);
+  get(
+    @RouteCaller() caller: Caller,
+    @PathId('project') id: string,
+  ): Promise<InternalProjectResponse> {
+    return this.projects.get(caller, id);
   }
 
   @CreateRoute('projects/:id/testcases', TestCaseResponse, { errors: [400, 404, 409, 415, 422] })
   createTestCase(
+    @RouteCaller() caller: Caller,
     @PathId('project') projectId: string,
     @Body() dto: CreateTestCaseDto,
   ): Promise<TestCaseResponse> {
-    return this.projects.createTestCase(projectId, dto);
+    return this.projects.createTestCase(caller, projectId, dto);
   }
 
   @ListRoute(
@@ -51,9 +57,10 @@ export class ProjectsInternalController {
     { errors: [400, 404] },
   )
   testCases(
+    @RouteCaller() caller: Caller,
     @PathId('project') projectId: string,
     @Query() query: InternalTestCaseQuery,
   ): Promise<Page<TestCaseResponse>> {
-    return this.projects.listTestCasesAnywhere(projectId, query);
+    return this.projects.listTestCases(caller, projectId, query, 'title_or_automation_id');
   }
 }

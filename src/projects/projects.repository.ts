@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { In } from 'typeorm';
+import { type Caller, tenantOf } from '../common/caller.js';
 import { fetchPage, PaginationQuery } from '../common/pagination/pagination.js';
 import { sql } from '../database/sql.js';
 import { Transactions } from '../database/transactions.js';
@@ -78,13 +79,9 @@ export class ProjectsRepository {
     );
   }
 
-  find(organizationId: string, id: string): Promise<Project | null> {
-    return this.transactions.manager.findOneBy(Project, { id, organizationId });
-  }
-
-  /** For the internal API, whose routes name a project without its organization. */
-  findAnywhere(id: string): Promise<Project | null> {
-    return this.transactions.manager.findOneBy(Project, { id });
+  /** The project if the caller may see it: the organization's, or any for the operator. */
+  find(caller: Caller, id: string): Promise<Project | null> {
+    return this.transactions.manager.findOneBy(Project, { id, ...tenantOf(caller) });
   }
 
   /** The number of the project's new run (see `NUMBER_RUN`); null if not the organization's. */
@@ -149,9 +146,9 @@ export class ProjectsRepository {
     });
   }
 
-  /** For the internal API, whose routes name a test case without its organization. */
-  testCaseAnywhere(id: string): Promise<TestCase | null> {
-    return this.transactions.manager.findOneBy(TestCase, { id });
+  /** The test case if the caller may see it: the organization's, or any for the operator. */
+  testCase(caller: Caller, id: string): Promise<TestCase | null> {
+    return this.transactions.manager.findOneBy(TestCase, { id, ...tenantOf(caller) });
   }
 
   testCaseInProject(projectId: string, id: string): Promise<boolean> {

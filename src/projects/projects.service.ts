@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import type { Caller } from '../common/caller.js';
 import { ApiError } from '../common/errors/api-error.js';
 import { type Page, PaginationQuery, toPage } from '../common/pagination/pagination.js';
 import { Transactions } from '../database/transactions.js';
@@ -81,42 +82,27 @@ export class ProjectsService {
     });
   }
 
-  /** The project if it belongs to the organization; 404 otherwise (no existence leaks). */
-  async find(organizationId: string, id: string): Promise<Project> {
-    const project = await this.projects.find(organizationId, id);
+  /** The project if the caller may see it; 404 otherwise (no existence leaks). */
+  async find(caller: Caller, id: string): Promise<Project> {
+    const project = await this.projects.find(caller, id);
     if (!project) throw ApiError.notFound('project');
     return project;
   }
 
-  /** For the internal API, whose routes name a project without its organization. */
-  async findAnywhere(id: string): Promise<Project> {
-    const project = await this.projects.findAnywhere(id);
-    if (!project) throw ApiError.notFound('project');
-    return project;
-  }
-
-  /** Internal API: a project named without its organization, with it (404 if none). */
-  async getAnywhere(id: string): Promise<InternalProjectResponse> {
-    const project = await this.findAnywhere(id);
+  /** A project with its organization (404 if the caller may not see it). */
+  async get(caller: Caller, id: string): Promise<InternalProjectResponse> {
+    const project = await this.find(caller, id);
     return { ...toProjectResponse(project), organization_id: project.organizationId };
   }
 
-  /** Internal API: the console's search, whose `q` matches the title or the automation id. */
-  async listTestCasesAnywhere(
-    projectId: string,
-    query: TestCaseQuery,
-  ): Promise<Page<TestCaseResponse>> {
-    const project = await this.findAnywhere(projectId);
-    return this.listTestCases(project.organizationId, projectId, query, 'title_or_automation_id');
-  }
-
+  /** `search`: what `q` matches, the title (public API) or also the automation id (console). */
   async listTestCases(
-    organizationId: string,
+    caller: Caller,
     projectId: string,
     query: TestCaseQuery,
     search: CaseSearch = 'title',
   ): Promise<Page<TestCaseResponse>> {
-    await this.find(organizationId, projectId);
+    const { organizationId } = await this.find(caller, projectId);
     const [cases, total] = await this.projects.testCasePage(
       organizationId,
       projectId,
@@ -126,9 +112,13 @@ export class ProjectsService {
     return toPage(cases.map(toTestCaseResponse), total, query);
   }
 
-  async createTestCase(projectId: string, dto: CreateTestCaseDto): Promise<TestCaseResponse> {
+  async createTestCase(
+    caller: Caller,
+    projectId: string,
+    dto: CreateTestCaseDto,
+  ): Promise<TestCaseResponse> {
     return this.transactions.run(async (manager) => {
-      const project = await this.findAnywhere(projectId);
+      const project = await this.find(caller, projectId);
       if (dto.automation_id !== undefined) {
         if (await this.projects.automationIdTaken(projectId, dto.automation_id)) {
           throw ApiError.conflict(

@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import type { Caller } from '../common/caller.js';
 import { ApiError } from '../common/errors/api-error.js';
 import { type Page, PaginationQuery, toPage } from '../common/pagination/pagination.js';
 import { ProjectLookup } from '../projects/project-lookup.js';
@@ -30,9 +31,9 @@ export class ReleaseOverviews {
     return toPage(overviews, total, query);
   }
 
-  /** Internal API: the release (of whatever organization) with its progress; 404 if none. */
-  async getAnywhere(id: string): Promise<ReleaseOverviewResponse> {
-    const release = await this.releases.findAnywhere(id);
+  /** The release with its progress (404 if the caller may not see it). */
+  async get(caller: Caller, id: string): Promise<ReleaseOverviewResponse> {
+    const release = await this.releases.find(caller, id);
     if (!release) throw ApiError.notFound('release');
     return this.overviewOf(release);
   }
@@ -41,9 +42,9 @@ export class ReleaseOverviews {
     return { ...toReleaseResponse(release), progress: await this.progressOf.of(release) };
   }
 
-  /** `GET /releases/{id}/progress`: readiness of the organization's release. */
-  async progress(organizationId: string, id: string): Promise<ReleaseProgressResponse> {
-    const release = await this.releases.find(organizationId, id);
+  /** `GET /releases/{id}/progress`: readiness of the release (404 if the caller may not see it). */
+  async progress(caller: Caller, id: string): Promise<ReleaseProgressResponse> {
+    const release = await this.releases.find(caller, id);
     if (!release) throw ApiError.notFound('release');
     return this.progressOf.of(release);
   }

@@ -1,7 +1,8 @@
 import { Controller } from '@nestjs/common';
 import { ApiTags } from '@nestjs/swagger';
-import { CallerOrganizationId } from '../auth/access.decorators.js';
+import { RouteCaller } from '../auth/access.decorators.js';
 import { ReadRoute } from '../auth/route.decorators.js';
+import type { Caller } from '../common/caller.js';
 import { PathId } from '../common/ids.js';
 import { ReleaseProgressResponse } from '../releases/dto/release-progress.dto.js';
 import { ReleaseOverviews } from './release-overviews.service.js';
@@ -13,9 +14,9 @@ export class ReleasesController {
 
   @ReadRoute(':id/progress', ReleaseProgressResponse, { scopes: ['testruns:read'], errors: [404] })
   progress(
-    @CallerOrganizationId() organizationId: string,
+    @RouteCaller() caller: Caller,
     @PathId('release') id: string,
   ): Promise<ReleaseProgressResponse> {
-    return this.overviews.progress(organizationId, id);
+    return this.overviews.progress(caller, id);
   }
 }

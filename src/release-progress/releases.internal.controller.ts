@@ -1,4 +1,5 @@
 import { Body, Query } from '@nestjs/common';
+import { RouteCaller } from '../auth/access.decorators.js';
 import {
   CreateRoute,
   InternalController,
@@ -6,6 +7,7 @@ import {
   ReadRoute,
   UpdateRoute,
 } from '../auth/route.decorators.js';
+import type { Caller } from '../common/caller.js';
 import { PathId } from '../common/ids.js';
 import { PaginationQuery, type Page } from '../common/pagination/pagination.js';
 import {
@@ -46,12 +48,19 @@ export class ReleasesInternalController {
   }
 
   @ReadRoute('releases/:id', ReleaseOverviewResponse, { errors: [404] })
-  get(@PathId('release') id: string): Promise<ReleaseOverviewResponse> {
-    return this.overviews.getAnywhere(id);
+  get(
+    @RouteCaller() caller: Caller,
+    @PathId('release') id: string,
+  ): Promise<ReleaseOverviewResponse> {
+    return this.overviews.get(caller, id);
   }
 
   @UpdateRoute('releases/:id', ReleaseResponse, { errors: [400, 404, 409, 415] })
-  update(@PathId('release') id: string, @Body() dto: UpdateReleaseDto): Promise<ReleaseResponse> {
-    return this.releases.update(id, dto);
+  update(
+    @RouteCaller() caller: Caller,
+    @PathId('release') id: string,
+    @Body() dto: UpdateReleaseDto,
+  ): Promise<ReleaseResponse> {
+    return this.releases.update(caller, id, dto);
   }
 }

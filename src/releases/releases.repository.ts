@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import { type Caller, tenantOf } from '../common/caller.js';
 import { fetchPage, PaginationQuery } from '../common/pagination/pagination.js';
 import { Transactions } from '../database/transactions.js';
 import { Release } from './entities/release.entity.js';
@@ -20,19 +21,15 @@ export class ReleasesRepository {
     );
   }
 
-  find(organizationId: string, id: string): Promise<Release | null> {
-    return this.transactions.manager.findOneBy(Release, { id, organizationId });
+  /** The release if the caller may see it: the organization's, or any for the operator. */
+  find(caller: Caller, id: string): Promise<Release | null> {
+    return this.transactions.manager.findOneBy(Release, { id, ...tenantOf(caller) });
   }
 
-  /** The release, whatever its organization (the internal API). */
-  findAnywhere(id: string): Promise<Release | null> {
-    return this.transactions.manager.findOneBy(Release, { id });
-  }
-
-  /** The release (of whatever organization), row-locked for the rest of the transaction. */
-  lockAnywhere(id: string): Promise<Release | null> {
+  /** As `find`, row-locked for the rest of the transaction. */
+  lock(caller: Caller, id: string): Promise<Release | null> {
     return this.transactions.manager.findOne(Release, {
-      where: { id },
+      where: { id, ...tenantOf(caller) },
       lock: { mode: 'pessimistic_write' },
     });
   }

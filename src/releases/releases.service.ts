@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import type { Caller } from '../common/caller.js';
 import { ApiError } from '../common/errors/api-error.js';
 import { isoOrNull } from '../common/serialization.js';
 import { Transactions } from '../database/transactions.js';
@@ -55,10 +56,10 @@ export class ReleasesService {
   }
 
   /** A change to `completed` sets `released_at` (and emits `release.released.v1` once). */
-  async update(id: string, dto: UpdateReleaseDto): Promise<ReleaseResponse> {
+  async update(caller: Caller, id: string, dto: UpdateReleaseDto): Promise<ReleaseResponse> {
     return this.transactions.run(async (manager) => {
       // Row lock: two concurrent completions cannot both see "not completed yet".
-      const release = await this.releases.lockAnywhere(id);
+      const release = await this.releases.lock(caller, id);
       if (!release) throw ApiError.notFound('release');
       if (dto.status !== undefined) {
         if (!canMove(release.status, dto.status)) {

@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import type { Caller } from '../common/caller.js';
 import { ApiError } from '../common/errors/api-error.js';
 import { type Page, toPage } from '../common/pagination/pagination.js';
 import { TestCaseLookup } from '../projects/project-lookup.js';
@@ -46,12 +47,12 @@ export class ResultsService {
 
   /** `search`: only cases whose title or automation id contains it (the console's). */
   async list(
-    organizationId: string,
+    caller: Caller,
     runId: string,
     query: ResultQuery,
     search?: string,
   ): Promise<Page<ResultResponse>> {
-    const run = await this.testRuns.find(organizationId, runId);
+    const run = await this.testRuns.find(caller, runId);
     if (query.test_case_id) {
       const known = await this.testCases.inProject(run.projectId, query.test_case_id);
       if (!known)
@@ -75,16 +76,17 @@ export class ResultsService {
   }
 
   /**
-   * For the internal API: the run's results as `list` answers them (in the run's
-   * organization; 404 if the run is unknown), found by `q` too, each with its test case's title
-   * and automation id, and whether the case is flaky or in quarantine.
+   * For the console: the run's results as `list` answers them (404 if the caller may not see
+   * the run), found by `q` too, each with its test case's title and automation id, and whether
+   * the case is flaky or in quarantine.
    */
-  async listAnywhere(
+  async listWithCases(
+    caller: Caller,
     runId: string,
     query: InternalResultQuery,
   ): Promise<Page<InternalResultResponse>> {
-    const run = await this.testRuns.findAnywhere(runId);
-    const page = await this.list(run.organizationId, runId, query, query.q);
+    const run = await this.testRuns.find(caller, runId);
+    const page = await this.list(caller, runId, query, query.q);
     const caseIds = [...new Set(page.data.map((result) => result.test_case_id))];
     const names = await this.testCases.names(run.projectId, caseIds);
     const markers = await this.flakyTests.markers(run.organizationId, run.projectId, caseIds);

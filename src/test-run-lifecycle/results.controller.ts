@@ -1,8 +1,9 @@
 import { Body, Controller, Headers, Query } from '@nestjs/common';
 import { ApiBody, ApiExtraModels, ApiTags } from '@nestjs/swagger';
-import { CallerOrganizationId } from '../auth/access.decorators.js';
+import { CallerOrganizationId, RouteCaller } from '../auth/access.decorators.js';
 import { CreateRoute, ListRoute } from '../auth/route.decorators.js';
 import { AcceptsXml } from '../common/http/accepts-xml.js';
+import type { Caller } from '../common/caller.js';
 import { PathId } from '../common/ids.js';
 import type { Page } from '../common/pagination/pagination.js';
 import {
@@ -55,11 +56,11 @@ export class ResultsController {
     { scopes: ['results:read', 'testruns:read'], errors: [400, 404] },
   )
   list(
-    @CallerOrganizationId() organizationId: string,
+    @RouteCaller() caller: Caller,
     @PathId('test_run') id: string,
     @Query() query: ResultQuery,
   ): Promise<Page<ResultResponse>> {
-    return this.results.list(organizationId, id, query);
+    return this.results.list(caller, id, query);
   }
 
   @CreateRoute('results/ingest', IngestResponse, {

@@ -1,6 +1,8 @@
 import { Body, Query } from '@nestjs/common';
 import { ApiBody } from '@nestjs/swagger';
 import { CreateRoute, InternalController, ListRoute } from '../auth/route.decorators.js';
+import { RouteCaller } from '../auth/access.decorators.js';
+import type { Caller } from '../common/caller.js';
 import { PathId } from '../common/ids.js';
 import type { Page } from '../common/pagination/pagination.js';
 import {
@@ -28,10 +30,11 @@ export class ResultsInternalController {
     { errors: [400, 404] },
   )
   list(
+    @RouteCaller() caller: Caller,
     @PathId('test_run') id: string,
     @Query() query: InternalResultQuery,
   ): Promise<Page<InternalResultResponse>> {
-    return this.results.listAnywhere(id, query);
+    return this.results.listWithCases(caller, id, query);
   }
 
   /** As `POST /api/v1/testruns/{id}/results`, checked by the same parser, by the operator. */

@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import { OPERATOR } from '../common/caller.js';
 import { Transactions } from '../database/transactions.js';
 import type { SubmittedResultsResponse } from '../results/dto/result.dto.js';
 import type { SubmitResultsCommand as SubmittedBody } from '../results/result-commands.js';
@@ -28,7 +29,7 @@ export class SubmitResults {
     ...caller
   }: SubmitResultsCommand): Promise<SubmittedResultsResponse> {
     const organizationId =
-      caller.organizationId ?? (await this.lookup.findAnywhere(testRunId)).organizationId;
+      caller.organizationId ?? (await this.lookup.find(OPERATOR, testRunId)).organizationId;
     return this.transactions.run(async () => {
       const run = await this.lookup.lock(
         organizationId,

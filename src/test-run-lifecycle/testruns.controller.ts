@@ -1,7 +1,8 @@
 import { Body, Controller, Query } from '@nestjs/common';
 import { ApiTags } from '@nestjs/swagger';
-import { CallerOrganizationId } from '../auth/access.decorators.js';
+import { CallerOrganizationId, RouteCaller } from '../auth/access.decorators.js';
 import { CreateRoute, ListRoute, ReadRoute, UpdateRoute } from '../auth/route.decorators.js';
+import type { Caller } from '../common/caller.js';
 import { PathId } from '../common/ids.js';
 import type { Page } from '../common/pagination/pagination.js';
 import {
@@ -43,11 +44,8 @@ export class TestRunsController {
   }
 
   @ReadRoute(':id', TestRunResponse, { scopes: ['testruns:read'], errors: [404] })
-  get(
-    @CallerOrganizationId() organizationId: string,
-    @PathId('test_run') id: string,
-  ): Promise<TestRunResponse> {
-    return this.testRuns.get(organizationId, id);
+  get(@RouteCaller() caller: Caller, @PathId('test_run') id: string): Promise<TestRunResponse> {
+    return this.testRuns.get(caller, id);
   }
 
   @UpdateRoute(':id', TestRunResponse, {

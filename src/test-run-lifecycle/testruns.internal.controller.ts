@@ -6,6 +6,8 @@ import {
   ReadRoute,
   UpdateRoute,
 } from '../auth/route.decorators.js';
+import { RouteCaller } from '../auth/access.decorators.js';
+import type { Caller } from '../common/caller.js';
 import { PathId } from '../common/ids.js';
 import type { Page } from '../common/pagination/pagination.js';
 import {
@@ -35,8 +37,8 @@ export class TestRunsInternalController {
   }
 
   @ReadRoute('testruns/:id', TestRunResponse, { errors: [404] })
-  get(@PathId('test_run') id: string): Promise<TestRunResponse> {
-    return this.testRuns.getAnywhere(id);
+  get(@RouteCaller() caller: Caller, @PathId('test_run') id: string): Promise<TestRunResponse> {
+    return this.testRuns.get(caller, id);
   }
 
   @ListRoute('projects/:id/testruns', TestRunResponse, 'The project’s test runs, newest first', {

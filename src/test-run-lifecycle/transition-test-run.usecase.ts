@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import { OPERATOR } from '../common/caller.js';
 import { Transactions } from '../database/transactions.js';
 import type { TestRunResponse } from '../testruns/dto/test-run.dto.js';
 import type { TestRunStatus } from '../testruns/entities/test-run.entity.js';
@@ -27,7 +28,7 @@ export class TransitionTestRun {
     ...caller
   }: TransitionTestRunCommand): Promise<TestRunResponse> {
     const organizationId =
-      caller.organizationId ?? (await this.lookup.findAnywhere(testRunId)).organizationId;
+      caller.organizationId ?? (await this.lookup.find(OPERATOR, testRunId)).organizationId;
     return this.transactions.run(async () => {
       const run = await this.lookup.lock(organizationId, testRunId);
       return this.move.execute({ run, status });

@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import { type Caller, organizationCaller } from '../common/caller.js';
 import { ApiError } from '../common/errors/api-error.js';
 import type { TestRun, TestRunStatus } from './entities/test-run.entity.js';
 import { type RunLockMode, TestRunsRepository } from './test-runs.repository.js';
@@ -10,23 +11,16 @@ export type RunStatusCounts = Record<TestRunStatus | 'total', number>;
 export class TestRunLookup {
   constructor(private readonly runs: TestRunsRepository) {}
 
-  /** The run if it is the organization's; 404 otherwise (no existence leaks). */
-  async find(organizationId: string, id: string): Promise<TestRun> {
-    const run = await this.runs.find(organizationId, id);
-    if (!run) throw ApiError.notFound('test_run');
-    return run;
-  }
-
-  /** For the internal API, whose routes name a run without its organization: 404 if none. */
-  async findAnywhere(id: string): Promise<TestRun> {
-    const run = await this.runs.findAnywhere(id);
+  /** The run if the caller may see it; 404 otherwise (no existence leaks). */
+  async find(caller: Caller, id: string): Promise<TestRun> {
+    const run = await this.runs.find(caller, id);
     if (!run) throw ApiError.notFound('test_run');
     return run;
   }
 
   /** The run if it is the organization's, else null: for a run named in a query, a 400. */
   findOrNull(organizationId: string, id: string): Promise<TestRun | null> {
-    return this.runs.find(organizationId, id);
+    return this.runs.find(organizationCaller(organizationId), id);
   }
 
   /**

@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import { type Caller, tenantOf } from '../common/caller.js';
 import { NOTIFY_RUN_CHANGED } from './live/run-changes.js';
 import {
   fetchPage,
@@ -72,13 +73,9 @@ export type TestRunFilters = Partial<Record<keyof typeof LIST_FILTERS, string>>;
 export class TestRunsRepository {
   constructor(private readonly transactions: Transactions) {}
 
-  find(organizationId: string, id: string): Promise<TestRun | null> {
-    return this.transactions.manager.findOneBy(TestRun, { id, organizationId });
-  }
-
-  /** For the internal API, whose routes name a run without its organization. */
-  findAnywhere(id: string): Promise<TestRun | null> {
-    return this.transactions.manager.findOneBy(TestRun, { id });
+  /** The run if the caller may see it: the organization's, or any for the operator. */
+  find(caller: Caller, id: string): Promise<TestRun | null> {
+    return this.transactions.manager.findOneBy(TestRun, { id, ...tenantOf(caller) });
   }
 
   /** Tells the run's (and its project's) live viewers, once this transaction commits, that it changed. */

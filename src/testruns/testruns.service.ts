@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import type { Caller } from '../common/caller.js';
 import { BuildLookup } from '../builds/build-lookup.js';
 import { type Page, toPage } from '../common/pagination/pagination.js';
 import { ProjectLookup } from '../projects/project-lookup.js';
@@ -59,12 +60,7 @@ export class TestRunsService {
     return this.list(organizationId, { ...query, release_id: releaseId });
   }
 
-  /** Internal API: a run named without its organization (404 if none). */
-  async getAnywhere(id: string): Promise<TestRunResponse> {
-    return toTestRunResponse(await this.lookup.findAnywhere(id));
-  }
-
-  async get(organizationId: string, id: string): Promise<TestRunResponse> {
-    return toTestRunResponse(await this.lookup.find(organizationId, id));
+  async get(caller: Caller, id: string): Promise<TestRunResponse> {
+    return toTestRunResponse(await this.lookup.find(caller, id));
   }
 }

@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import { type Caller, tenantOf } from '../common/caller.js';
 import { fetchPage, type PaginationQuery } from '../common/pagination/pagination.js';
 import { sql } from '../database/sql.js';
 import { Transactions } from '../database/transactions.js';
@@ -31,13 +32,9 @@ export class SubscriptionsRepository {
     return fetchPage(qb, page);
   }
 
-  find(organizationId: string, id: string): Promise<WebhookSubscription | null> {
-    return this.transactions.manager.findOneBy(WebhookSubscription, { id, organizationId });
-  }
-
-  /** A live subscription of any organization (the internal API finds its organization so). */
-  findAnywhere(id: string): Promise<WebhookSubscription | null> {
-    return this.transactions.manager.findOneBy(WebhookSubscription, { id });
+  /** A live subscription the caller may see: the organization's, or any for the operator. */
+  find(caller: Caller, id: string): Promise<WebhookSubscription | null> {
+    return this.transactions.manager.findOneBy(WebhookSubscription, { id, ...tenantOf(caller) });
   }
 
   count(organizationId: string): Promise<number> {

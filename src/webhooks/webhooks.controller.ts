@@ -1,8 +1,14 @@
 import { Body, Controller, HttpCode, Post, Query } from '@nestjs/common';
 import { ApiAcceptedResponse, ApiTags } from '@nestjs/swagger';
-import { CallerOrganizationId, Principal, RequireScopes } from '../auth/access.decorators.js';
+import {
+  CallerOrganizationId,
+  Principal,
+  RequireScopes,
+  RouteCaller,
+} from '../auth/access.decorators.js';
 import type { ApiPrincipal } from '../auth/api-principal.js';
 import { CreateRoute, DeleteRoute, ListRoute } from '../auth/route.decorators.js';
+import type { Caller } from '../common/caller.js';
 import { PathId } from '../common/ids.js';
 import { ShownOnce } from '../idempotency/shown-once.decorator.js';
 import { ApiErrors } from '../common/openapi.decorators.js';
@@ -49,11 +55,8 @@ export class WebhooksController {
     scopes: ['webhooks:manage'],
     errors: [404],
   })
-  delete(
-    @CallerOrganizationId() organizationId: string,
-    @PathId('webhook') id: string,
-  ): Promise<void> {
-    return this.webhooks.delete(organizationId, id);
+  delete(@RouteCaller() caller: Caller, @PathId('webhook') id: string): Promise<void> {
+    return this.webhooks.delete(caller, id);
   }
 
   @ListRoute(
@@ -63,11 +66,11 @@ export class WebhooksController {
     { scopes: ['webhooks:manage'], errors: [400, 404] },
   )
   deliveries(
-    @CallerOrganizationId() organizationId: string,
+    @RouteCaller() caller: Caller,
     @PathId('webhook') id: string,
     @Query() query: DeliveryQuery,
   ): Promise<Page<DeliveryResponse>> {
-    return this.webhooks.listDeliveries(organizationId, id, query);
+    return this.webhooks.listDeliveries(caller, id, query);
   }
 
   @Post(':id/deliveries/:deliveryId/redeliver')
@@ -80,10 +83,10 @@ export class WebhooksController {
   })
   @ApiErrors(404, 409, 422)
   redeliver(
-    @CallerOrganizationId() organizationId: string,
+    @RouteCaller() caller: Caller,
     @PathId('webhook') id: string,
     @PathId('delivery', 'deliveryId') deliveryId: string,
   ): Promise<DeliveryResponse> {
-    return this.webhooks.redeliver(organizationId, id, deliveryId);
+    return this.webhooks.redeliver(caller, id, deliveryId);
   }
 }

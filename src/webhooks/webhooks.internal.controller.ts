@@ -1,5 +1,6 @@
 import { Body, HttpCode, Post, Query } from '@nestjs/common';
 import { ApiAcceptedResponse } from '@nestjs/swagger';
+import { RouteCaller } from '../auth/access.decorators.js';
 import {
   CreateRoute,
   DeleteRoute,
@@ -8,6 +9,7 @@ import {
   ReadRoute,
   UpdateRoute,
 } from '../auth/route.decorators.js';
+import type { Caller } from '../common/caller.js';
 import { PathId } from '../common/ids.js';
 import { ApiErrors } from '../common/openapi.decorators.js';
 import { PaginationQuery, type Page } from '../common/pagination/pagination.js';
@@ -54,18 +56,25 @@ export class WebhooksInternalController {
   }
 
   @ReadRoute('webhooks/:id', InternalWebhookResponse, { errors: [404] })
-  get(@PathId('webhook') id: string): Promise<InternalWebhookResponse> {
-    return this.webhooks.getAnywhere(id);
+  get(
+    @RouteCaller() caller: Caller,
+    @PathId('webhook') id: string,
+  ): Promise<InternalWebhookResponse> {
+    return this.webhooks.get(caller, id);
   }
 
   @UpdateRoute('webhooks/:id', WebhookResponse, { errors: [400, 404, 415] })
-  update(@PathId('webhook') id: string, @Body() dto: UpdateWebhookDto): Promise<WebhookResponse> {
-    return this.webhooks.setActiveAnywhere(id, dto.active);
+  update(
+    @RouteCaller() caller: Caller,
+    @PathId('webhook') id: string,
+    @Body() dto: UpdateWebhookDto,
+  ): Promise<WebhookResponse> {
+    return this.webhooks.setActive(caller, id, dto.active);
   }
 
   @DeleteRoute('webhooks/:id', 'Deleted; pending retries stop', { errors: [404] })
-  delete(@PathId('webhook') id: string): Promise<void> {
-    return this.webhooks.deleteAnywhere(id);
+  delete(@RouteCaller() caller: Caller, @PathId('webhook') id: string): Promise<void> {
+    return this.webhooks.delete(caller, id);
   }
 
   @ListRoute(
@@ -75,10 +84,11 @@ export class WebhooksInternalController {
     { errors: [400, 404] },
   )
   deliveries(
+    @RouteCaller() caller: Caller,
     @PathId('webhook') id: string,
     @Query() query: DeliveryQuery,
   ): Promise<Page<DeliveryResponse>> {
-    return this.webhooks.listDeliveriesAnywhere(id, query);
+    return this.webhooks.listDeliveries(caller, id, query);
   }
 
   @Post('webhooks/:id/deliveries/:deliveryId/redeliver')
@@ -90,9 +100,10 @@ export class WebhooksInternalController {
   })
   @ApiErrors(404, 409, 422)
   redeliver(
+    @RouteCaller() caller: Caller,
     @PathId('webhook') id: string,
     @PathId('delivery', 'deliveryId') deliveryId: string,
   ): Promise<DeliveryResponse> {
-    return this.webhooks.redeliverAnywhere(id, deliveryId);
+    return this.webhooks.redeliver(caller, id, deliveryId);
   }
 }

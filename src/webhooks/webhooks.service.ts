@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import type { Caller } from '../common/caller.js';
 import { ApiError } from '../common/errors/api-error.js';
 import { ErrorCode } from '../common/errors/error-codes.js';
 import { type Page, PaginationQuery, toPage } from '../common/pagination/pagination.js';
@@ -95,20 +96,20 @@ export class WebhooksService {
   }
 
   /** Deletes a subscription and stops its pending retries. */
-  async delete(organizationId: string, id: string): Promise<void> {
+  async delete(caller: Caller, id: string): Promise<void> {
     await this.transactions.run(async () => {
-      await this.find(organizationId, id);
+      const { organizationId } = await this.find(caller, id);
       await this.subscriptions.softDelete(organizationId, id);
       await this.deliveryRows.cancelPending(id);
     });
   }
 
   async listDeliveries(
-    organizationId: string,
+    caller: Caller,
     id: string,
     query: DeliveryQuery,
   ): Promise<Page<DeliveryResponse>> {
-    await this.find(organizationId, id);
+    await this.find(caller, id);
     const filter = { status: query.status, eventType: query.event_type };
     const [deliveries, total] = await this.deliveryRows.page(id, filter, query);
     return toPage(deliveries.map(toDeliveryResponse), total, query);
@@ -118,13 +119,9 @@ export class WebhooksService {
    * A new delivery of the same event (same event id) to the same subscription; a delivery still
    * pending is sent no more.
    */
-  async redeliver(
-    organizationId: string,
-    id: string,
-    deliveryId: string,
-  ): Promise<DeliveryResponse> {
+  async redeliver(caller: Caller, id: string, deliveryId: string): Promise<DeliveryResponse> {
     const created = await this.transactions.run(async () => {
-      await this.find(organizationId, id);
+      const { organizationId } = await this.find(caller, id);
       const original = await this.deliveryRows.find(id, deliveryId);
       if (!original) throw ApiError.notFound('delivery');
       // The receiver gets the event from the new delivery alone (CONTRACT §7).
@@ -135,10 +132,7 @@ export class WebhooksService {
     return toDeliveryResponse(created);
   }
 
-  /*
-   * The internal API's entries: each finds the organization (from the path, or the
-   * subscription's own), then does what the public API does for that organization.
-   */
+  /* The internal API's entries for an organization named in the path. */
 
   async listInOrganization(
     organizationId: string,
@@ -155,44 +149,24 @@ export class WebhooksService {
     return this.create(await findOrganization(this.transactions, organizationId), command);
   }
 
-  async getAnywhere(id: string): Promise<InternalWebhookResponse> {
-    const subscription = await this.findAnywhere(id);
+  /** A subscription with its organization. */
+  async get(caller: Caller, id: string): Promise<InternalWebhookResponse> {
+    const subscription = await this.find(caller, id);
     return { ...toWebhookResponse(subscription), organization_id: subscription.organizationId };
   }
 
-  async deleteAnywhere(id: string): Promise<void> {
-    return this.delete(await this.organizationOf(id), id);
-  }
-
-  async listDeliveriesAnywhere(id: string, query: DeliveryQuery): Promise<Page<DeliveryResponse>> {
-    return this.listDeliveries(await this.organizationOf(id), id, query);
-  }
-
-  async redeliverAnywhere(id: string, deliveryId: string): Promise<DeliveryResponse> {
-    return this.redeliver(await this.organizationOf(id), id, deliveryId);
-  }
-
   /** Switches a subscription on or off; on again, it receives the events from then on. */
-  async setActiveAnywhere(id: string, active: boolean): Promise<WebhookResponse> {
+  async setActive(caller: Caller, id: string, active: boolean): Promise<WebhookResponse> {
     return this.transactions.run(async () => {
-      const subscription = await this.findAnywhere(id);
+      const subscription = await this.find(caller, id);
       await this.subscriptions.setActive(subscription.organizationId, id, active);
       return toWebhookResponse({ ...subscription, active });
     });
   }
 
-  private async organizationOf(id: string): Promise<string> {
-    return (await this.findAnywhere(id)).organizationId;
-  }
-
-  private async findAnywhere(id: string): Promise<WebhookSubscription> {
-    const subscription = await this.subscriptions.findAnywhere(id);
-    if (!subscription) throw ApiError.notFound('webhook');
-    return subscription;
-  }
-
-  private async find(organizationId: string, id: string): Promise<WebhookSubscription> {
-    const subscription = await this.subscriptions.find(organizationId, id);
+  /** The subscription if the caller may see it; 404 otherwise (no existence leaks). */
+  private async find(caller: Caller, id: string): Promise<WebhookSubscription> {
+    const subscription = await this.subscriptions.find(caller, id);
     if (!subscription) throw ApiError.notFound('webhook');
     return subscription;
   }

@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import type { ComparisonSummary } from '../dto/comparison.dto.js';
+import { organizationCaller } from '../../common/caller.js';
 import { QualityGateService } from '../quality-gate.service.js';
 
 /** What `testrun.submitted.v1` and `testrun.completed.v1` add to the run (CONTRACT §12). */
@@ -18,7 +19,10 @@ export class RunVerdicts {
   constructor(private readonly gate: QualityGateService) {}
 
   async of(organizationId: string, runId: string): Promise<RunVerdict> {
-    const { baselineRunId, summary, gate } = await this.gate.judge(organizationId, runId);
+    const { baselineRunId, summary, gate } = await this.gate.judge(
+      organizationCaller(organizationId),
+      runId,
+    );
     return {
       comparison: { baseline_run_id: baselineRunId, summary },
       gate: { passed: gate.passed },

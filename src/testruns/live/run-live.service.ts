@@ -1,5 +1,6 @@
 import { Injectable, Logger, type OnApplicationShutdown } from '@nestjs/common';
 import { Observable, type Subscriber } from 'rxjs';
+import { OPERATOR } from '../../common/caller.js';
 import { Settings } from '../../config/settings.js';
 import { ChannelListener } from '../../database/notifications.js';
 import { ProjectLookup } from '../../projects/project-lookup.js';
@@ -46,7 +47,7 @@ export class RunLiveService implements OnApplicationShutdown {
    */
   async watch(holder: string, runId: string): Promise<Observable<TestRunResponse>> {
     const first = toTestRunResponse(
-      await this.admitted(holder, () => this.runs.findAnywhere(runId)),
+      await this.admitted(holder, () => this.runs.find(OPERATOR, runId)),
     );
     return this.join(holder, this.viewers, runId, (subscriber) => {
       subscriber.next(first);
@@ -143,7 +144,7 @@ export class RunLiveService implements OnApplicationShutdown {
     let watched: boolean;
     do {
       this.readAgain.delete(runId);
-      const run = toTestRunResponse(await this.runs.findAnywhere(runId));
+      const run = toTestRunResponse(await this.runs.find(OPERATOR, runId));
       for (const viewer of this.viewers.get(runId) ?? []) viewer.next(run);
       for (const viewer of this.projectViewers.get(run.project_id) ?? []) viewer.next(run);
       watched = this.watched({ runId, projectId: run.project_id });

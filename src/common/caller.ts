@@ -1,0 +1,18 @@
+/**
+ * Whom a service acts for: an organization (an API key's, on the public API) or the operator
+ * (the internal API, whose routes name a resource without its organization). A repository
+ * given an organization keeps every query in it; only the operator reaches every
+ * organization's rows.
+ */
+export type Caller = { kind: 'organization'; organizationId: string } | { kind: 'operator' };
+
+export const OPERATOR: Caller = { kind: 'operator' };
+
+export function organizationCaller(organizationId: string): Caller {
+  return { kind: 'organization', organizationId };
+}
+
+/** The tenant part of a `where`: the caller's organization, or nothing for the operator. */
+export function tenantOf(caller: Caller): { organizationId?: string } {
+  return caller.kind === 'organization' ? { organizationId: caller.organizationId } : {};
+}
