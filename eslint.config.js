@@ -130,6 +130,19 @@ export default tseslint.config(
       'no-console': 'error',
     },
   },
+  {
+    // A service (or use case) reaches the database through its repository, never a manager.
+    files: ['src/**/*.service.ts', 'src/**/*.usecase.ts'],
+    rules: {
+      'no-restricted-syntax': [
+        'error',
+        {
+          selector: 'Identifier[name=/^(manager|EntityManager)$/]',
+          message: "A service reads and writes through its repository's methods, not a manager.",
+        },
+      ],
+    },
+  },
   floors(
     ['src/**/*.ts'],
     serverZones,

@@ -119,4 +119,15 @@ export class BuildsRepository {
   countInReleases(releaseIds: string[]): Promise<Array<{ release_id: string; n: number }>> {
     return this.transactions.manager.query(COUNT_IN_RELEASES, [releaseIds]);
   }
+
+  /** Inserts a build, in the caller's transaction. */
+  insert(fields: Partial<Build>): Promise<Build> {
+    const manager = this.transactions.manager;
+    return manager.save(manager.create(Build, fields));
+  }
+
+  /** Writes the changed columns of a build read before, in the caller's transaction. */
+  save(build: Build): Promise<Build> {
+    return this.transactions.manager.save(build);
+  }
 }

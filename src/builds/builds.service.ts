@@ -55,24 +55,22 @@ export class BuildsService {
    * is assigned at once (201, `assigned`).
    */
   async create(organizationId: string, dto: CreateBuildDto, source: Source): Promise<CreatedBuild> {
-    return this.transactions.run(async (manager) => {
+    return this.transactions.run(async () => {
       const { projectId, releaseId } = await this.resolveReferences(organizationId, dto, null);
       const queuePosition = releaseId === null ? await this.queue.append(organizationId) : null;
-      const build = await manager.save(
-        manager.create(Build, {
-          organizationId,
-          projectId,
-          releaseId,
-          name: dto.name,
-          buildNumber: dto.build_number ?? null,
-          commitSha: dto.commit_sha ?? null,
-          branch: dto.branch ?? null,
-          repoUrl: dto.repo_url ?? null,
-          status: releaseId === null ? 'planned' : 'assigned',
-          source,
-          queuePosition,
-        }),
-      );
+      const build = await this.builds.insert({
+        organizationId,
+        projectId,
+        releaseId,
+        name: dto.name,
+        buildNumber: dto.build_number ?? null,
+        commitSha: dto.commit_sha ?? null,
+        branch: dto.branch ?? null,
+        repoUrl: dto.repo_url ?? null,
+        status: releaseId === null ? 'planned' : 'assigned',
+        source,
+        queuePosition,
+      });
       const response = toBuildResponse(build);
       await this.events.record(organizationId, 'build.created.v1', response);
       if (build.queuePosition === null) return new HttpResult(201, response);
@@ -116,7 +114,7 @@ export class BuildsService {
 
   /** Updates metadata; a `release_id` assigns the build and takes it out of the queue. */
   async update(organizationId: string, id: string, dto: UpdateBuildDto): Promise<BuildResponse> {
-    return this.transactions.run(async (manager) => {
+    return this.transactions.run(async () => {
       if (dto.release_id !== undefined) await this.queue.lock(organizationId);
       const build = await this.find(organizationId, id, true);
       const { projectId, releaseId } = await this.resolveReferences(organizationId, dto, build);
@@ -132,7 +130,7 @@ export class BuildsService {
       if (dto.commit_sha !== undefined) build.commitSha = dto.commit_sha;
       if (dto.branch !== undefined) build.branch = dto.branch;
       if (dto.repo_url !== undefined) build.repoUrl = dto.repo_url;
-      return toBuildResponse(await manager.save(build));
+      return toBuildResponse(await this.builds.save(build));
     });
   }
 

@@ -9,6 +9,7 @@ import {
   UpdateOrganizationDto,
 } from './dto/organization.dto.js';
 import { Organization } from './entities/organization.entity.js';
+import { OrganizationsRepository } from './organizations.repository.js';
 import { PLAN_WEBHOOK_LIMIT } from './plans.js';
 import { findOrganization } from './require-organization.js';
 
@@ -32,6 +33,7 @@ export class OrganizationsService {
   constructor(
     private readonly quota: MonthlyQuotaService,
     private readonly transactions: Transactions,
+    private readonly organizations: OrganizationsRepository,
   ) {}
 
   /** `GET /organizations`: a key sees its own organization and nothing else. */
@@ -41,27 +43,21 @@ export class OrganizationsService {
   }
 
   async create(dto: CreateOrganizationDto): Promise<OrganizationResponse> {
-    const saved = await this.transactions.run((manager) =>
-      manager.save(
-        manager.create(Organization, {
-          name: dto.name,
-          plan: dto.plan,
-          subscriptionStartedAt: dto.subscription_started_at
-            ? new Date(dto.subscription_started_at)
-            : new Date(),
-          monthlyCallLimit: dto.monthly_call_limit ?? null,
-        }),
-      ),
+    const saved = await this.transactions.run(() =>
+      this.organizations.insert({
+        name: dto.name,
+        plan: dto.plan,
+        subscriptionStartedAt: dto.subscription_started_at
+          ? new Date(dto.subscription_started_at)
+          : new Date(),
+        monthlyCallLimit: dto.monthly_call_limit ?? null,
+      }),
     );
     return this.respond(saved);
   }
 
   async list(query: PaginationQuery): Promise<Page<OrganizationResponse>> {
-    const [orgs, total] = await this.transactions.manager.findAndCount(Organization, {
-      order: { createdAt: 'DESC', id: 'DESC' },
-      take: query.limit,
-      skip: query.offset,
-    });
+    const [orgs, total] = await this.organizations.page(query);
     const quotas = await this.quota.peekMany(orgs);
     return toPage(
       orgs.map((org, i) => toOrganizationResponse(org, quotas[i])),
@@ -79,7 +75,7 @@ export class OrganizationsService {
     if (dto.name !== undefined) org.name = dto.name;
     if (dto.plan !== undefined) org.plan = dto.plan;
     if (dto.monthly_call_limit !== undefined) org.monthlyCallLimit = dto.monthly_call_limit;
-    return this.respond(await this.transactions.run((manager) => manager.save(org)));
+    return this.respond(await this.transactions.run(() => this.organizations.save(org)));
   }
 
   private find(id: string): Promise<Organization> {

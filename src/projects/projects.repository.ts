@@ -154,4 +154,10 @@ export class ProjectsRepository {
   testCaseInProject(projectId: string, id: string): Promise<boolean> {
     return this.transactions.manager.existsBy(TestCase, { id, projectId });
   }
+
+  /** Inserts a test case, in the caller's transaction. */
+  insertTestCase(fields: Partial<TestCase>): Promise<TestCase> {
+    const manager = this.transactions.manager;
+    return manager.save(manager.create(TestCase, fields));
+  }
 }

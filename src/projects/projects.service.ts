@@ -117,7 +117,7 @@ export class ProjectsService {
     projectId: string,
     dto: CreateTestCaseDto,
   ): Promise<TestCaseResponse> {
-    return this.transactions.run(async (manager) => {
+    return this.transactions.run(async () => {
       const project = await this.find(caller, projectId);
       if (dto.automation_id !== undefined) {
         if (await this.projects.automationIdTaken(projectId, dto.automation_id)) {
@@ -127,17 +127,15 @@ export class ProjectsService {
           );
         }
       }
-      const testCase = await manager.save(
-        manager.create(TestCase, {
-          organizationId: project.organizationId,
-          projectId,
-          title: dto.title,
-          automationId: dto.automation_id ?? null,
-          section: dto.section ?? null,
-          priority: dto.priority ?? 'medium',
-          status: 'active',
-        }),
-      );
+      const testCase = await this.projects.insertTestCase({
+        organizationId: project.organizationId,
+        projectId,
+        title: dto.title,
+        automationId: dto.automation_id ?? null,
+        section: dto.section ?? null,
+        priority: dto.priority ?? 'medium',
+        status: 'active',
+      });
       return toTestCaseResponse(testCase);
     });
   }

@@ -33,4 +33,15 @@ export class ReleasesRepository {
       lock: { mode: 'pessimistic_write' },
     });
   }
+
+  /** Inserts a release, in the caller's transaction. */
+  insert(fields: Partial<Release>): Promise<Release> {
+    const manager = this.transactions.manager;
+    return manager.save(manager.create(Release, fields));
+  }
+
+  /** Writes the changed columns of a release read before, in the caller's transaction. */
+  save(release: Release): Promise<Release> {
+    return this.transactions.manager.save(release);
+  }
 }

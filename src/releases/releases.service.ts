@@ -39,25 +39,23 @@ export class ReleasesService {
 
   async create(projectId: string, dto: CreateReleaseDto): Promise<ReleaseResponse> {
     const organizationId = await this.projects.organizationOf(projectId);
-    const release = await this.transactions.run((manager) =>
-      manager.save(
-        manager.create(Release, {
-          organizationId,
-          projectId,
-          name: dto.name,
-          version: dto.version ?? null,
-          status: 'planned',
-          targetDate: dto.target_date ?? null,
-          releasedAt: null,
-        }),
-      ),
+    const release = await this.transactions.run(() =>
+      this.releases.insert({
+        organizationId,
+        projectId,
+        name: dto.name,
+        version: dto.version ?? null,
+        status: 'planned',
+        targetDate: dto.target_date ?? null,
+        releasedAt: null,
+      }),
     );
     return toReleaseResponse(release);
   }
 
   /** A change to `completed` sets `released_at` (and emits `release.released.v1` once). */
   async update(caller: Caller, id: string, dto: UpdateReleaseDto): Promise<ReleaseResponse> {
-    return this.transactions.run(async (manager) => {
+    return this.transactions.run(async () => {
       // Row lock: two concurrent completions cannot both see "not completed yet".
       const release = await this.releases.lock(caller, id);
       if (!release) throw ApiError.notFound('release');
@@ -76,7 +74,7 @@ export class ReleasesService {
       if (dto.name !== undefined) release.name = dto.name;
       if (dto.version !== undefined) release.version = dto.version;
       if (dto.target_date !== undefined) release.targetDate = dto.target_date;
-      const response = toReleaseResponse(await manager.save(release));
+      const response = toReleaseResponse(await this.releases.save(release));
       if (dto.status === 'completed') {
         await this.events.record(release.organizationId, 'release.released.v1', response);
       }

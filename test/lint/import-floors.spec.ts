@@ -64,6 +64,14 @@ describe('import floors', () => {
     expect(broken).toContain('import-x/no-restricted-paths');
   }, 60_000);
 
+  it('refuses an EntityManager call in a service', async () => {
+    const broken = await rulesBrokenBy(
+      'src/builds/builds.service.ts',
+      'export const leak = (transactions: Transactions) => transactions.manager.query("SELECT 1");',
+    );
+    expect(broken).toContain('no-restricted-syntax');
+  }, 60_000);
+
   it("passes the run's and the release's low folders as they are", async () => {
     const results = await eslint.lintFiles(['src/testruns', 'src/results', 'src/releases']);
     expect(results.flatMap((result) => result.messages)).toEqual([]);
