@@ -68,6 +68,30 @@ const consoleZones = [
  * `release-progress/`), which no feature imports.
  */
 const SERVER_ABOVE = ['src/test-run-lifecycle', 'src/release-progress'];
+/** The folders of `src/` above `config/`, `common/` and `database/`. */
+const SERVER_FEATURES = [
+  'auth',
+  'builds',
+  'events',
+  'flakiness',
+  'health',
+  'idempotency',
+  'insights',
+  'limits',
+  'logging',
+  'openapi',
+  'organizations',
+  'projects',
+  'queues',
+  'redis',
+  'release-progress',
+  'releases',
+  'results',
+  'test-run-lifecycle',
+  'testruns',
+  'web-console',
+  'webhooks',
+];
 const serverZones = [
   {
     target: 'src/testruns',
@@ -88,6 +112,11 @@ const serverZones = [
     target: ['src/builds', 'src/insights', 'src/flakiness', 'src/projects', 'src/events'],
     from: SERVER_ABOVE,
     message: 'The use cases are above the features they use; no feature imports them.',
+  },
+  {
+    target: 'src/database',
+    from: SERVER_FEATURES.map((feature) => `src/${feature}`),
+    message: "The database is below every feature; the entity list is the app's (src/entities.ts).",
   },
 ];
 

@@ -4,6 +4,7 @@ import { BuildsModule } from './builds/builds.module.js';
 import { ConfigModule } from './config/config.module.js';
 import { Settings } from './config/settings.js';
 import { DatabaseModule } from './database/database.module.js';
+import { ENTITIES } from './entities.js';
 import { EventsHttpModule } from './events/events-http.module.js';
 import { OutboxModule } from './events/outbox.module.js';
 import { FlakinessModule } from './flakiness/flakiness.module.js';
@@ -49,7 +50,7 @@ export class AppModule {
       imports: [
         ConfigModule.forRoot(settings),
         LoggingModule,
-        DatabaseModule,
+        DatabaseModule.forRoot(ENTITIES),
         RedisModule,
         QueuesModule,
         OutboxModule,

@@ -11,6 +11,7 @@ import { ConfigModule } from './config/config.module.js';
 import { settingsFromEnvironment } from './config/environment.js';
 import { Settings, SettingsError } from './config/settings.js';
 import { DatabaseModule } from './database/database.module.js';
+import { ENTITIES } from './entities.js';
 import { prepareDatabase } from './database/prepare-database.js';
 import { PLANS, type Plan } from './organizations/entities/organization.entity.js';
 import { OrganizationsModule } from './organizations/organizations.module.js';
@@ -44,7 +45,7 @@ class CliModule {
       module: CliModule,
       imports: [
         ConfigModule.forRoot(settings),
-        DatabaseModule,
+        DatabaseModule.forRoot(ENTITIES),
         OrganizationsModule,
         ApiKeysModule,
         ProjectsModule,

@@ -4,10 +4,13 @@ import { IdempotencyClaimsCarryATokenAndNoSecrets1795469263941 } from '../src/da
 import { ProjectKeysIgnoreCase1795500000000 } from '../src/database/migrations/1795500000000-ProjectKeysIgnoreCase.js';
 import { dataSourceOptions } from '../src/database/data-source-options.js';
 import { prepared } from '../src/database/preparing-client.js';
+import { ENTITIES } from '../src/entities.js';
 
 describe('database schema', () => {
   it('has migrations that produce exactly what the entities describe', async () => {
-    const dataSource = new DataSource(dataSourceOptions(process.env.DATABASE_URL as string));
+    const dataSource = new DataSource(
+      dataSourceOptions(process.env.DATABASE_URL as string, { entities: ENTITIES }),
+    );
     await dataSource.initialize();
     try {
       const pending = await dataSource.showMigrations();
@@ -20,7 +23,9 @@ describe('database schema', () => {
   });
 
   it('strips the shown-once secrets from answers stored for replay before the fix', async () => {
-    const dataSource = new DataSource(dataSourceOptions(process.env.DATABASE_URL as string));
+    const dataSource = new DataSource(
+      dataSourceOptions(process.env.DATABASE_URL as string, { entities: ENTITIES }),
+    );
     await dataSource.initialize();
     const runner = dataSource.createQueryRunner();
     const migration = new IdempotencyClaimsCarryATokenAndNoSecrets1795469263941();
@@ -60,7 +65,9 @@ describe('database schema', () => {
 
 describe('the migration that makes project keys unique in any case', () => {
   it('renames the later of keys that differ only in case to a free `<key>-<n>`, per organization', async () => {
-    const dataSource = new DataSource(dataSourceOptions(process.env.DATABASE_URL as string));
+    const dataSource = new DataSource(
+      dataSourceOptions(process.env.DATABASE_URL as string, { entities: ENTITIES }),
+    );
     await dataSource.initialize();
     const runner = dataSource.createQueryRunner();
     const migration = new ProjectKeysIgnoreCase1795500000000();
@@ -127,7 +134,10 @@ describe('database connections', () => {
   const marked = prepared('SELECT $1::int + 1 AS marked');
   const preparedAfterTwoRuns = async (preparedStatements: boolean) => {
     const dataSource = new DataSource(
-      dataSourceOptions(process.env.DATABASE_URL as string, { preparedStatements }),
+      dataSourceOptions(process.env.DATABASE_URL as string, {
+        entities: ENTITIES,
+        preparedStatements,
+      }),
     );
     await dataSource.initialize();
     const runner = dataSource.createQueryRunner();
@@ -153,7 +163,9 @@ describe('database connections', () => {
   });
 
   it('prepares a statement afresh after a migration changed what it returns', async () => {
-    const dataSource = new DataSource(dataSourceOptions(process.env.DATABASE_URL as string));
+    const dataSource = new DataSource(
+      dataSourceOptions(process.env.DATABASE_URL as string, { entities: ENTITIES }),
+    );
     await dataSource.initialize();
     const runner = dataSource.createQueryRunner();
     const table = `stale_plan_${process.pid}`;

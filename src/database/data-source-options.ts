@@ -1,5 +1,4 @@
 import type { DataSourceOptions } from 'typeorm';
-import { ENTITIES } from './entities.js';
 import { MIGRATIONS } from './migrations/index.js';
 import { BoundedClient, PreparingClient } from './preparing-client.js';
 import { SnakeNamingStrategy } from './snake-naming.strategy.js';
@@ -11,10 +10,17 @@ const DEFAULT_QUERY_TIMEOUT_MS = 65_000;
 /** Idle time after which TCP keep-alive probes a connection (the OS default is 2 hours). */
 const KEEP_ALIVE_DELAY_MS = 10_000;
 
-/** The one description of the database, used by the app, the migration CLI and the tests. */
+/** A TypeORM entity class. */
+export type EntityClass = new () => object;
+
+/**
+ * The one description of the database, used by the app, the migration CLI and the tests.
+ * `entities`: the application's (`src/entities.ts`); none where only migrations run.
+ */
 export function dataSourceOptions(
   databaseUrl: string,
   options: {
+    entities?: EntityClass[];
     asynchronousCommit?: boolean;
     preparedStatements?: boolean;
     connectTimeoutMs?: number;
@@ -28,7 +34,7 @@ export function dataSourceOptions(
   return {
     type: 'postgres',
     url: databaseUrl,
-    entities: ENTITIES,
+    entities: options.entities ?? [],
     migrations: MIGRATIONS,
     migrationsTableName: 'migrations',
     migrationsTransactionMode: 'each',

@@ -64,6 +64,14 @@ describe('import floors', () => {
     expect(broken).toContain('import-x/no-restricted-paths');
   }, 60_000);
 
+  it("refuses a database module that imports a feature (the entity list is the app's)", async () => {
+    const broken = await rulesBrokenBy(
+      'src/database/data-source-options.ts',
+      "export { Build } from '../builds/entities/build.entity.js';",
+    );
+    expect(broken).toContain('import-x/no-restricted-paths');
+  }, 60_000);
+
   it('refuses an EntityManager call in a service', async () => {
     const broken = await rulesBrokenBy(
       'src/builds/builds.service.ts',
