@@ -87,6 +87,8 @@ const SERVER_FEATURES = [
   'release-progress',
   'releases',
   'results',
+  'routes',
+  'tenants',
   'test-run-lifecycle',
   'testruns',
   'web-console',
@@ -117,6 +119,29 @@ const serverZones = [
     target: 'src/database',
     from: SERVER_FEATURES.map((feature) => `src/${feature}`),
     message: "The database is below every feature; the entity list is the app's (src/entities.ts).",
+  },
+  {
+    target: 'src/tenants',
+    from: SERVER_FEATURES.filter((folder) => folder !== 'tenants').map((folder) => `src/${folder}`),
+    message: 'The organization, its plan and its quota state are below every feature.',
+  },
+  {
+    target: 'src/routes',
+    from: SERVER_FEATURES.filter((folder) => !['routes', 'tenants'].includes(folder)).map(
+      (folder) => `src/${folder}`,
+    ),
+    message: 'The route decorators are below every controller; the guard that reads them is auth/.',
+  },
+  {
+    target: 'src/limits',
+    from: ['src/auth', 'src/organizations'],
+    message: 'The limits are below the access guard (auth/) and the organization routes.',
+  },
+  {
+    target: 'src/auth',
+    from: 'src/organizations',
+    message:
+      "Keys and the guard are below the organization routes; the organization's row is tenants/.",
   },
 ];
 

@@ -8,7 +8,7 @@ import { CaseOutcomeSlots } from './flakiness/entities/case-outcomes.entity.js';
 import { QuarantineEntry } from './flakiness/entities/quarantine-entry.entity.js';
 import { IdempotencyRecord } from './idempotency/entities/idempotency-record.entity.js';
 import { OrganizationUsage } from './limits/entities/organization-usage.entity.js';
-import { Organization } from './organizations/entities/organization.entity.js';
+import { Organization } from './tenants/organization.entity.js';
 import { Project } from './projects/entities/project.entity.js';
 import { TestCase } from './projects/entities/test-case.entity.js';
 import { Release } from './releases/entities/release.entity.js';

@@ -4,7 +4,7 @@ import { jest } from '@jest/globals';
 import type supertest from 'supertest';
 import { DataSource } from 'typeorm';
 import { ApiKeysRepository } from '../src/auth/api-keys.repository.js';
-import { SCOPES } from '../src/auth/scopes.js';
+import { SCOPES } from '../src/routes/scopes.js';
 import { createProject } from './factories/catalog.js';
 import { createApiKey, createTenant } from './factories/organizations.js';
 import { createRun } from './factories/runs.js';

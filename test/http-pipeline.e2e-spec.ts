@@ -1,7 +1,7 @@
 import { Body, Controller, Get, Module, Post } from '@nestjs/common';
 import { Type } from 'class-transformer';
 import { IsIn, IsString, ValidateNested } from 'class-validator';
-import { Public } from '../src/auth/access.decorators.js';
+import { Public } from '../src/routes/access.decorators.js';
 import { createTenant } from './factories/organizations.js';
 import { HTTPS, startApp, withKey, type TestApp } from './support/app.js';
 

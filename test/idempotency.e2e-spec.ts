@@ -1,6 +1,6 @@
 import { Controller, Module, Post } from '@nestjs/common';
 import { DataSource } from 'typeorm';
-import { RequireScopes } from '../src/auth/access.decorators.js';
+import { RequireScopes } from '../src/routes/access.decorators.js';
 import { BuildQueue } from '../src/builds/build-queue.js';
 import { Transactions } from '../src/database/transactions.js';
 import { IdempotencyCleanup } from '../src/idempotency/idempotency-cleanup.js';

@@ -1,7 +1,7 @@
 import { RequestMethod } from '@nestjs/common';
 import { METHOD_METADATA, PATH_METADATA } from '@nestjs/common/constants.js';
 import { DiscoveryService, Reflector } from '@nestjs/core';
-import { ACCESS_METADATA, type AccessRule } from '../src/auth/access.decorators.js';
+import { ACCESS_METADATA, type AccessRule } from '../src/routes/access.decorators.js';
 import { startApp, type TestApp } from './support/app.js';
 
 describe('route access declarations', () => {

@@ -3,7 +3,7 @@ import { Reflector } from '@nestjs/core';
 import type { Request, Response } from 'express';
 import { ApiError } from '../common/errors/api-error.js';
 import { Settings } from '../config/settings.js';
-import { ACCESS_METADATA, type AccessRule } from './access.decorators.js';
+import { ACCESS_METADATA, type AccessRule } from '../routes/access.decorators.js';
 import { AdmissionService } from './admission.service.js';
 import { CredentialsBeforeBody } from './credentials-before-body.js';
 import { OperatorTokenCheck } from './sessions/operator-token-check.js';

@@ -4,7 +4,12 @@ import { PaginationQuery, type Page } from '../common/pagination/pagination.js';
 import { ShownOnce } from '../idempotency/shown-once.decorator.js';
 import { ApiKeysService } from './api-keys.service.js';
 import { ApiKeyResponse, CreateApiKeyDto, CreatedApiKeyResponse } from './dto/api-key.dto.js';
-import { CreateRoute, DeleteRoute, InternalController, ListRoute } from './route.decorators.js';
+import {
+  CreateRoute,
+  DeleteRoute,
+  InternalController,
+  ListRoute,
+} from '../routes/route.decorators.js';
 
 @InternalController()
 export class ApiKeysInternalController {

@@ -4,8 +4,8 @@ import type { PaginationQuery } from '../common/pagination/pagination.js';
 import { preparedSql, sql } from '../database/sql.js';
 import { Transactions } from '../database/transactions.js';
 import { countCallSql } from '../limits/count-call.js';
-import { Organization } from '../organizations/entities/organization.entity.js';
-import { PLAN_MONTHLY_CALL_LIMIT } from '../organizations/plans.js';
+import { Organization } from '../tenants/organization.entity.js';
+import { PLAN_MONTHLY_CALL_LIMIT } from '../tenants/plans.js';
 import { ApiKey } from './entities/api-key.entity.js';
 
 export type AuthenticatedKey = ApiKey & { organization: Organization };

@@ -3,7 +3,7 @@ import { ApiError } from '../common/errors/api-error.js';
 import { type Page, PaginationQuery, toPage } from '../common/pagination/pagination.js';
 import { isoOrNull } from '../common/serialization.js';
 import { Transactions } from '../database/transactions.js';
-import { requireOrganization } from '../organizations/require-organization.js';
+import { requireOrganization } from '../tenants/require-organization.js';
 import { generateApiKey } from './api-key-format.js';
 import { CreateApiKeyDto, ApiKeyResponse, CreatedApiKeyResponse } from './dto/api-key.dto.js';
 import { ApiKeysRepository, type AuthenticatedKey } from './api-keys.repository.js';

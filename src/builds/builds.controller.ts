@@ -1,7 +1,7 @@
 import { Body, Controller, Post, Query } from '@nestjs/common';
 import { ApiAcceptedResponse, ApiCreatedResponse, ApiTags } from '@nestjs/swagger';
-import { CallerOrganizationId, RequireScopes } from '../auth/access.decorators.js';
-import { ListRoute, ReadRoute, UpdateRoute } from '../auth/route.decorators.js';
+import { CallerOrganizationId, RequireScopes } from '../routes/access.decorators.js';
+import { ListRoute, ReadRoute, UpdateRoute } from '../routes/route.decorators.js';
 import { ApiErrors } from '../common/openapi.decorators.js';
 import { PathId } from '../common/ids.js';
 import type { Page } from '../common/pagination/pagination.js';

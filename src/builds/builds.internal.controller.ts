@@ -1,7 +1,7 @@
 import { Body, HttpCode, Post, Query } from '@nestjs/common';
 import { ApiAcceptedResponse, ApiCreatedResponse, ApiOkResponse } from '@nestjs/swagger';
-import { RouteCaller } from '../auth/access.decorators.js';
-import { InternalController, ListRoute } from '../auth/route.decorators.js';
+import { RouteCaller } from '../routes/access.decorators.js';
+import { InternalController, ListRoute } from '../routes/route.decorators.js';
 import type { Caller } from '../common/caller.js';
 import { ApiErrors } from '../common/openapi.decorators.js';
 import { PathId } from '../common/ids.js';

@@ -5,7 +5,7 @@ import { HttpResult } from '../common/http/http-result.js';
 import { type Page, PaginationQuery, toPage } from '../common/pagination/pagination.js';
 import { Transactions } from '../database/transactions.js';
 import { EventsService } from '../events/events.service.js';
-import { requireOrganization } from '../organizations/require-organization.js';
+import { requireOrganization } from '../tenants/require-organization.js';
 import { ProjectLookup } from '../projects/project-lookup.js';
 import { ReleaseLookup } from '../releases/release-lookup.js';
 import { BuildQueue } from './build-queue.js';

@@ -1,7 +1,7 @@
 import { Controller, Query } from '@nestjs/common';
 import { ApiProperty, ApiTags } from '@nestjs/swagger';
-import { AnyApiKey } from '../auth/access.decorators.js';
-import { ListRoute } from '../auth/route.decorators.js';
+import { AnyApiKey } from '../routes/access.decorators.js';
+import { ListRoute } from '../routes/route.decorators.js';
 import { type Page, PaginationQuery, toPage } from '../common/pagination/pagination.js';
 import { EVENT_TYPES } from './event-types.js';
 

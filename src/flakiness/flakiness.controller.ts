@@ -1,7 +1,7 @@
 import { Body, Controller, Put, Query } from '@nestjs/common';
 import { ApiOkResponse, ApiTags } from '@nestjs/swagger';
-import { RequireScopes, RouteCaller } from '../auth/access.decorators.js';
-import { DeleteRoute, ListRoute } from '../auth/route.decorators.js';
+import { RequireScopes, RouteCaller } from '../routes/access.decorators.js';
+import { DeleteRoute, ListRoute } from '../routes/route.decorators.js';
 import type { Caller } from '../common/caller.js';
 import { PathId } from '../common/ids.js';
 import { ApiErrors } from '../common/openapi.decorators.js';

@@ -1,7 +1,12 @@
 import { Body, Put, Query } from '@nestjs/common';
 import { ApiOkResponse } from '@nestjs/swagger';
-import { RouteCaller } from '../auth/access.decorators.js';
-import { DeleteRoute, InternalController, ListRoute, ReadRoute } from '../auth/route.decorators.js';
+import { RouteCaller } from '../routes/access.decorators.js';
+import {
+  DeleteRoute,
+  InternalController,
+  ListRoute,
+  ReadRoute,
+} from '../routes/route.decorators.js';
 import type { Caller } from '../common/caller.js';
 import { PathId } from '../common/ids.js';
 import { ApiErrors } from '../common/openapi.decorators.js';

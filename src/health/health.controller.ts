@@ -1,6 +1,6 @@
 import { Controller, Get, Header, HttpCode } from '@nestjs/common';
 import { ApiExcludeController } from '@nestjs/swagger';
-import { Public } from '../auth/access.decorators.js';
+import { Public } from '../routes/access.decorators.js';
 import { ApiError } from '../common/errors/api-error.js';
 import { ErrorCode } from '../common/errors/error-codes.js';
 import { HealthService } from './health.service.js';

@@ -1,7 +1,7 @@
 import { Controller, Query } from '@nestjs/common';
 import { ApiTags } from '@nestjs/swagger';
-import { RouteCaller } from '../auth/access.decorators.js';
-import { ListRoute } from '../auth/route.decorators.js';
+import { RouteCaller } from '../routes/access.decorators.js';
+import { ListRoute } from '../routes/route.decorators.js';
 import type { Caller } from '../common/caller.js';
 import { PathId } from '../common/ids.js';
 import type { Page } from '../common/pagination/pagination.js';

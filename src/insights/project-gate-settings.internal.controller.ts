@@ -1,5 +1,5 @@
 import { Body } from '@nestjs/common';
-import { InternalController, UpdateRoute } from '../auth/route.decorators.js';
+import { InternalController, UpdateRoute } from '../routes/route.decorators.js';
 import { PathId } from '../common/ids.js';
 import {
   ProjectGateSettingsResponse,

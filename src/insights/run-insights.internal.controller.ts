@@ -1,6 +1,6 @@
 import { Query } from '@nestjs/common';
-import { RouteCaller } from '../auth/access.decorators.js';
-import { InternalController, ListRoute, ReadRoute } from '../auth/route.decorators.js';
+import { RouteCaller } from '../routes/access.decorators.js';
+import { InternalController, ListRoute, ReadRoute } from '../routes/route.decorators.js';
 import type { Caller } from '../common/caller.js';
 import { PathId } from '../common/ids.js';
 import { type Page, PaginationQuery } from '../common/pagination/pagination.js';

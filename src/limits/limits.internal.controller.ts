@@ -1,6 +1,6 @@
 import { Controller, Get } from '@nestjs/common';
 import { ApiOkResponse, ApiProperty, ApiTags } from '@nestjs/swagger';
-import { InternalApi } from '../auth/access.decorators.js';
+import { InternalApi } from '../routes/access.decorators.js';
 import { RATE_LIMIT_STORES, type RateLimitStore, Settings } from '../config/settings.js';
 
 export class LimitsResponse {

@@ -1,17 +1,9 @@
 import { Injectable } from '@nestjs/common';
-import type { Organization } from '../organizations/entities/organization.entity.js';
-import { effectiveMonthlyCallLimit } from '../organizations/plans.js';
+import type { Organization } from '../tenants/organization.entity.js';
+import { effectiveMonthlyCallLimit } from '../tenants/plans.js';
+import type { QuotaState } from '../tenants/quota-state.js';
 import { billingPeriodFor } from './billing-period.js';
 import { QuotaRepository } from './quota.repository.js';
-
-export interface QuotaState {
-  limit: number;
-  /** Calls counted in this period, including the current one when it was admitted. */
-  used: number;
-  remaining: number;
-  resetAt: Date;
-  admitted: boolean;
-}
 
 /**
  * The monthly call quota, counted in PostgreSQL with one atomic upsert per request

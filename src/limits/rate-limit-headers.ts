@@ -1,5 +1,5 @@
 import type { Response } from 'express';
-import type { QuotaState } from './monthly-quota.service.js';
+import type { QuotaState } from '../tenants/quota-state.js';
 
 /** The monthly quota as every authenticated response reports it (CONTRACT §4). */
 export function setRateLimitHeaders(res: Response, quota: QuotaState): void {

@@ -1,6 +1,6 @@
 import { Controller, Get, Redirect } from '@nestjs/common';
 import { ApiOkResponse, ApiResponse, ApiTags } from '@nestjs/swagger';
-import { AnyApiKey, Public } from '../auth/access.decorators.js';
+import { AnyApiKey, Public } from '../routes/access.decorators.js';
 import { OpenApiDocument } from './openapi-document.provider.js';
 
 @ApiTags('discovery')

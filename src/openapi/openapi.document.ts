@@ -1,6 +1,6 @@
 import type { INestApplication } from '@nestjs/common';
 import { DocumentBuilder, type OpenAPIObject, SwaggerModule } from '@nestjs/swagger';
-import { ADMIN_SCHEME, BEARER_SCHEME, SESSION_SCHEME } from '../auth/access.decorators.js';
+import { ADMIN_SCHEME, BEARER_SCHEME, SESSION_SCHEME } from '../routes/access.decorators.js';
 import { SESSION_COOKIE } from '../auth/sessions/session-cookie.js';
 import { CSRF_HEADER } from '../auth/sessions/sessions.service.js';
 import { describeWebhooks } from './webhooks.document.js';

@@ -1,8 +1,8 @@
 import { Controller, Query } from '@nestjs/common';
 import { ApiTags } from '@nestjs/swagger';
-import { AnyApiKey, Principal } from '../auth/access.decorators.js';
-import type { ApiPrincipal } from '../auth/api-principal.js';
-import { ListRoute } from '../auth/route.decorators.js';
+import { AnyApiKey, Principal } from '../routes/access.decorators.js';
+import type { ApiPrincipal } from '../routes/api-principal.js';
+import { ListRoute } from '../routes/route.decorators.js';
 import { PaginationQuery, type Page } from '../common/pagination/pagination.js';
 import { OrganizationResponse } from './dto/organization.dto.js';
 import { OrganizationsService } from './organizations.service.js';

@@ -5,7 +5,7 @@ import {
   ListRoute,
   ReadRoute,
   UpdateRoute,
-} from '../auth/route.decorators.js';
+} from '../routes/route.decorators.js';
 import { PathId } from '../common/ids.js';
 import { PaginationQuery, type Page } from '../common/pagination/pagination.js';
 import {

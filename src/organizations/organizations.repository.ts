@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import type { PaginationQuery } from '../common/pagination/pagination.js';
 import { Transactions } from '../database/transactions.js';
-import { Organization } from './entities/organization.entity.js';
+import { Organization } from '../tenants/organization.entity.js';
 
 /** How organizations are written and listed: the SQL of the `organization` table. */
 @Injectable()

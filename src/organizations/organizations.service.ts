@@ -1,17 +1,18 @@
 import { Injectable } from '@nestjs/common';
-import type { ApiPrincipal } from '../auth/api-principal.js';
+import type { ApiPrincipal } from '../routes/api-principal.js';
 import { type Page, PaginationQuery, toPage } from '../common/pagination/pagination.js';
 import { Transactions } from '../database/transactions.js';
-import { MonthlyQuotaService, type QuotaState } from '../limits/monthly-quota.service.js';
+import { MonthlyQuotaService } from '../limits/monthly-quota.service.js';
+import type { QuotaState } from '../tenants/quota-state.js';
 import {
   CreateOrganizationDto,
   OrganizationResponse,
   UpdateOrganizationDto,
 } from './dto/organization.dto.js';
-import { Organization } from './entities/organization.entity.js';
+import { Organization } from '../tenants/organization.entity.js';
 import { OrganizationsRepository } from './organizations.repository.js';
-import { PLAN_WEBHOOK_LIMIT } from './plans.js';
-import { findOrganization } from './require-organization.js';
+import { PLAN_WEBHOOK_LIMIT } from '../tenants/plans.js';
+import { findOrganization } from '../tenants/require-organization.js';
 
 export function toOrganizationResponse(org: Organization, quota: QuotaState): OrganizationResponse {
   return {

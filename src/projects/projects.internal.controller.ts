@@ -1,6 +1,11 @@
 import { Body, Query } from '@nestjs/common';
-import { RouteCaller } from '../auth/access.decorators.js';
-import { CreateRoute, InternalController, ListRoute, ReadRoute } from '../auth/route.decorators.js';
+import { RouteCaller } from '../routes/access.decorators.js';
+import {
+  CreateRoute,
+  InternalController,
+  ListRoute,
+  ReadRoute,
+} from '../routes/route.decorators.js';
 import type { Caller } from '../common/caller.js';
 import { PathId } from '../common/ids.js';
 import { PaginationQuery, type Page } from '../common/pagination/pagination.js';

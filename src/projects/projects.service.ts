@@ -3,7 +3,7 @@ import type { Caller } from '../common/caller.js';
 import { ApiError } from '../common/errors/api-error.js';
 import { type Page, PaginationQuery, toPage } from '../common/pagination/pagination.js';
 import { Transactions } from '../database/transactions.js';
-import { requireOrganization } from '../organizations/require-organization.js';
+import { requireOrganization } from '../tenants/require-organization.js';
 import {
   CreateProjectDto,
   type InternalProjectResponse,

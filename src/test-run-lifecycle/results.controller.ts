@@ -1,7 +1,7 @@
 import { Body, Controller, Headers, Query } from '@nestjs/common';
 import { ApiBody, ApiExtraModels, ApiTags } from '@nestjs/swagger';
-import { CallerOrganizationId, RouteCaller } from '../auth/access.decorators.js';
-import { CreateRoute, ListRoute } from '../auth/route.decorators.js';
+import { CallerOrganizationId, RouteCaller } from '../routes/access.decorators.js';
+import { CreateRoute, ListRoute } from '../routes/route.decorators.js';
 import { AcceptsXml } from '../common/http/accepts-xml.js';
 import type { Caller } from '../common/caller.js';
 import { PathId } from '../common/ids.js';

@@ -1,7 +1,7 @@
 import { Body, Query } from '@nestjs/common';
 import { ApiBody } from '@nestjs/swagger';
-import { CreateRoute, InternalController, ListRoute } from '../auth/route.decorators.js';
-import { RouteCaller } from '../auth/access.decorators.js';
+import { CreateRoute, InternalController, ListRoute } from '../routes/route.decorators.js';
+import { RouteCaller } from '../routes/access.decorators.js';
 import type { Caller } from '../common/caller.js';
 import { PathId } from '../common/ids.js';
 import type { Page } from '../common/pagination/pagination.js';

@@ -1,7 +1,7 @@
 import { Body, Controller, Query } from '@nestjs/common';
 import { ApiTags } from '@nestjs/swagger';
-import { CallerOrganizationId, RouteCaller } from '../auth/access.decorators.js';
-import { CreateRoute, ListRoute, ReadRoute, UpdateRoute } from '../auth/route.decorators.js';
+import { CallerOrganizationId, RouteCaller } from '../routes/access.decorators.js';
+import { CreateRoute, ListRoute, ReadRoute, UpdateRoute } from '../routes/route.decorators.js';
 import type { Caller } from '../common/caller.js';
 import { PathId } from '../common/ids.js';
 import type { Page } from '../common/pagination/pagination.js';

@@ -5,8 +5,8 @@ import {
   ListRoute,
   ReadRoute,
   UpdateRoute,
-} from '../auth/route.decorators.js';
-import { RouteCaller } from '../auth/access.decorators.js';
+} from '../routes/route.decorators.js';
+import { RouteCaller } from '../routes/access.decorators.js';
 import type { Caller } from '../common/caller.js';
 import { PathId } from '../common/ids.js';
 import type { Page } from '../common/pagination/pagination.js';

@@ -5,9 +5,9 @@ import {
   Principal,
   RequireScopes,
   RouteCaller,
-} from '../auth/access.decorators.js';
-import type { ApiPrincipal } from '../auth/api-principal.js';
-import { CreateRoute, DeleteRoute, ListRoute } from '../auth/route.decorators.js';
+} from '../routes/access.decorators.js';
+import type { ApiPrincipal } from '../routes/api-principal.js';
+import { CreateRoute, DeleteRoute, ListRoute } from '../routes/route.decorators.js';
 import type { Caller } from '../common/caller.js';
 import { PathId } from '../common/ids.js';
 import { ShownOnce } from '../idempotency/shown-once.decorator.js';

@@ -1,6 +1,6 @@
 import { Body, HttpCode, Post, Query } from '@nestjs/common';
 import { ApiAcceptedResponse } from '@nestjs/swagger';
-import { RouteCaller } from '../auth/access.decorators.js';
+import { RouteCaller } from '../routes/access.decorators.js';
 import {
   CreateRoute,
   DeleteRoute,
@@ -8,7 +8,7 @@ import {
   ListRoute,
   ReadRoute,
   UpdateRoute,
-} from '../auth/route.decorators.js';
+} from '../routes/route.decorators.js';
 import type { Caller } from '../common/caller.js';
 import { PathId } from '../common/ids.js';
 import { ApiErrors } from '../common/openapi.decorators.js';

@@ -6,9 +6,9 @@ import { type Page, PaginationQuery, toPage } from '../common/pagination/paginat
 import { isoOrNull } from '../common/serialization.js';
 import { lockForTransaction } from '../database/advisory-locks.js';
 import { Transactions } from '../database/transactions.js';
-import type { Organization } from '../organizations/entities/organization.entity.js';
-import { PLAN_WEBHOOK_LIMIT } from '../organizations/plans.js';
-import { findOrganization, requireOrganization } from '../organizations/require-organization.js';
+import type { Organization } from '../tenants/organization.entity.js';
+import { PLAN_WEBHOOK_LIMIT } from '../tenants/plans.js';
+import { findOrganization, requireOrganization } from '../tenants/require-organization.js';
 import { DeliveriesRepository } from './deliveries.repository.js';
 import { DeliveriesService } from './deliveries.service.js';
 import type { CreateWebhookCommand } from './dto/create-webhook.command.js';

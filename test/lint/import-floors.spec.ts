@@ -72,6 +72,22 @@ describe('import floors', () => {
     expect(broken).toContain('import-x/no-restricted-paths');
   }, 60_000);
 
+  it('refuses limits that import the access guard above them (auth ⇄ limits)', async () => {
+    const broken = await rulesBrokenBy(
+      'src/limits/monthly-quota.service.ts',
+      "export { AdmissionService } from '../auth/admission.service.js';",
+    );
+    expect(broken).toContain('import-x/no-restricted-paths');
+  }, 60_000);
+
+  it('refuses keys that import the organization routes above them (auth ⇄ organizations)', async () => {
+    const broken = await rulesBrokenBy(
+      'src/auth/api-keys.service.ts',
+      "export { OrganizationsService } from '../organizations/organizations.service.js';",
+    );
+    expect(broken).toContain('import-x/no-restricted-paths');
+  }, 60_000);
+
   it('refuses an EntityManager call in a service', async () => {
     const broken = await rulesBrokenBy(
       'src/builds/builds.service.ts',
@@ -81,7 +97,16 @@ describe('import floors', () => {
   }, 60_000);
 
   it("passes the run's and the release's low folders as they are", async () => {
-    const results = await eslint.lintFiles(['src/testruns', 'src/results', 'src/releases']);
+    const results = await eslint.lintFiles([
+      'src/testruns',
+      'src/results',
+      'src/releases',
+      'src/database',
+      'src/tenants',
+      'src/routes',
+      'src/limits',
+      'src/auth',
+    ]);
     expect(results.flatMap((result) => result.messages)).toEqual([]);
   }, 60_000);
 

@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { Agent, request as httpRequest } from 'node:http';
 import { Logger } from '@nestjs/common';
 import fc from 'fast-check';
-import { SCOPES } from '../../src/auth/scopes.js';
+import { SCOPES } from '../../src/routes/scopes.js';
 import { createProject, createRelease, createTestCase } from '../factories/catalog.js';
 import { createTenant } from '../factories/organizations.js';
 import { createRun, submitResults } from '../factories/runs.js';

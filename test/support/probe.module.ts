@@ -1,6 +1,6 @@
 import { Body, Controller, Get, Module, Param, Post } from '@nestjs/common';
 import { IsString } from 'class-validator';
-import { RequireScopes } from '../../src/auth/access.decorators.js';
+import { RequireScopes } from '../../src/routes/access.decorators.js';
 import { ApiError } from '../../src/common/errors/api-error.js';
 import { ParseIdPipe } from '../../src/common/ids.js';
 

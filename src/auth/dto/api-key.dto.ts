@@ -6,7 +6,7 @@ import {
   ApiNullableTimestamp,
   ApiTimestamp,
 } from '../../common/openapi.decorators.js';
-import { SCOPES } from '../scopes.js';
+import { SCOPES } from '../../routes/scopes.js';
 
 export class CreateApiKeyDto {
   @ApiProperty({ example: 'GitHub Actions', minLength: 1, maxLength: 255 })

@@ -1,6 +1,6 @@
 import { Column, Entity, Index, type Relation } from 'typeorm';
 import { DeletedAt, References, TenantRow, Timestamp, Varchar } from '../../database/columns.js';
-import { Organization } from '../../organizations/entities/organization.entity.js';
+import { Organization } from '../../tenants/organization.entity.js';
 
 @Entity('api_key')
 @Index('IDX_api_key_organization', ['organizationId', 'createdAt'])

@@ -1,7 +1,7 @@
 import { Controller, Get, Query, Req, Res } from '@nestjs/common';
 import { ApiOkResponse, ApiQuery, ApiResponse, ApiTags } from '@nestjs/swagger';
 import type { Request, Response } from 'express';
-import { Public } from '../access.decorators.js';
+import { Public } from '../../routes/access.decorators.js';
 import { ApiErrors } from '../../common/openapi.decorators.js';
 import { SignInOptionsResponse } from '../sessions/dto/session.dto.js';
 import { OidcSignInService, type SignInStep } from './oidc-sign-in.service.js';

@@ -7,7 +7,7 @@ import {
   ApiTags,
 } from '@nestjs/swagger';
 import type { Request, Response } from 'express';
-import { InternalApi, Public } from '../access.decorators.js';
+import { InternalApi, Public } from '../../routes/access.decorators.js';
 import { ApiErrors } from '../../common/openapi.decorators.js';
 import { ErrorEnvelopeDto } from '../../common/errors/error-envelope.dto.js';
 import { SessionResponse, SignInDto } from './dto/session.dto.js';

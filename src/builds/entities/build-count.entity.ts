@@ -1,6 +1,6 @@
 import { Entity, JoinColumn, OneToOne, PrimaryColumn, type Relation } from 'typeorm';
 import { Counter } from '../../database/columns.js';
-import { Organization } from '../../organizations/entities/organization.entity.js';
+import { Organization } from '../../tenants/organization.entity.js';
 
 /**
  * How many builds an organization has, kept exact by a database trigger on `build` (see the

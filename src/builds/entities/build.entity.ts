@@ -1,6 +1,6 @@
 import { Column, Entity, Index, type Relation, Unique } from 'typeorm';
 import { ChangingTenantRow, References, Uuid, Varchar } from '../../database/columns.js';
-import { Organization } from '../../organizations/entities/organization.entity.js';
+import { Organization } from '../../tenants/organization.entity.js';
 import { Project } from '../../projects/entities/project.entity.js';
 import { Release } from '../../releases/entities/release.entity.js';
 

@@ -1,5 +1,5 @@
 import 'express-serve-static-core';
-import type { ApiPrincipal } from '../../auth/api-principal.js';
+import type { ApiPrincipal } from '../../routes/api-principal.js';
 import type { BodyListsRule } from './body-lists.js';
 
 declare module 'express-serve-static-core' {

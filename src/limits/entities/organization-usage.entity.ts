@@ -1,6 +1,6 @@
 import { Entity, PrimaryColumn, type Relation } from 'typeorm';
 import { Counter, References } from '../../database/columns.js';
-import { Organization } from '../../organizations/entities/organization.entity.js';
+import { Organization } from '../../tenants/organization.entity.js';
 
 /** Calls an organization made in one billing period; the monthly quota's source of truth. */
 @Entity('organization_usage')

@@ -2,7 +2,7 @@ import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { IsIn, IsInt, IsOptional, IsString, Length, Max, Min, ValidateIf } from 'class-validator';
 import { ApiId, ApiNullable, ApiTimestamp } from '../../common/openapi.decorators.js';
 import { IsTimestamp } from '../../common/validation.js';
-import { PLANS, type Plan } from '../entities/organization.entity.js';
+import { PLANS, type Plan } from '../../tenants/organization.entity.js';
 
 const MAX_CUSTOM_LIMIT = 1_000_000_000;
 

@@ -7,7 +7,7 @@ import {
   References,
   Varchar,
 } from '../../database/columns.js';
-import { Organization } from '../../organizations/entities/organization.entity.js';
+import { Organization } from '../../tenants/organization.entity.js';
 
 @Entity('project')
 // Keys are unique per organization in any case (CONTRACT §6): a unique index on

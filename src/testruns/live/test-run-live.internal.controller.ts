@@ -2,7 +2,7 @@ import { Get, Req, Res } from '@nestjs/common';
 import { ApiOkResponse, ApiResponse } from '@nestjs/swagger';
 import type { Request, Response } from 'express';
 import type { Observable } from 'rxjs';
-import { InternalController } from '../../auth/route.decorators.js';
+import { InternalController } from '../../routes/route.decorators.js';
 import { SessionsService } from '../../auth/sessions/sessions.service.js';
 import { sendEvents } from '../../common/http/server-sent-events.js';
 import { PathId } from '../../common/ids.js';

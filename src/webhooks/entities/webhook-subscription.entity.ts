@@ -1,6 +1,6 @@
 import { Column, Entity, Index, type Relation } from 'typeorm';
 import { ChangingTenantRow, DeletedAt, Flag, References, Varchar } from '../../database/columns.js';
-import { Organization } from '../../organizations/entities/organization.entity.js';
+import { Organization } from '../../tenants/organization.entity.js';
 
 @Entity('webhook_subscription')
 @Index('IDX_webhook_subscription_organization', ['organizationId', 'createdAt'])

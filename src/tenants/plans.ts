@@ -1,4 +1,4 @@
-import type { Plan } from './entities/organization.entity.js';
+import type { Plan } from './organization.entity.js';
 
 /** Calls a month each plan includes; Basic has no API access (SPEC "Limits"). */
 export const PLAN_MONTHLY_CALL_LIMIT: Record<Plan, number> = {

@@ -1,5 +1,5 @@
-import type { Organization } from '../organizations/entities/organization.entity.js';
-import type { QuotaState } from '../limits/monthly-quota.service.js';
+import type { Organization } from '../tenants/organization.entity.js';
+import type { QuotaState } from '../tenants/quota-state.js';
 
 /** Who is calling: the API key and its organization, resolved once per request by the guard. */
 export interface ApiPrincipal {

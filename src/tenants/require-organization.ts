@@ -1,6 +1,6 @@
 import { ApiError } from '../common/errors/api-error.js';
 import type { Transactions } from '../database/transactions.js';
-import { Organization } from './entities/organization.entity.js';
+import { Organization } from './organization.entity.js';
 
 /** Internal API: the organization named in a path must exist (404 otherwise). */
 export async function requireOrganization(transactions: Transactions, id: string): Promise<void> {

@@ -1,5 +1,5 @@
 import { Column, Entity } from 'typeorm';
-import { ChangingRow, Timestamp, Varchar } from '../../database/columns.js';
+import { ChangingRow, Timestamp, Varchar } from '../database/columns.js';
 
 export const PLANS = ['basic', 'pro', 'enterprise'] as const;
 export type Plan = (typeof PLANS)[number];
