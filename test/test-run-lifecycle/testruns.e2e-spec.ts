@@ -235,18 +235,7 @@ describe('test runs', () => {
       expect(await read(key, run.id)).toEqual(completed.body);
     });
 
-    it('moves in_progress → completed directly, never having been submitted', async () => {
-      const { key, project } = await tenantWithProject();
-      const run = await createRun(t, key, project.id);
-      const res = await patch(key, run.id, 'completed');
-      expect(res.status).toBe(200);
-      expect(res.body).toMatchObject({
-        status: 'completed',
-        submitted_at: null,
-        completed_at: expect.stringMatching(/Z$/),
-      });
-      expect(await read(key, run.id)).toEqual(res.body);
-    });
+    // in_progress → completed directly: test/test-run-lifecycle/submit-results.medium-spec.ts.
 
     it('refuses other statuses and needs testruns:update', async () => {
       const { key, project, org } = await tenantWithProject();
