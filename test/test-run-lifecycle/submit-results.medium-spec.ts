@@ -249,22 +249,27 @@ describe('a run’s write path (service tier)', () => {
     });
 
     it('turns the pre-populated untested results of a run’s cases into the results submitted', async () => {
-      const { organizationId, projectId } = await project();
-      const cases = [];
-      for (const automationId of ['one', 'two']) {
-        cases.push(
-          await s
-            .get(ProjectsService)
-            .createTestCase(projectId, { title: automationId, automation_id: automationId }),
-        );
-      }
+      // The project's cases, made by an earlier run's results.
+      const earlier = await run();
+      await submit(earlier, [
+        { automation_id: 'one', status: 'failed' },
+        { automation_id: 'two', status: 'failed' },
+      ]);
+      const cases = await s.db.query(
+        'SELECT id FROM test_case WHERE project_id = $1 ORDER BY automation_id',
+        [earlier.projectId],
+      );
       const created = await s.get(CreateTestRun).execute({
-        organizationId,
+        organizationId: earlier.organizationId,
         source: 'api',
-        run: { project_id: projectId, name: 'Planned', test_case_ids: cases.map((c) => c.id) },
+        run: {
+          project_id: earlier.projectId,
+          name: 'Planned',
+          test_case_ids: cases.map((c: { id: string }) => c.id),
+        },
       });
       expect(created.counts).toEqual({ ...ZERO, total: 2, untested: 2 });
-      const r = { organizationId, runId: created.id };
+      const r = { organizationId: earlier.organizationId, runId: created.id };
       const answer = await submit(r, [{ automation_id: 'one', status: 'passed' }]);
       expect(answer.created_test_cases).toBe(0);
       expect(await counts(r.runId)).toEqual({ ...ZERO, total: 2, passed: 1, untested: 1 });
