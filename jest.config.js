@@ -5,7 +5,7 @@ export default {
   testEnvironment: 'node',
   rootDir: '.',
   roots: ['<rootDir>/src', '<rootDir>/test', '<rootDir>/packages'],
-  testMatch: ['**/*.spec.ts', '**/*.e2e-spec.ts'],
+  testMatch: ['**/*.spec.ts', '**/*.e2e-spec.ts', '**/*.medium-spec.ts'],
   modulePathIgnorePatterns: ['<rootDir>/packages/.*/dist/'],
   extensionsToTreatAsEsm: ['.ts'],
   moduleNameMapper: { '^(\\.{1,2}/.*)\\.js$': '$1' },

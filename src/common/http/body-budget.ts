@@ -31,6 +31,9 @@ export class BodyBudget {
 
   /** Resolves once `cost` is held for `res`'s request; rejects with 503 past the wait. */
   async hold(res: Response, cost: number): Promise<void> {
+    // The guard before may have waited on the database while the client left: its 'close'
+    // came already, and a share taken now would never come back.
+    if (res.closed || res.socket === null || res.socket.destroyed) throw busy();
     const share = Math.min(cost, this.capacity);
     if (this.waiting.length === 0 && this.held + share <= this.capacity) {
       this.held += share;
