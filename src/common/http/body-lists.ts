@@ -23,7 +23,10 @@ export interface BodyListsRule {
 export const ListsInBodyAtMost = (rule: BodyListsRule) => SetMetadata(BODY_LISTS, rule);
 
 /** The answer (413) to a body beyond its route's `BodyListsRule`. */
-export function listsOverflowError(rule: BodyListsRule, overflow: ListsOverflow): ApiError {
+export function listsOverflowError(
+  rule: BodyListsRule,
+  overflow: Exclude<ListsOverflow, 'deep'>,
+): ApiError {
   if (overflow === 'results') return rule.tooManyItems();
   const message =
     overflow === 'list'

@@ -78,12 +78,13 @@ const parseJson = express.json({
   verify: (req: Request, res: Response, buffer: Buffer, encoding: string) => {
     // Bytes of another encoding than UTF-8 are checked once parsed (rare: UTF-16 and UTF-32).
     if (encoding !== 'utf-8') req.bodyNeedsDepthCheck = true;
-    else if (nestsDeeperThan(buffer)) throw tooDeep();
     else if (req.bodyLists) {
+      // One pass over the bytes for the depth and the lists.
       const { items, containers } = req.bodyLists;
       const overflow = listsOverflow(buffer, items, containers);
+      if (overflow === 'deep') throw tooDeep();
       if (overflow !== null) throw listsOverflowError(req.bodyLists, overflow);
-    }
+    } else if (nestsDeeperThan(buffer)) throw tooDeep();
     keepRawBody(req, res, buffer);
     req.bodyMayHoldBadText = mayHoldBadText(buffer, encoding);
   },

@@ -1,4 +1,9 @@
-import { MAX_JSON_DEPTH, nestsDeeperThan, valueNestsDeeperThan } from './json-depth.js';
+import {
+  listsOverflow,
+  MAX_JSON_DEPTH,
+  nestsDeeperThan,
+  valueNestsDeeperThan,
+} from './json-depth.js';
 
 const nested = (depth: number) => `${'['.repeat(depth)}${']'.repeat(depth)}`;
 
@@ -28,5 +33,12 @@ describe('JSON depth', () => {
     const trailing = JSON.stringify({ path: 'C:\\dir\\', deep: '[[[' }) + nested(2);
     expect(nestsDeeperThan(Buffer.from(trailing), 3)).toBe(false);
     expect(nestsDeeperThan(Buffer.from(JSON.stringify(['\\', nested(70)])))).toBe(false);
+  });
+
+  it('finds a body too deep in the same pass that counts its lists', () => {
+    expect(listsOverflow(Buffer.from(nested(MAX_JSON_DEPTH)), 5000, 10_002)).toBeNull();
+    expect(listsOverflow(Buffer.from(nested(MAX_JSON_DEPTH + 1)), 5000, 10_002)).toBe('deep');
+    const objects = `${'{"a":'.repeat(MAX_JSON_DEPTH + 1)}1${'}'.repeat(MAX_JSON_DEPTH + 1)}`;
+    expect(listsOverflow(Buffer.from(objects), 5000, 10_002)).toBe('deep');
   });
 });

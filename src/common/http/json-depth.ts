@@ -36,7 +36,7 @@ export function nestsDeeperThan(json: Buffer, max = MAX_JSON_DEPTH): boolean {
 const COMMA = 0x2c;
 
 /** How a JSON body outgrows a route's `BodyListsRule`, or null. */
-export type ListsOverflow = 'results' | 'list' | 'containers';
+export type ListsOverflow = 'results' | 'list' | 'containers' | 'deep';
 
 /**
  * Whether raw UTF-8 JSON holds a list of more than `maxItems` items (`results`: a list of the
@@ -44,7 +44,8 @@ export type ListsOverflow = 'results' | 'list' | 'containers';
  * from the bytes before the body is parsed: a body of 200,000 tiny items, or of 3 million `{}`,
  * is refused without building them (each costs 20 to 40 times its bytes once parsed). Items are
  * counted by their commas; malformed JSON answers whatever it counts: the parser reports it.
- * The body's depth is checked first (`nestsDeeperThan`), so the open lists stay few.
+ * The same pass checks the depth (`deep`: as `nestsDeeperThan`), so a route with such a rule
+ * reads a 10 MiB body once, not twice.
  */
 export function listsOverflow(
   json: Buffer,
@@ -60,6 +61,7 @@ export function listsOverflow(
       i = closingQuote(json, i);
       if (i < 0) return null;
     } else if (byte === OPEN_BRACE || byte === OPEN_BRACKET) {
+      if (open.length >= MAX_JSON_DEPTH) return 'deep';
       if (++containers > maxContainers) return 'containers';
       open.push(byte === OPEN_BRACKET ? 0 : -1);
     } else if (byte === CLOSE_BRACE || byte === CLOSE_BRACKET) {
