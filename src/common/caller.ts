@@ -16,3 +16,11 @@ export function organizationCaller(organizationId: string): Caller {
 export function tenantOf(caller: Caller): { organizationId?: string } {
   return caller.kind === 'organization' ? { organizationId: caller.organizationId } : {};
 }
+
+/**
+ * The organization an operation acts in: the caller's own, or, for the operator, the one that
+ * owns the resource named (`owner`, which answers 404 for none).
+ */
+export function organizationFor(caller: Caller, owner: () => Promise<string>): Promise<string> {
+  return caller.kind === 'organization' ? Promise.resolve(caller.organizationId) : owner();
+}

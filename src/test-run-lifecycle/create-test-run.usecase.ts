@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import { type Caller, organizationFor } from '../common/caller.js';
 import type { Source } from '../builds/entities/build.entity.js';
 import { Transactions } from '../database/transactions.js';
 import { ProjectLookup } from '../projects/project-lookup.js';
@@ -8,8 +9,8 @@ import { TestRunsRepository } from '../testruns/test-runs.repository.js';
 import { OpenTestRun } from './open-test-run.js';
 
 export interface CreateTestRunCommand {
-  /** Absent for the operator (internal API): the project's organization (404 if none). */
-  organizationId?: string;
+  /** An organization (its project only), or the operator (the project's organization). */
+  caller: Caller;
   source: Source;
   run: CreateTestRunDto;
 }
@@ -24,9 +25,10 @@ export class CreateTestRun {
     private readonly runs: TestRunsRepository,
   ) {}
 
-  async execute({ source, run: dto, ...caller }: CreateTestRunCommand): Promise<TestRunResponse> {
-    const organizationId =
-      caller.organizationId ?? (await this.projects.organizationOf(dto.project_id));
+  async execute({ caller, source, run: dto }: CreateTestRunCommand): Promise<TestRunResponse> {
+    const organizationId = await organizationFor(caller, () =>
+      this.projects.organizationOf(dto.project_id),
+    );
     return this.transactions.run(async () => {
       const run = await this.openRun.execute({
         organizationId,

@@ -38,15 +38,11 @@ export class ResultsController {
   @ResultsPerCallAtMost()
   @ApiBody({ type: SubmitResultsDto })
   submit(
-    @CallerOrganizationId() organizationId: string,
+    @RouteCaller() caller: Caller,
     @PathId('test_run') id: string,
     @Body() body: unknown,
   ): Promise<SubmittedResultsResponse> {
-    return this.submitResults.execute({
-      organizationId,
-      testRunId: id,
-      ...parseSubmitResults(body),
-    });
+    return this.submitResults.execute({ caller, testRunId: id, ...parseSubmitResults(body) });
   }
 
   @ListRoute(

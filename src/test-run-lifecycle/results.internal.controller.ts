@@ -43,7 +43,11 @@ export class ResultsInternalController {
   })
   @ResultsPerCallAtMost()
   @ApiBody({ type: SubmitResultsDto })
-  submit(@PathId('test_run') id: string, @Body() body: unknown): Promise<SubmittedResultsResponse> {
-    return this.submitResults.execute({ testRunId: id, ...parseSubmitResults(body) });
+  submit(
+    @RouteCaller() caller: Caller,
+    @PathId('test_run') id: string,
+    @Body() body: unknown,
+  ): Promise<SubmittedResultsResponse> {
+    return this.submitResults.execute({ caller, testRunId: id, ...parseSubmitResults(body) });
   }
 }

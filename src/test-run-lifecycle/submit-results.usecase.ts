@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { OPERATOR } from '../common/caller.js';
+import { type Caller, OPERATOR, organizationFor } from '../common/caller.js';
 import { Transactions } from '../database/transactions.js';
 import type { SubmittedResultsResponse } from '../results/dto/result.dto.js';
 import type { SubmitResultsCommand as SubmittedBody } from '../results/result-commands.js';
@@ -8,8 +8,8 @@ import { TestRunLookup } from '../testruns/test-run-lookup.js';
 import { WriteRunResults } from './write-run-results.js';
 
 export interface SubmitResultsCommand extends SubmittedBody {
-  /** Absent for the operator (internal API): the run's organization (404 if none). */
-  organizationId?: string;
+  /** An organization (its runs only), or the operator (the run's organization). */
+  caller: Caller;
   testRunId: string;
 }
 
@@ -26,10 +26,12 @@ export class SubmitResults {
     testRunId,
     complete,
     items,
-    ...caller
+    caller,
   }: SubmitResultsCommand): Promise<SubmittedResultsResponse> {
-    const organizationId =
-      caller.organizationId ?? (await this.lookup.find(OPERATOR, testRunId)).organizationId;
+    const organizationId = await organizationFor(
+      caller,
+      async () => (await this.lookup.find(OPERATOR, testRunId)).organizationId,
+    );
     return this.transactions.run(async () => {
       const run = await this.lookup.lock(
         organizationId,

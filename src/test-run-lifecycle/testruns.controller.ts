@@ -25,11 +25,8 @@ export class TestRunsController {
   ) {}
 
   @CreateRoute('', TestRunResponse, { scopes: ['testruns:create'], errors: [400, 409, 415, 422] })
-  create(
-    @CallerOrganizationId() organizationId: string,
-    @Body() dto: CreateTestRunDto,
-  ): Promise<TestRunResponse> {
-    return this.createTestRun.execute({ organizationId, source: 'api', run: dto });
+  create(@RouteCaller() caller: Caller, @Body() dto: CreateTestRunDto): Promise<TestRunResponse> {
+    return this.createTestRun.execute({ caller, source: 'api', run: dto });
   }
 
   @ListRoute('', TestRunResponse, 'Test runs, newest first', {
@@ -53,10 +50,10 @@ export class TestRunsController {
     errors: [400, 404, 409, 415],
   })
   update(
-    @CallerOrganizationId() organizationId: string,
+    @RouteCaller() caller: Caller,
     @PathId('test_run') id: string,
     @Body() dto: UpdateTestRunDto,
   ): Promise<TestRunResponse> {
-    return this.transitionTestRun.execute({ organizationId, testRunId: id, status: dto.status });
+    return this.transitionTestRun.execute({ caller, testRunId: id, status: dto.status });
   }
 }

@@ -30,10 +30,15 @@ export class TestRunsInternalController {
 
   @CreateRoute('projects/:id/testruns', TestRunResponse, { errors: [400, 404, 409, 415, 422] })
   create(
+    @RouteCaller() caller: Caller,
     @PathId('project') projectId: string,
     @Body() dto: TestRunFields,
   ): Promise<TestRunResponse> {
-    return this.createTestRun.execute({ source: 'ui', run: { ...dto, project_id: projectId } });
+    return this.createTestRun.execute({
+      caller,
+      source: 'ui',
+      run: { ...dto, project_id: projectId },
+    });
   }
 
   @ReadRoute('testruns/:id', TestRunResponse, { errors: [404] })
@@ -63,7 +68,11 @@ export class TestRunsInternalController {
 
   /** As `PATCH /api/v1/testruns/{id}` (the same moves, 409 for any other), by the operator. */
   @UpdateRoute('testruns/:id', TestRunResponse, { errors: [400, 404, 409, 415] })
-  update(@PathId('test_run') id: string, @Body() dto: UpdateTestRunDto): Promise<TestRunResponse> {
-    return this.transitionTestRun.execute({ testRunId: id, status: dto.status });
+  update(
+    @RouteCaller() caller: Caller,
+    @PathId('test_run') id: string,
+    @Body() dto: UpdateTestRunDto,
+  ): Promise<TestRunResponse> {
+    return this.transitionTestRun.execute({ caller, testRunId: id, status: dto.status });
   }
 }

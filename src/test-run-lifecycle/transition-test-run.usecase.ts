@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { OPERATOR } from '../common/caller.js';
+import { type Caller, OPERATOR, organizationFor } from '../common/caller.js';
 import { Transactions } from '../database/transactions.js';
 import type { TestRunResponse } from '../testruns/dto/test-run.dto.js';
 import type { TestRunStatus } from '../testruns/entities/test-run.entity.js';
@@ -7,8 +7,8 @@ import { TestRunLookup } from '../testruns/test-run-lookup.js';
 import { MoveTestRun } from './move-test-run.js';
 
 export interface TransitionTestRunCommand {
-  /** Absent for the operator (internal API): the run's organization (404 if none). */
-  organizationId?: string;
+  /** An organization (its runs only), or the operator (the run's organization). */
+  caller: Caller;
   testRunId: string;
   status: TestRunStatus;
 }
@@ -22,13 +22,11 @@ export class TransitionTestRun {
     private readonly move: MoveTestRun,
   ) {}
 
-  async execute({
-    testRunId,
-    status,
-    ...caller
-  }: TransitionTestRunCommand): Promise<TestRunResponse> {
-    const organizationId =
-      caller.organizationId ?? (await this.lookup.find(OPERATOR, testRunId)).organizationId;
+  async execute({ testRunId, status, caller }: TransitionTestRunCommand): Promise<TestRunResponse> {
+    const organizationId = await organizationFor(
+      caller,
+      async () => (await this.lookup.find(OPERATOR, testRunId)).organizationId,
+    );
     return this.transactions.run(async () => {
       const run = await this.lookup.lock(organizationId, testRunId);
       return this.move.execute({ run, status });

@@ -1,3 +1,4 @@
+import { OPERATOR, organizationCaller } from '../../src/common/caller.js';
 import { ApiError } from '../../src/common/errors/api-error.js';
 import { OrganizationsModule } from '../../src/organizations/organizations.module.js';
 import { OrganizationsService } from '../../src/organizations/organizations.service.js';
@@ -45,7 +46,7 @@ describe('a run’s write path (service tier)', () => {
   async function run(testCaseIds?: string[]) {
     const { organizationId, projectId } = await project();
     const created = await s.get(CreateTestRun).execute({
-      organizationId,
+      caller: organizationCaller(organizationId),
       source: 'api',
       run: { project_id: projectId, name: 'Nightly', test_case_ids: testCaseIds },
     });
@@ -57,14 +58,14 @@ describe('a run’s write path (service tier)', () => {
     complete?: boolean,
   ) =>
     s.get(SubmitResults).execute({
-      organizationId: r.organizationId,
+      caller: organizationCaller(r.organizationId),
       testRunId: r.runId,
       ...parseSubmitResults(complete === undefined ? { results } : { results, complete }),
     });
   const transition = (r: { organizationId: string; runId: string }, status: TestRunStatus) =>
     s
       .get(TransitionTestRun)
-      .execute({ organizationId: r.organizationId, testRunId: r.runId, status });
+      .execute({ caller: organizationCaller(r.organizationId), testRunId: r.runId, status });
   /** The refusal `work` threw, as the client would read it. */
   const refusal = async (work: Promise<unknown>) => {
     const error = await work.then(
@@ -234,6 +235,26 @@ describe('a run’s write path (service tier)', () => {
       expect(await casesOf(theirs.projectId)).toBe(0);
     });
 
+    it('lets the operator write into any organization’s run, in that organization, and 404s an unknown one', async () => {
+      const theirs = await run();
+      const written = await s.get(SubmitResults).execute({
+        caller: OPERATOR,
+        testRunId: theirs.runId,
+        ...parseSubmitResults({ results: [{ automation_id: 'op', status: 'passed' }] }),
+      });
+      expect(written.accepted).toBe(1);
+      expect(await counts(theirs.runId)).toMatchObject({ total: 1, passed: 1 });
+      expect(
+        await refusal(
+          s.get(TransitionTestRun).execute({
+            caller: OPERATOR,
+            testRunId: '0b7c4a8e-8d4e-4a51-9b0c-3f1d2e4a5b6c',
+            status: 'completed',
+          }),
+        ),
+      ).toMatchObject({ status: 404, error: 'not_found' });
+    });
+
     it('records one testcase.failed.v1 per failed result, in the batch’s transaction', async () => {
       const r = await run();
       await submit(r, [
@@ -260,7 +281,7 @@ describe('a run’s write path (service tier)', () => {
         [earlier.projectId],
       );
       const created = await s.get(CreateTestRun).execute({
-        organizationId: earlier.organizationId,
+        caller: organizationCaller(earlier.organizationId),
         source: 'api',
         run: {
           project_id: earlier.projectId,
