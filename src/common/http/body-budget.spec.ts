@@ -1,4 +1,4 @@
-import { once } from 'node:events';
+import { EventEmitter, once } from 'node:events';
 import { createServer, request, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Response } from 'express';
@@ -69,4 +69,29 @@ describe('BodyBudget', () => {
     expect(holder).toBeDefined();
     expect((budget as unknown as { waiting: unknown[] }).waiting).toHaveLength(0);
   });
+
+  it('gives back the share of a waiter whose client leaves in the turn its share is given', async () => {
+    const budget = budgetOf(20);
+    const holder = new LeavingResponse();
+    const waiter = new LeavingResponse();
+    await budget.hold(holder as unknown as Response, 20 * MIB);
+    const waited = budget.hold(waiter as unknown as Response, 16 * MIB);
+    // A proxy drops both connections at once: the holder's close gives the waiter its turn,
+    // and the waiter's close comes before the code after its wait runs.
+    process.nextTick(() => holder.leave());
+    process.nextTick(() => waiter.leave());
+    await expect(waited).rejects.toMatchObject({ status: 503 });
+    expect(budget.inUse).toBe(0);
+  });
 });
+
+/** A response whose connection closes when told (what `hold` reads of one). */
+class LeavingResponse extends EventEmitter {
+  closed = false;
+  socket = { destroyed: false };
+  leave(): void {
+    this.closed = true;
+    this.socket.destroyed = true;
+    this.emit('close');
+  }
+}

@@ -36,10 +36,18 @@ export class BodyBudget {
     if (res.closed || res.socket === null || res.socket.destroyed) throw busy();
     const share = Math.min(cost, this.capacity);
     if (this.waiting.length === 0 && this.held + share <= this.capacity) {
-      this.held += share;
-    } else {
-      await this.wait(res, share);
+      this.take(res, share);
+      return;
     }
+    await this.wait(res, share);
+    // Its turn came, but the client may have left in the same turn of the event loop (its
+    // share came back then): read nothing.
+    if (res.closed) throw busy();
+  }
+
+  /** Holds `share` until `res` closes, its release bound in the same step as the taking. */
+  private take(res: Response, share: number): void {
+    this.held += share;
     res.once('close', () => this.release(share));
   }
 
@@ -64,6 +72,7 @@ export class BodyBudget {
         start: () => {
           clearTimeout(timer);
           res.off('close', gone);
+          this.take(res, cost);
           resolve();
         },
       };
@@ -86,7 +95,6 @@ export class BodyBudget {
       if (next === undefined) return;
       if (this.held > 0 && this.held + next.cost > this.capacity) return;
       this.waiting.shift();
-      this.held += next.cost;
       next.start();
     }
   }
