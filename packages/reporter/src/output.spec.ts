@@ -19,7 +19,10 @@ describe('what tm-report prints', () => {
     expect(cleanLine('::warning title=INJECTED::pwned', [])).toBe(
       '> ::warning title=INJECTED::pwned',
     );
-    expect(cleanLine('  ##[error]x', [])).toBe('>   ##[error]x');
+    expect(cleanLine('  ##[error]x', [])).toBe('  ## [error]x');
+    expect(cleanLine('Pay: expected ok ##[add-mask]Failed', [])).toBe(
+      'Pay: expected ok ## [add-mask]Failed',
+    );
     expect(cleanLine('\u001b::add-mask::x', [])).toBe('> ::add-mask::x');
     expect(cleanLine('name ##vso[task.setvariable variable=a]1', [])).toBe(
       'name ##vso [task.setvariable variable=a]1',

@@ -11,10 +11,10 @@ import type { Env } from './config.js';
 const BREAKS = /[\t\n\v\f\r\u0085\u2028\u2029]/g;
 /** Other C0 and C1 controls (ESC, CSI…), DEL, and the bidi controls that reorder a shown line. */
 const CONTROLS = /[\u0000-\u001f\u007f-\u009f\u200e\u200f\u202a-\u202e\u2066-\u2069]/g;
-/** GitHub Actions runs `::cmd::` and `##[cmd]` at a line's start (after whitespace). */
-const COMMAND_LINE = /^\s*(::|##\[)/;
-/** Azure Pipelines runs `##vso[` anywhere in a line. */
-const AZURE_COMMAND = /##vso\[/gi;
+/** GitHub Actions runs `::cmd::` at a line's start (after whitespace). */
+const COMMAND_LINE = /^\s*::/;
+/** GitHub Actions' older `##[cmd]` and Azure Pipelines' `##vso[` run anywhere in a line. */
+const INLINE_COMMAND = /##(vso)?\[/gi;
 /** API keys of the service, and an echoed `Authorization` header's credentials. */
 const KEY_SHAPED = /svc_live_[0-9A-Za-z]+/g;
 const CREDENTIALS = /\b(Bearer|Basic) +(?!svc_live_)[\w.~+/=-]{8,}/g;
@@ -49,7 +49,7 @@ export function cleanLine(text: string, secrets: readonly string[]): string {
   const line = redact(text, secrets)
     .replace(BREAKS, ' ')
     .replace(CONTROLS, '')
-    .replace(AZURE_COMMAND, '##vso [');
+    .replace(INLINE_COMMAND, (command) => `${command.slice(0, -1)} [`);
   return COMMAND_LINE.test(line) ? `> ${line}` : line;
 }
 
@@ -62,7 +62,7 @@ export interface Printer {
 
 export function printer(write: (text: string) => void, secrets: readonly string[]): Printer {
   return {
-    line: (...lines) => write(lines.map((l) => `${cleanLine(l, secrets)}\n`).join('')),
+    line: (...lines) => write(document(lines, secrets)),
     redraw: (line) => write(`\r${cleanLine(line, secrets)}`),
   };
 }
