@@ -170,9 +170,8 @@ export class SessionsService {
   async streamHolder(req: Request): Promise<StreamHolder> {
     if (req.get('authorization') !== undefined) return OPERATOR_TOKEN;
     const found = await this.sessionOf(req);
-    const token = this.settings.adminToken;
-    if (found === null || token === null) throw noSession();
-    const secretHash = hashSessionSecret(found.secret, token);
+    const secretHash = this.heldSessionHash(req);
+    if (found === null || secretHash === null) throw noSession();
     return {
       key: `session:${found.session.id}`,
       stillAdmitted: async () => (await this.sessions.findLive(secretHash)) !== null,
