@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import type { NextFunction, Request, Response } from 'express';
 import { ApiError } from '../common/errors/api-error.js';
+import { isCompressed } from '../common/http/body-parsing.middleware.js';
 import { Settings } from '../config/settings.js';
 import { apiKeyFromAuthorization, hashApiKey } from './api-key-format.js';
 import { ApiKeysService } from './api-keys.service.js';
@@ -79,8 +80,7 @@ function isInternal(req: Request): boolean {
  * or compressed (the body parser inflates it, so 10 KB of gzip can become 10 MiB).
  */
 function hasLargeBody(req: Request): boolean {
-  const encoding = req.get('content-encoding');
-  if (encoding !== undefined && encoding.trim().toLowerCase() !== 'identity') return true;
+  if (isCompressed(req)) return true;
   const length = req.get('content-length');
   if (length !== undefined) return Number(length) > UNAUTHENTICATED_BODY_BYTES;
   return req.get('transfer-encoding') !== undefined;

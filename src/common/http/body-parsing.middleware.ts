@@ -31,6 +31,12 @@ export function hasBody(req: Request): boolean {
   return req.get('transfer-encoding') !== undefined;
 }
 
+/** Whether the body is sent compressed: its parsed size is then unknown until it is read. */
+export function isCompressed(req: Request): boolean {
+  const encoding = req.get('content-encoding');
+  return encoding !== undefined && encoding.trim().toLowerCase() !== 'identity';
+}
+
 /**
  * How the body of a request will be read: 415 for a type the route does not take, 413 for a
  * declared length over 10 MiB (refused without waiting for the memory budget).
@@ -56,10 +62,9 @@ export function bodyKind(req: Request, acceptsXml: boolean): BodyKind {
  * known (chunked) or the body is compressed (10 KB of gzip can inflate to 10 MiB).
  */
 export function bodyCost(req: Request, kind: BodyKind): number {
-  const encoding = req.get('content-encoding');
-  const compressed = encoding !== undefined && encoding.trim().toLowerCase() !== 'identity';
   const length = Number(req.get('content-length'));
-  const bytes = !compressed && length > 0 ? Math.min(length, MAX_BODY_BYTES) : MAX_BODY_BYTES;
+  const bytes =
+    !isCompressed(req) && length > 0 ? Math.min(length, MAX_BODY_BYTES) : MAX_BODY_BYTES;
   return bytes * (kind === 'xml' ? XML_COST_PER_BYTE : JSON_COST_PER_BYTE);
 }
 
