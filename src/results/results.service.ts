@@ -4,6 +4,7 @@ import { ApiError } from '../common/errors/api-error.js';
 import { type Page, toPage } from '../common/pagination/pagination.js';
 import { TestCaseLookup } from '../projects/project-lookup.js';
 import { TestRunLookup } from '../testruns/test-run-lookup.js';
+import type { TestRun } from '../testruns/entities/test-run.entity.js';
 import { FlakyTestsService } from '../flakiness/flaky-tests.service.js';
 import {
   InternalResultQuery,
@@ -45,14 +46,17 @@ export class ResultsService {
     private readonly flakyTests: FlakyTestsService,
   ) {}
 
-  /** `search`: only cases whose title or automation id contains it (the console's). */
-  async list(
-    caller: Caller,
-    runId: string,
+  /** The run's results (404 if the caller may not see the run). */
+  async list(caller: Caller, runId: string, query: ResultQuery): Promise<Page<ResultResponse>> {
+    return this.pageOf(await this.testRuns.find(caller, runId), query);
+  }
+
+  /** A page of a run the caller may see: `search` finds cases by title or automation id too. */
+  private async pageOf(
+    run: TestRun,
     query: ResultQuery,
     search?: string,
   ): Promise<Page<ResultResponse>> {
-    const run = await this.testRuns.find(caller, runId);
     if (query.test_case_id) {
       const known = await this.testCases.inProject(run.projectId, query.test_case_id);
       if (!known)
@@ -67,7 +71,7 @@ export class ResultsService {
       includeHistory: query.include_history ?? false,
       search,
     };
-    const [results, total] = await this.results.page(runId, filter, query);
+    const [results, total] = await this.results.page(run.id, filter, query);
     return toPage(
       results.map((result) => toResultResponse(entityToStored(result))),
       total,
@@ -86,7 +90,7 @@ export class ResultsService {
     query: InternalResultQuery,
   ): Promise<Page<InternalResultResponse>> {
     const run = await this.testRuns.find(caller, runId);
-    const page = await this.list(caller, runId, query, query.q);
+    const page = await this.pageOf(run, query, query.q);
     const caseIds = [...new Set(page.data.map((result) => result.test_case_id))];
     const names = await this.testCases.names(run.projectId, caseIds);
     const markers = await this.flakyTests.markers(run.organizationId, run.projectId, caseIds);
