@@ -239,7 +239,8 @@ describe('internal API lists and build assignment', () => {
     const newest = [...made].reverse();
     const all = await list(`${path}?limit=100`);
     expect(ids(all).slice(0, made.length)).toEqual(newest);
-    expect(all.pagination).toEqual({ total, limit: 100, offset: 0, has_more: false });
+    // Organizations are the worker database's, made by every file that ran in it before.
+    expect(all.pagination).toEqual({ total, limit: 100, offset: 0, has_more: total > 100 });
     const page = await list(`${path}?limit=1&offset=1`);
     expect({ path, data: ids(page), pagination: page.pagination }).toEqual({
       path,
