@@ -51,6 +51,19 @@ export interface ResultItem {
   defects: string[];
   retries: number;
   executedAt: Date | null;
+  /** The environment it ran in (CONTRACT §13): with the case, the result's slot; null for none. */
+  configuration: string | null;
+  /** The earlier attempts of the same execution, oldest first (CONTRACT §13). */
+  attempts: ResultAttempt[];
+}
+
+/** One earlier attempt of an execution; the result's own fields are the final attempt's. */
+export interface ResultAttempt {
+  status: ResultStatus;
+  durationMs: number | null;
+  message: string | null;
+  failureType: string | null;
+  stackTrace: string | null;
 }
 
 const FIELDS = RESULT_ITEM_FIELDS;
@@ -186,6 +199,8 @@ function parseItem(raw: unknown, path: string, errors: FieldError[]): ResultItem
     defects,
     retries,
     executedAt,
+    configuration: null,
+    attempts: [],
   };
 }
 

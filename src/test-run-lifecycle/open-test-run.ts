@@ -53,5 +53,8 @@ function untested(testCaseId: string): ResultItem {
     defects: [],
     retries: 0,
     executedAt: null,
+    // CONTRACT §13: pre-populated results have no configuration.
+    configuration: null,
+    attempts: [],
   };
 }

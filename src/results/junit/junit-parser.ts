@@ -156,6 +156,8 @@ function toItem(testCase: OpenCase): ResultItem {
     defects: [],
     retries: testCase.retries,
     executedAt: null,
+    configuration: null,
+    attempts: [],
   };
 }
 
