@@ -32,7 +32,8 @@ export class MoveTestRun {
 
   async execute({ run, status }: MoveTestRunCommand): Promise<TestRunResponse> {
     await this.writes.moveTo(run, status);
-    // Its results count in the flaky list from the first of these moves on, at its number.
+    // Its results count in the flaky list once it leaves in_progress, at its number; after a
+    // reopening, in the same slots again (`ReopenTestRun` cleared them).
     if (run.status === 'in_progress') {
       await this.writes.number(run);
       await this.outcomes.considerRun(run);
