@@ -839,6 +839,14 @@ export interface components {
             completion_rate: number | null;
             /** @description At least one run, every run completed, nothing failed or blocked */
             ready: boolean;
+            /**
+             * @description What keeps the release from ready, in this order: no run, a run not completed, a current result failed, one blocked; [] when ready
+             * @example [
+             *       "runs_open",
+             *       "failed_results"
+             *     ]
+             */
+            not_ready_because: ("no_runs" | "runs_open" | "failed_results" | "blocked_results")[];
         };
         CreateReleaseDto: {
             name: string;
@@ -1048,6 +1056,15 @@ export interface components {
              */
             flaky: number;
         };
+        KeptGateVerdict: {
+            /** @description Whether the run passed its quality gate when completed */
+            passed: boolean;
+            /**
+             * Format: date-time
+             * @description When the gate was evaluated, in the completion’s transaction
+             */
+            evaluated_at: string;
+        };
         TestRunResponse: {
             /** Format: uuid */
             id: string;
@@ -1067,8 +1084,12 @@ export interface components {
             counts: components["schemas"]["TestRunCounts"];
             /** Format: date-time */
             submitted_at: string | null;
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @description Null again while a completed run is reopened
+             */
             completed_at: string | null;
+            gate: components["schemas"]["KeptGateVerdict"] | null;
             /** Format: date-time */
             created_at: string;
             /** Format: date-time */
@@ -1076,7 +1097,7 @@ export interface components {
         };
         UpdateTestRunDto: {
             /**
-             * @description `submitted` from `in_progress`; `completed` from either. Completed is final; any other move is 409.
+             * @description `submitted` from `in_progress`; `completed` from either; `in_progress` from `submitted` or `completed` reopens the run (it takes results again). Any other move, the same status included, is 409.
              * @enum {string}
              */
             status: "in_progress" | "submitted" | "completed";
@@ -1412,7 +1433,7 @@ export interface components {
         };
         GateRuleResponse: {
             /** @enum {string} */
-            name: "no_new_failures" | "min_pass_rate" | "no_missing_tests";
+            name: "no_new_failures" | "min_pass_rate" | "no_missing_tests" | "min_tests";
             /** @description True also when the rule is skipped or not required */
             passed: boolean;
             /** @example 2 new failures outside quarantine. */
@@ -1424,6 +1445,11 @@ export interface components {
             /** @description True when every rule passed */
             passed: boolean;
             rules: components["schemas"]["GateRuleResponse"][];
+            /**
+             * Format: date-time
+             * @description When the gate was evaluated: now, with today’s quarantine
+             */
+            evaluated_at: string;
         };
         FailureGroupCase: {
             /** Format: uuid */
@@ -1461,6 +1487,11 @@ export interface components {
             gate_min_pass_rate?: number | null;
             /** @description A case of the baseline absent now fails the gate */
             gate_forbid_missing_tests?: boolean;
+            /**
+             * @description Least executed results a run needs to pass the gate (default 1; 0: any run)
+             * @example 1
+             */
+            gate_min_tests?: number;
         };
         ProjectGateSettingsResponse: {
             /** Format: uuid */
@@ -1482,6 +1513,8 @@ export interface components {
             gate_min_pass_rate: number | null;
             /** @example false */
             gate_forbid_missing_tests: boolean;
+            /** @example 1 */
+            gate_min_tests: number;
         };
         FlakyTestResponse: {
             /** Format: uuid */
@@ -1635,7 +1668,7 @@ export interface components {
             /** Format: uuid */
             event_id: string;
             /** @enum {string} */
-            event_type: "build.created.v1" | "testrun.created.v1" | "testrun.submitted.v1" | "testrun.completed.v1" | "testcase.failed.v1" | "release.released.v1" | "testcase.quarantined.v1" | "testcase.unquarantined.v1";
+            event_type: "build.created.v1" | "testrun.created.v1" | "testrun.submitted.v1" | "testrun.completed.v1" | "testrun.reopened.v1" | "testcase.failed.v1" | "release.released.v1" | "testcase.quarantined.v1" | "testcase.unquarantined.v1";
             /** @enum {string} */
             status: "pending" | "succeeded" | "failed";
             /** @description Finished attempts */
@@ -1658,7 +1691,7 @@ export interface components {
              *       "testrun.completed.v1"
              *     ]
              */
-            events: ("*" | "build.created.v1" | "testrun.created.v1" | "testrun.submitted.v1" | "testrun.completed.v1" | "testcase.failed.v1" | "release.released.v1" | "testcase.quarantined.v1" | "testcase.unquarantined.v1")[];
+            events: ("*" | "build.created.v1" | "testrun.created.v1" | "testrun.submitted.v1" | "testrun.completed.v1" | "testrun.reopened.v1" | "testcase.failed.v1" | "release.released.v1" | "testcase.quarantined.v1" | "testcase.unquarantined.v1")[];
             description?: string;
         };
         InternalWebhookResponse: {
@@ -4932,7 +4965,7 @@ export interface operations {
                 limit?: number;
                 offset?: number;
                 status?: "pending" | "succeeded" | "failed";
-                event_type?: "build.created.v1" | "testrun.created.v1" | "testrun.submitted.v1" | "testrun.completed.v1" | "testcase.failed.v1" | "release.released.v1" | "testcase.quarantined.v1" | "testcase.unquarantined.v1";
+                event_type?: "build.created.v1" | "testrun.created.v1" | "testrun.submitted.v1" | "testrun.completed.v1" | "testrun.reopened.v1" | "testcase.failed.v1" | "release.released.v1" | "testcase.quarantined.v1" | "testcase.unquarantined.v1";
             };
             header?: never;
             path: {
