@@ -298,15 +298,15 @@ WITH branch_spans AS (
   FROM page;
 
 -- flakiness.forgetRunOutcomes
-INSERT INTO case_outcomes AS o (test_case_id, project_id, organization_id, base, outcomes)
-  SELECT c.test_case_id, $3, $4, $2 - 1, '.'
+INSERT INTO case_outcomes AS o (test_case_id, configuration, project_id, organization_id, base, outcomes)
+  SELECT c.test_case_id, c.configuration, $3, $4, $2 - 1, '.'
   FROM test_run_case c
   WHERE c.test_run_id = $1 AND EXISTS (
           SELECT 1 FROM case_outcomes x
-          WHERE x.test_case_id = c.test_case_id
+          WHERE x.test_case_id = c.test_case_id AND x.configuration = c.configuration
             AND $2 > x.base AND $2 <= x.base + length(x.outcomes))
-  ORDER BY c.test_case_id
-  ON CONFLICT (test_case_id) DO UPDATE
+  ORDER BY c.test_case_id, c.configuration
+  ON CONFLICT (test_case_id, configuration) DO UPDATE
     SET base = greatest(least(o.base, EXCLUDED.base), greatest(o.base + length(o.outcomes), EXCLUDED.base + 1) - 2000),
         outcomes = right(
           overlay(repeat('.', o.base - least(o.base, EXCLUDED.base)) || o.outcomes
@@ -689,8 +689,8 @@ SELECT c.result_id FROM test_run_case c
 (SELECT c.result_id = result.id
         AND (CAST(:status AS result_status) IS NULL OR c.status = :status)
    FROM test_run_case c
-  WHERE c.test_run_id = result.testRunId AND c.test_case_id = result.testCaseId
-    AND c.configuration = result.configuration);
+  WHERE c.configuration = result.configuration
+    AND c.test_run_id = result.testRunId AND c.test_case_id = result.testCaseId);
 
 -- results.releasesLatestStatusCounts
 SELECT release_id, status, count(*)::int AS n FROM (
