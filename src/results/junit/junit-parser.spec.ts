@@ -60,7 +60,8 @@ describe('parseJunitReport', () => {
       { message: 'only text', failureType: null, stackTrace: null },
       { message: 'npe', failureType: 'NullPointerException', stackTrace: 'at x.Y' },
       { message: null, failureType: 'Timeout', stackTrace: null },
-      { message: 'one', failureType: 'First', stackTrace: 't1' },
+      // Two failures are two attempts: the last is the result's (the first, an attempt).
+      { message: 'two', failureType: 'Second', stackTrace: 't2' },
       { message: 'later', failureType: null, stackTrace: null },
     ]);
   });
