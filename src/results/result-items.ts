@@ -214,15 +214,16 @@ function parseItem(
 
   const status = statusOf(raw, fail);
   const durationMs = integer(raw, DURATION_MS, fail);
-  const attempts = present('attempts') ? attemptsOf(raw.attempts, path, errors) : NO_ATTEMPTS;
+  // Absent: undefined; holding an error: null (then retries are not compared with it).
+  const attempts = present('attempts') ? attemptsOf(raw.attempts, path, errors) : undefined;
   const givenRetries = integer(raw, RETRIES, fail);
-  if (attempts !== null && attempts.sent && givenRetries !== null && givenRetries !== attempts.retries) {
+  if (attempts && givenRetries !== null && givenRetries !== attempts.retries) {
     fail(
       'retries',
       `must be ${attempts.retries}, the number of failed or blocked attempts in attempts`,
     );
   }
-  const retries = givenRetries ?? (attempts?.sent ? attempts.retries : DEFAULT_RETRIES);
+  const retries = givenRetries ?? attempts?.retries ?? DEFAULT_RETRIES;
 
   let configuration = configurationOf(raw.configuration);
   if (configuration === undefined) configuration = fail('configuration', CONFIGURATION_RULE);
@@ -273,12 +274,9 @@ function statusOf(raw: Record<string, unknown>, fail: Fail): ResultStatus {
 
 /** An item's checked `attempts`: the kept ones, and how many of all sent count as retries. */
 interface Attempts {
-  sent: boolean;
   kept: ResultAttempt[];
   retries: number;
 }
-
-const NO_ATTEMPTS: Attempts = { sent: false, kept: [], retries: 0 };
 
 /** Checks `attempts`; null when it holds an error (then `retries` is not compared). */
 function attemptsOf(list: unknown, path: string, errors: FieldError[]): Attempts | null {
@@ -298,7 +296,7 @@ function attemptsOf(list: unknown, path: string, errors: FieldError[]): Attempts
   }
   if (errors.length > before) return null;
   // Oldest first: the ones dropped are the first, and were counted above.
-  return { sent: true, kept: checked.slice(-MAX_KEPT_ATTEMPTS), retries };
+  return { kept: checked.slice(-MAX_KEPT_ATTEMPTS), retries };
 }
 
 function parseAttempt(raw: unknown, path: string, errors: FieldError[]): ResultAttempt | null {
