@@ -265,6 +265,7 @@ export class IngestQuery {
   complete?: boolean;
 
   @ApiPropertyOptional({
+    type: String,
     maxLength: RESULT_ITEM_FIELDS.configuration.maxLength,
     description: `${CONFIGURATION_DESCRIPTION} (the report's own comes first: JUnit's testsuite hostnames when they tell configurations apart)`,
   })
