@@ -30,6 +30,8 @@ export type ListedCategory = 'new_failures' | 'still_failing' | 'fixed';
 export interface ComparisonRow extends ComparisonCounts {
   category: ListedCategory | null;
   test_case_id: string;
+  /** '' for none. */
+  configuration: string;
   automation_id: string | null;
   title: string;
   status: ResultStatus;
@@ -64,6 +66,8 @@ export interface HistoryFilters {
   status?: ResultStatus;
   createdAfter?: Date;
   createdBefore?: Date;
+  /** '' selects the results without one. */
+  configuration?: string;
 }
 
 export interface PageWindow {
@@ -115,6 +119,7 @@ export class InsightsRepository {
       filters.createdBefore ?? null,
       page.limit,
       page.offset,
+      filters.configuration ?? null,
     ]);
   }
 

@@ -1170,6 +1170,15 @@ export interface components {
              */
             configuration?: string;
         };
+        AttemptDto: {
+            /** @enum {string} */
+            status: "passed" | "failed" | "blocked" | "skipped" | "retest" | "untested";
+            /** @example 1250 */
+            duration_ms: number | null;
+            message: string | null;
+            failure_type: string | null;
+            stack_trace: string | null;
+        };
         ResultResponse: {
             /** Format: uuid */
             id: string;
@@ -1214,6 +1223,13 @@ export interface components {
              * @example 3f9a0c1d2b4e5f60
              */
             signature: string | null;
+            /**
+             * @description The environment the result ran in (a browser, an OS, a Playwright project, a CI matrix leg); null for none. A run keeps one current result per test case and configuration
+             * @example firefox
+             */
+            configuration: string | null;
+            /** @description The earlier attempts of the same execution, oldest first (at most 20); the result’s own fields are the final attempt’s */
+            attempts: components["schemas"]["AttemptDto"][];
         };
         SubmittedResultsResponse: {
             /** @example 1000 */
@@ -1269,6 +1285,13 @@ export interface components {
              * @example 3f9a0c1d2b4e5f60
              */
             signature: string | null;
+            /**
+             * @description The environment the result ran in (a browser, an OS, a Playwright project, a CI matrix leg); null for none. A run keeps one current result per test case and configuration
+             * @example firefox
+             */
+            configuration: string | null;
+            /** @description The earlier attempts of the same execution, oldest first (at most 20); the result’s own fields are the final attempt’s */
+            attempts: components["schemas"]["AttemptDto"][];
             /** @example pays by card */
             test_case_title: string;
             /** @example checkout.Payment.pays by card */
@@ -1328,6 +1351,13 @@ export interface components {
              * @example 3f9a0c1d2b4e5f60
              */
             signature: string | null;
+            /**
+             * @description The environment the result ran in (a browser, an OS, a Playwright project, a CI matrix leg); null for none. A run keeps one current result per test case and configuration
+             * @example firefox
+             */
+            configuration: string | null;
+            /** @description The earlier attempts of the same execution, oldest first (at most 20); the result’s own fields are the final attempt’s */
+            attempts: components["schemas"]["AttemptDto"][];
             /** @example Nightly */
             test_run_name: string;
             /**
@@ -1373,6 +1403,11 @@ export interface components {
         ComparisonItem: {
             /** Format: uuid */
             test_case_id: string;
+            /**
+             * @description The slot’s configuration (CONTRACT §13): runs are compared slot by slot
+             * @example firefox
+             */
+            configuration: string | null;
             automation_id: string | null;
             title: string;
             /**
@@ -1482,6 +1517,11 @@ export interface components {
             test_case_id: string;
             /** @example checkout.PaymentTest.paysWithSavedCard */
             automation_id: string | null;
+            /**
+             * @description The slot’s configuration (CONTRACT §13): a test is listed per configuration
+             * @example firefox
+             */
+            configuration: string | null;
             /** @example Pays with a saved card */
             title: string;
             /**
@@ -3726,6 +3766,8 @@ export interface operations {
                 test_case_id?: string;
                 /** @description Every result, not only each case’s current one */
                 include_history?: boolean;
+                /** @description Only results in this configuration (compared after trimming); empty: only those without one */
+                configuration?: string;
                 /** @description The test case’s title or automation id contains this text (case-insensitive) */
                 q?: string;
             };
@@ -3918,6 +3960,8 @@ export interface operations {
                 /** @description The branch of the run’s build */
                 branch?: string;
                 test_run_id?: string;
+                /** @description Only results in this configuration (compared after trimming); empty: only those without one */
+                configuration?: string;
             };
             header?: never;
             path: {
@@ -4253,6 +4297,8 @@ export interface operations {
                 min_executions?: number;
                 /** @description Only runs whose build is on this branch */
                 branch?: string;
+                /** @description Only results in this configuration (compared after trimming); empty: only those without one */
+                configuration?: string;
             };
             header?: never;
             path: {

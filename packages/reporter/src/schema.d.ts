@@ -1052,6 +1052,15 @@ export interface components {
              */
             configuration?: string;
         };
+        AttemptDto: {
+            /** @enum {string} */
+            status: "passed" | "failed" | "blocked" | "skipped" | "retest" | "untested";
+            /** @example 1250 */
+            duration_ms: number | null;
+            message: string | null;
+            failure_type: string | null;
+            stack_trace: string | null;
+        };
         ResultResponse: {
             /** Format: uuid */
             id: string;
@@ -1096,6 +1105,13 @@ export interface components {
              * @example 3f9a0c1d2b4e5f60
              */
             signature: string | null;
+            /**
+             * @description The environment the result ran in (a browser, an OS, a Playwright project, a CI matrix leg); null for none. A run keeps one current result per test case and configuration
+             * @example firefox
+             */
+            configuration: string | null;
+            /** @description The earlier attempts of the same execution, oldest first (at most 20); the result’s own fields are the final attempt’s */
+            attempts: components["schemas"]["AttemptDto"][];
         };
         SubmittedResultsResponse: {
             /** @example 1000 */
@@ -1159,6 +1175,13 @@ export interface components {
              * @example 3f9a0c1d2b4e5f60
              */
             signature: string | null;
+            /**
+             * @description The environment the result ran in (a browser, an OS, a Playwright project, a CI matrix leg); null for none. A run keeps one current result per test case and configuration
+             * @example firefox
+             */
+            configuration: string | null;
+            /** @description The earlier attempts of the same execution, oldest first (at most 20); the result’s own fields are the final attempt’s */
+            attempts: components["schemas"]["AttemptDto"][];
             /** @example Nightly */
             test_run_name: string;
             /**
@@ -1222,6 +1245,11 @@ export interface components {
         ComparisonItem: {
             /** Format: uuid */
             test_case_id: string;
+            /**
+             * @description The slot’s configuration (CONTRACT §13): runs are compared slot by slot
+             * @example firefox
+             */
+            configuration: string | null;
             automation_id: string | null;
             title: string;
             /**
@@ -1273,6 +1301,11 @@ export interface components {
             test_case_id: string;
             /** @example checkout.PaymentTest.paysWithSavedCard */
             automation_id: string | null;
+            /**
+             * @description The slot’s configuration (CONTRACT §13): a test is listed per configuration
+             * @example firefox
+             */
+            configuration: string | null;
             /** @example Pays with a saved card */
             title: string;
             /**
@@ -2825,6 +2858,8 @@ export interface operations {
                 test_case_id?: string;
                 /** @description Every result, not only each case’s current one */
                 include_history?: boolean;
+                /** @description Only results in this configuration (compared after trimming); empty: only those without one */
+                configuration?: string;
             };
             header?: never;
             path: {
@@ -3258,6 +3293,8 @@ export interface operations {
                 /** @description The branch of the run’s build */
                 branch?: string;
                 test_run_id?: string;
+                /** @description Only results in this configuration (compared after trimming); empty: only those without one */
+                configuration?: string;
             };
             header?: never;
             path: {
@@ -3650,6 +3687,8 @@ export interface operations {
                 min_executions?: number;
                 /** @description Only runs whose build is on this branch */
                 branch?: string;
+                /** @description Only results in this configuration (compared after trimming); empty: only those without one */
+                configuration?: string;
             };
             header?: never;
             path: {
