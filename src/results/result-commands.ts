@@ -84,6 +84,8 @@ function fromJson(body: unknown, query: IngestQuery): IngestCommand {
 function fromJunit(body: unknown, query: IngestQuery): IngestCommand {
   if (typeof body !== 'string')
     throw ApiError.invalidField('body', 'Send the JUnit report as the body.');
+  if (query.format !== undefined && query.format !== 'junit')
+    throw ApiError.invalidField('format', `This service does not read ${query.format} reports yet`);
   return {
     projectId: query.project_id,
     testRunId: query.test_run_id,

@@ -3195,6 +3195,10 @@ export interface operations {
                 complete?: boolean;
                 /** @description The configuration (CONTRACT §13) of every result that names none; trimmed, blank for none (the report's own comes first: JUnit's testsuite hostnames when they tell configurations apart) */
                 configuration?: string;
+                /** @description The report’s format; by default it is recognised from the document (a document of another shape is then refused) */
+                format?: "junit" | "playwright" | "ctrf" | "jest" | "cucumber" | "trx" | "nunit" | "xunit" | "robot";
+                /** @description Taken off the front of the report’s file paths (a CI workspace such as `/home/runner/work/app/app/`), so that ids do not depend on where the checkout lay */
+                path_root?: string;
             };
             header?: {
                 /** @description Makes the POST safe to retry: the same key with the same request within 24 h replays the first response (with `Idempotent-Replayed: true`). */

@@ -10,6 +10,7 @@ import { Transform } from 'class-transformer';
 import { IsBoolean, IsIn, IsOptional, IsString, Length, MaxLength } from 'class-validator';
 import { PaginationQuery } from '../../common/pagination/pagination.js';
 import { ConfigurationFilter } from './configuration-filter.js';
+import { MAX_PATH_ROOT, REPORT_FORMATS, type ReportFormat } from '../formats/report-formats.js';
 import { RESULT_STATUSES, type ResultStatus } from '../entities/result-status.js';
 import {
   describeResultAttempt,
@@ -314,6 +315,25 @@ export class IngestQuery {
     message: `configuration ${CONFIGURATION_RULE}`,
   })
   configuration?: string | null;
+
+  @ApiPropertyOptional({
+    enum: REPORT_FORMATS,
+    description:
+      'The report’s format; by default it is recognised from the document (a document of another shape is then refused)',
+  })
+  @IsOptional()
+  @IsIn(REPORT_FORMATS, { message: `format must be one of ${REPORT_FORMATS.join(', ')}` })
+  format?: ReportFormat;
+
+  @ApiPropertyOptional({
+    maxLength: MAX_PATH_ROOT,
+    description:
+      'Taken off the front of the report’s file paths (a CI workspace such as `/home/runner/work/app/app/`), so that ids do not depend on where the checkout lay',
+  })
+  @IsOptional()
+  @IsString({ message: 'path_root must be a string' })
+  @Length(1, MAX_PATH_ROOT, { message: `path_root must be 1 to ${MAX_PATH_ROOT} characters` })
+  path_root?: string;
 }
 
 export class ResultQuery extends PaginationQuery {
