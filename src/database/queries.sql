@@ -297,6 +297,23 @@ WITH branch_spans AS (
                   '[]') AS items
   FROM page;
 
+-- flakiness.forgetRunOutcomes
+INSERT INTO case_outcomes AS o (test_case_id, configuration, project_id, organization_id, base, outcomes)
+  SELECT c.test_case_id, c.configuration, $3, $4, $2 - 1, '.'
+  FROM test_run_case c
+  WHERE c.test_run_id = $1 AND EXISTS (
+          SELECT 1 FROM case_outcomes x
+          WHERE x.test_case_id = c.test_case_id AND x.configuration = c.configuration
+            AND $2 > x.base AND $2 <= x.base + length(x.outcomes))
+  ORDER BY c.test_case_id, c.configuration
+  ON CONFLICT (test_case_id, configuration) DO UPDATE
+    SET base = greatest(least(o.base, EXCLUDED.base), greatest(o.base + length(o.outcomes), EXCLUDED.base + 1) - 2000),
+        outcomes = right(
+          overlay(repeat('.', o.base - least(o.base, EXCLUDED.base)) || o.outcomes
+                    || repeat('.', greatest(o.base + length(o.outcomes), EXCLUDED.base + 1) - o.base - length(o.outcomes))
+                  placing EXCLUDED.outcomes from EXCLUDED.base + 1 - least(o.base, EXCLUDED.base) for 1),
+          2000);
+
 -- flakiness.quarantine
 WITH entry AS (
     INSERT INTO quarantine_entry AS q
@@ -579,7 +596,7 @@ WITH failing AS (
   ) page ON true;
 
 -- insights.gateSettings
-SELECT gate_min_pass_rate, gate_forbid_missing_tests
+SELECT gate_min_pass_rate, gate_forbid_missing_tests, gate_min_tests
   FROM project
   WHERE id = $1 AND organization_id = $2;
 
@@ -587,10 +604,11 @@ SELECT gate_min_pass_rate, gate_forbid_missing_tests
 UPDATE project
   SET gate_min_pass_rate = CASE WHEN $4 THEN $2::double precision ELSE gate_min_pass_rate END,
       gate_forbid_missing_tests = coalesce($3::boolean, gate_forbid_missing_tests),
+      gate_min_tests = coalesce($5::integer, gate_min_tests),
       updated_at = now()
   WHERE id = $1
   RETURNING id, name, key, description, gate_min_pass_rate, gate_forbid_missing_tests,
-            created_at, updated_at;
+            gate_min_tests, created_at, updated_at;
 
 -- projects.insert
 INSERT INTO project (organization_id, name, key, description) VALUES ($1, $2, $3, $4)
@@ -671,8 +689,8 @@ SELECT c.result_id FROM test_run_case c
 (SELECT c.result_id = result.id
         AND (CAST(:status AS result_status) IS NULL OR c.status = :status)
    FROM test_run_case c
-  WHERE c.test_run_id = result.testRunId AND c.test_case_id = result.testCaseId
-    AND c.configuration = result.configuration);
+  WHERE c.configuration = result.configuration
+    AND c.test_run_id = result.testRunId AND c.test_case_id = result.testCaseId);
 
 -- results.releasesLatestStatusCounts
 SELECT release_id, status, count(*)::int AS n FROM (
@@ -748,10 +766,10 @@ run.releaseId = :releaseId;
 run.status = :status;
 
 -- testRuns.lockExclusive
-SELECT "id" AS "id", "organization_id" AS "organizationId", "project_id" AS "projectId", "build_id" AS "buildId", "release_id" AS "releaseId", "name" AS "name", "position" AS "position", "status" AS "status", "source" AS "source", "total" AS "total", "passed" AS "passed", "failed" AS "failed", "blocked" AS "blocked", "skipped" AS "skipped", "retest" AS "retest", "untested" AS "untested", "flaky" AS "flaky", "submitted_at" AS "submittedAt", "completed_at" AS "completedAt", "created_at" AS "createdAt", "updated_at" AS "updatedAt" FROM test_run WHERE id = $1 AND organization_id = $2 FOR UPDATE;
+SELECT "id" AS "id", "organization_id" AS "organizationId", "project_id" AS "projectId", "build_id" AS "buildId", "release_id" AS "releaseId", "name" AS "name", "position" AS "position", "status" AS "status", "source" AS "source", "total" AS "total", "passed" AS "passed", "failed" AS "failed", "blocked" AS "blocked", "skipped" AS "skipped", "retest" AS "retest", "untested" AS "untested", "flaky" AS "flaky", "submitted_at" AS "submittedAt", "completed_at" AS "completedAt", "gate_passed" AS "gatePassed", "gate_evaluated_at" AS "gateEvaluatedAt", "created_at" AS "createdAt", "updated_at" AS "updatedAt" FROM test_run WHERE id = $1 AND organization_id = $2 FOR UPDATE;
 
 -- testRuns.lockShared
-SELECT "id" AS "id", "organization_id" AS "organizationId", "project_id" AS "projectId", "build_id" AS "buildId", "release_id" AS "releaseId", "name" AS "name", "position" AS "position", "status" AS "status", "source" AS "source", "total" AS "total", "passed" AS "passed", "failed" AS "failed", "blocked" AS "blocked", "skipped" AS "skipped", "retest" AS "retest", "untested" AS "untested", "flaky" AS "flaky", "submitted_at" AS "submittedAt", "completed_at" AS "completedAt", "created_at" AS "createdAt", "updated_at" AS "updatedAt" FROM test_run WHERE id = $1 AND organization_id = $2 FOR KEY SHARE;
+SELECT "id" AS "id", "organization_id" AS "organizationId", "project_id" AS "projectId", "build_id" AS "buildId", "release_id" AS "releaseId", "name" AS "name", "position" AS "position", "status" AS "status", "source" AS "source", "total" AS "total", "passed" AS "passed", "failed" AS "failed", "blocked" AS "blocked", "skipped" AS "skipped", "retest" AS "retest", "untested" AS "untested", "flaky" AS "flaky", "submitted_at" AS "submittedAt", "completed_at" AS "completedAt", "gate_passed" AS "gatePassed", "gate_evaluated_at" AS "gateEvaluatedAt", "created_at" AS "createdAt", "updated_at" AS "updatedAt" FROM test_run WHERE id = $1 AND organization_id = $2 FOR KEY SHARE;
 
 -- testRuns.notifyChanged
 SELECT pg_notify('run_changes', $1::text || ' ' || $2::text);

@@ -62,6 +62,25 @@ export const RECORD_CASES = sql(
 );
 
 /**
+ * A run ($1, position $2, project $3, organization $4) was reopened: it is in progress again,
+ * so its slots go back to `.` until it is submitted or completed again, when `RECORD_RUN`
+ * writes them from its current results. Rewriting the run's own slot, never adding one, is
+ * what keeps a reopened run from counting twice. Only rows that span the slot are touched.
+ */
+export const FORGET_RUN = sql(
+  'flakiness.forgetRunOutcomes',
+  `INSERT INTO case_outcomes AS o (test_case_id, configuration, project_id, organization_id, base, outcomes)
+   SELECT c.test_case_id, c.configuration, $3, $4, $2 - 1, '.'
+   FROM test_run_case c
+   WHERE c.test_run_id = $1 AND EXISTS (
+           SELECT 1 FROM case_outcomes x
+           WHERE x.test_case_id = c.test_case_id AND x.configuration = c.configuration
+             AND $2 > x.base AND $2 <= x.base + length(x.outcomes))
+   ORDER BY c.test_case_id, c.configuration
+   ${MERGE}`,
+);
+
+/**
  * Rebuilds the rows of project $1's cases from its runs (what the writers would have made,
  * but without `.` before a case's first or after its last passed or failed result): for data
  * loaded in bulk, as the benchmark's seed is. The migration that made the table ran the same

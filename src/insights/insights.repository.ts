@@ -14,6 +14,7 @@ import {
 export interface GateSettings {
   gate_min_pass_rate: number | null;
   gate_forbid_missing_tests: boolean;
+  gate_min_tests: number;
 }
 
 export interface ComparisonCounts {
@@ -162,12 +163,14 @@ export class InsightsRepository {
     projectId: string,
     minPassRate: number | null | undefined,
     forbidMissingTests: boolean | undefined,
+    minTests: number | undefined,
   ): Promise<GateSettingsRow | null> {
     const rows = await this.query<GateSettingsRow>(UPDATE_GATE_SETTINGS, [
       projectId,
       minPassRate ?? null,
       forbidMissingTests ?? null,
       minPassRate !== undefined,
+      minTests ?? null,
     ]);
     // An UPDATE's result through TypeORM is [rows, affected count].
     const updated = (Array.isArray(rows[0]) ? rows[0] : rows) as GateSettingsRow[];

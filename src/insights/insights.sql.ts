@@ -4,7 +4,7 @@ import { preparedSql, sql } from '../database/sql.js';
 export const GATE_SETTINGS = sql(
   'insights.gateSettings',
   `
-  SELECT gate_min_pass_rate, gate_forbid_missing_tests
+  SELECT gate_min_pass_rate, gate_forbid_missing_tests, gate_min_tests
   FROM project
   WHERE id = $1 AND organization_id = $2`,
 );
@@ -129,8 +129,9 @@ export const UPDATE_GATE_SETTINGS = sql(
   UPDATE project
   SET gate_min_pass_rate = CASE WHEN $4 THEN $2::double precision ELSE gate_min_pass_rate END,
       gate_forbid_missing_tests = coalesce($3::boolean, gate_forbid_missing_tests),
+      gate_min_tests = coalesce($5::integer, gate_min_tests),
       updated_at = now()
   WHERE id = $1
   RETURNING id, name, key, description, gate_min_pass_rate, gate_forbid_missing_tests,
-            created_at, updated_at`,
+            gate_min_tests, created_at, updated_at`,
 );

@@ -97,6 +97,12 @@ describe('slots and attempts (service tier)', () => {
     ]);
     // One case, two slots.
     expect(new Set(page.data.map((x) => x.test_case_id)).size).toBe(1);
+    // The failure's event names the configuration it failed in.
+    const events = await s.db.query<Array<{ data: { configuration: string | null } }>>(
+      `SELECT data FROM domain_event WHERE organization_id = $1 AND type = 'testcase.failed.v1'`,
+      [r.organizationId],
+    );
+    expect(events.map((e) => e.data.configuration)).toEqual(['firefox']);
   });
 
   it('replaces a slot’s current result only with a later result of the same configuration', async () => {
