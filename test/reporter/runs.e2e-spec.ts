@@ -120,7 +120,8 @@ describe('tm-report and the run of a pipeline', () => {
       expect((await h.report(['submit', 'complete/empty.xml', ...args])).code).toBe(0);
       const result = await h.report(['complete', ...args, '--gate']);
       expect(result.code).toBe(1);
-      expect(result.out).toContain('Gate: FAILED');
+      // The headline names the rule a pipeline's log shows first; the rule's line says why.
+      expect(result.out).toContain('Gate: FAILED (min_tests)\n');
       expect(result.out).toMatch(/^ {2}FAIL min_tests: .+$/m);
     });
   });
