@@ -15,7 +15,6 @@ const RUN_OPTIONS = {
   repo: { type: 'string' },
   'release-id': { type: 'string' },
   'pipeline-id': { type: 'string' },
-  reopen: { type: 'boolean' },
   gate: { type: 'boolean' },
   json: { type: 'boolean' },
   summary: { type: 'string' },
@@ -27,6 +26,7 @@ const SUBMIT_OPTIONS = {
   complete: { type: 'boolean' },
   'dry-run': { type: 'boolean' },
   configuration: { type: 'string' },
+  reopen: { type: 'boolean' },
 } as const satisfies ParseArgsConfig['options'];
 
 export interface RunOptions {
@@ -41,7 +41,10 @@ export interface RunOptions {
   repo?: string;
   releaseId?: string;
   pipelineId?: string;
-  /** Reopen the run when it is completed (a re-run job the CI variables do not tell apart). */
+  /**
+   * submit: reopen the run when it is completed (a re-run job the CI variables do not tell
+   * apart).
+   */
   reopen: boolean;
   gate: boolean;
   json: boolean;
@@ -71,9 +74,6 @@ Build (optional; in CI one is registered from the pipeline's metadata):
   --build-number <n>  --commit <sha>  --branch <name>  --repo <url>
   --release-id <id>       the release of the run (and of a registered build)
   --pipeline-id <id>      what joins the shards of one pipeline (default: from CI variables)
-  --reopen                reopen the run if it is completed: a job run again in a CI system
-                          that does not say so (a re-run GitHub, Azure or Buildkite job, or a
-                          GitLab job where CI_JOB_RETRY_COUNT is set, reopens it by itself)
 
 Output:
   --gate                  read the run's quality gate, print new failures, fixed tests, flaky
@@ -108,6 +108,9 @@ retried or repeated upload of the same file is stored once.
   --configuration <name>  the environment the results ran in (a browser, an OS, a matrix leg:
                           each is a result of its own), for results whose report names none;
                           default: TM_CONFIGURATION
+  --reopen                reopen the run if it is completed: a job run again in a CI system
+                          that does not say so (a re-run GitHub, Azure or Buildkite job, or a
+                          GitLab job where CI_JOB_RETRY_COUNT is set, reopens it by itself)
 
 ${COMMON_HELP}`,
   complete: `Usage: tm-report complete (--project <id|key> --run-name <name> | --run-id <id>) [options]

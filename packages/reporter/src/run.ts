@@ -70,7 +70,7 @@ export async function buildIdOf(
   const name =
     options.buildName ??
     [
-      ci?.repoName ?? repoUrl?.split('/').filter(Boolean).pop() ?? ci?.provider,
+      ci ? (ci.repoName ?? ci.provider) : repoUrl?.split('/').filter(Boolean).pop(),
       branch,
       buildNumber ? `#${buildNumber}` : (ci?.pipelineId ?? commit?.slice(0, 12)),
     ]

@@ -81,15 +81,24 @@ export async function uploadReport(
   }
   const batches = batchesOf(report.items);
   for (const [index, batch] of batches.entries()) {
-    const result = await client.POST('/api/v1/testruns/{id}/results', {
-      params: { path: { id: runId } },
-      body: { results: batch, ...(configuration && { configuration }) },
-      headers: { 'Idempotency-Key': keyOf('results', `${index}/${batches.length}`) },
-    });
-    refuseClosedRun(result);
-    const data = dataOf(`POST /api/v1/testruns/{id}/results (${report.file})`, result);
-    uploaded.accepted += data.accepted;
-    uploaded.created_test_cases += data.created_test_cases;
+    let result;
+    try {
+      result = await client.POST('/api/v1/testruns/{id}/results', {
+        params: { path: { id: runId } },
+        body: { results: batch, ...(configuration && { configuration }) },
+        headers: { 'Idempotency-Key': keyOf('results', `${index}/${batches.length}`) },
+      });
+      refuseClosedRun(result);
+      const data = dataOf(`POST /api/v1/testruns/{id}/results (${report.file})`, result);
+      uploaded.accepted += data.accepted;
+      uploaded.created_test_cases += data.created_test_cases;
+    } catch (error) {
+      // A file of several calls may be stored in part: say how much of it was.
+      if (index === 0 || !(error instanceof ReporterError)) throw error;
+      throw new ReporterError(
+        `${error.message} (its first ${index} of ${batches.length} calls were stored: ${uploaded.accepted} results)`,
+      );
+    }
     if (replayed(result.response)) uploaded.replayed++;
   }
   return uploaded;
@@ -105,6 +114,13 @@ export class IncompleteUploadError extends ReporterError {
     super(message);
     this.name = 'IncompleteUploadError';
   }
+}
+
+/** Why a report was not stored: the reporter's message, else the unexpected error's. */
+function reasonOf(error: unknown): string {
+  if (error instanceof ReporterError) return error.message;
+  const { name, message } = (error ?? {}) as Partial<Error>;
+  return `unexpected error: ${name ?? 'Error'}: ${message ?? String(error)}`;
 }
 
 /**
@@ -126,7 +142,7 @@ export async function uploadAll(
     try {
       return await upload(report);
     } catch (error) {
-      failures.set(index, error instanceof Error ? error.message : String(error));
+      failures.set(index, reasonOf(error));
       return undefined;
     }
   });
