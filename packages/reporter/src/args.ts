@@ -68,10 +68,12 @@ const COMMON_HELP = `Run (one of):
   --run-name <name>       the run: every job of one CI pipeline that names it joins the same run
   --run-id <id>           an existing run instead
 
-Build (optional; in CI one is registered from the pipeline's metadata):
+Build (optional; one is registered from the pipeline's metadata in CI, and from these flags
+anywhere, the flags overriding the metadata):
   --build-id <id>         an existing build
-  --build-name <name>     register a build with this name (with the flags below or CI metadata)
-  --build-number <n>  --commit <sha>  --branch <name>  --repo <url>
+  --build-name <name>     the name of the build registered
+  --build-number <n>  --commit <sha>  --branch <name>
+  --repo <url>            https://host/org/repo, or git@host:org/repo.git (sent as https)
   --release-id <id>       the release of the run (and of a registered build)
   --pipeline-id <id>      what joins the shards of one pipeline (default: from CI variables)
 
