@@ -59,12 +59,10 @@ export function useCases(s: ServiceTier) {
       .execute({ caller: organizationCaller(r.organizationId), testRunId: r.runId, status });
 
   const testCase = (p: TierProject, fields: { automation_id?: string; title?: string } = {}) =>
-    s
-      .get(ProjectsService)
-      .createTestCase(organizationCaller(p.organizationId), p.projectId, {
-        title: `Case ${++counter}`,
-        ...fields,
-      });
+    s.get(ProjectsService).createTestCase(organizationCaller(p.organizationId), p.projectId, {
+      title: `Case ${++counter}`,
+      ...fields,
+    });
 
   return { project, run, submit, transition, testCase };
 }

@@ -206,7 +206,9 @@ describe('writing results (service tier)', () => {
 
     it('refuses a whole statement when one of its rows names a missing parent, changing nothing', async () => {
       const r = await the.run();
-      const [caseId] = caseIds(await the.submit(r, [{ automation_id: 'link.one', status: 'passed' }]));
+      const [caseId] = caseIds(
+        await the.submit(r, [{ automation_id: 'link.one', status: 'passed' }]),
+      );
       const other = (await the.run(r)).runId;
       const refused = async (text: string, params: unknown[], message = /foreign key/) => {
         const error = await s.db.query(text, params).then(
