@@ -185,7 +185,7 @@ SELECT q.test_case_id, tc.automation_id, q.reason, q.expires_at, q.created_at
 
 -- flakiness.backfillCaseOutcomes
 WITH slots AS (
-    SELECT c.test_case_id, r.position, CASE WHEN c.status = 'failed' THEN 'F'
+    SELECT c.test_case_id, c.configuration, r.position, CASE WHEN c.status = 'failed' THEN 'F'
                      WHEN c.status = 'passed' AND c.flaky THEN 'R'
                      WHEN c.status = 'passed' THEN 'P'
                      ELSE '.' END AS outcome
@@ -195,27 +195,28 @@ WITH slots AS (
       AND c.status IN ('passed', 'failed')
   ),
   spans AS (
-    SELECT test_case_id, greatest(min(position) - 1, max(position) - 2000) AS base
+    SELECT test_case_id, configuration,
+           greatest(min(position) - 1, max(position) - 2000) AS base
     FROM slots
-    GROUP BY test_case_id
+    GROUP BY test_case_id, configuration
   ),
   kept AS (
-    SELECT s.test_case_id, spans.base, s.position, s.outcome,
+    SELECT s.test_case_id, s.configuration, spans.base, s.position, s.outcome,
            s.position - coalesce(lag(s.position) OVER (
-             PARTITION BY s.test_case_id ORDER BY s.position
+             PARTITION BY s.test_case_id, s.configuration ORDER BY s.position
            ), spans.base) - 1 AS gap
     FROM slots s
-    JOIN spans ON spans.test_case_id = s.test_case_id
+    JOIN spans ON spans.test_case_id = s.test_case_id AND spans.configuration = s.configuration
     WHERE s.position > spans.base
   )
-  INSERT INTO case_outcomes AS o (test_case_id, project_id, organization_id, base, outcomes)
-  SELECT k.test_case_id, tc.project_id, tc.organization_id, k.base,
+  INSERT INTO case_outcomes AS o (test_case_id, configuration, project_id, organization_id, base, outcomes)
+  SELECT k.test_case_id, k.configuration, tc.project_id, tc.organization_id, k.base,
          string_agg(repeat('.', k.gap) || k.outcome, '' ORDER BY k.position)
   FROM kept k
   JOIN test_case tc ON tc.id = k.test_case_id
-  GROUP BY k.test_case_id, tc.project_id, tc.organization_id, k.base
-  ORDER BY k.test_case_id
-  ON CONFLICT (test_case_id) DO UPDATE SET base = EXCLUDED.base, outcomes = EXCLUDED.outcomes;
+  GROUP BY k.test_case_id, k.configuration, tc.project_id, tc.organization_id, k.base
+  ORDER BY k.test_case_id, k.configuration
+  ON CONFLICT (test_case_id, configuration) DO UPDATE SET base = EXCLUDED.base, outcomes = EXCLUDED.outcomes;
 
 -- flakiness.countActiveEntries
 SELECT count(*)::int AS total
@@ -238,7 +239,7 @@ WITH branch_spans AS (
     ) spans
   ),
   sequences AS MATERIALIZED (
-    SELECT o.test_case_id,
+    SELECT o.test_case_id, o.configuration,
            right(replace(CASE WHEN $3::text IS NULL THEN o.outcomes ELSE array_to_string(ARRAY(
              SELECT substr(o.outcomes, s.first - o.base, s.slots)
              FROM unnest(branch_spans.firsts, branch_spans.lengths) AS s(first, slots)
@@ -249,9 +250,10 @@ WITH branch_spans AS (
     WHERE o.project_id = $2 AND o.organization_id = $1
       AND (strpos(o.outcomes, 'F') > 0 OR strpos(o.outcomes, 'R') > 0)
       AND ($8::uuid[] IS NULL OR o.test_case_id = ANY($8::uuid[]))
+      AND ($9::varchar IS NULL OR o.configuration = $9)
   ),
   counted AS (
-    SELECT test_case_id,
+    SELECT test_case_id, configuration,
            length(w) AS executions,
            greatest(length(regexp_replace(translate(w, 'R', 'P'), '(.)\1*', '\1', 'g')) - 1, 0)
              AS flips,
@@ -270,12 +272,14 @@ WITH branch_spans AS (
   ),
   page AS (
     SELECT * FROM listed
-    ORDER BY flip_rate DESC, retried_passes DESC, automation_id ASC NULLS LAST, test_case_id
+    ORDER BY flip_rate DESC, retried_passes DESC, automation_id ASC NULLS LAST, test_case_id,
+             configuration
     LIMIT $6 OFFSET $7
   )
   SELECT (SELECT count(*) FROM listed)::int AS total,
          coalesce(json_agg(json_build_object(
            'test_case_id', page.test_case_id,
+           'configuration', nullif(page.configuration, ''),
            'automation_id', page.automation_id,
            'title', page.title,
            'executions', page.executions,
@@ -289,8 +293,26 @@ WITH branch_spans AS (
                AND (q.expires_at IS NULL OR q.expires_at > now())
            )
          ) ORDER BY page.flip_rate DESC, page.retried_passes DESC,
-                    page.automation_id ASC NULLS LAST, page.test_case_id), '[]') AS items
+                    page.automation_id ASC NULLS LAST, page.test_case_id, page.configuration),
+                  '[]') AS items
   FROM page;
+
+-- flakiness.forgetRunOutcomes
+INSERT INTO case_outcomes AS o (test_case_id, configuration, project_id, organization_id, base, outcomes)
+  SELECT c.test_case_id, c.configuration, $3, $4, $2 - 1, '.'
+  FROM test_run_case c
+  WHERE c.test_run_id = $1 AND EXISTS (
+          SELECT 1 FROM case_outcomes x
+          WHERE x.test_case_id = c.test_case_id AND x.configuration = c.configuration
+            AND $2 > x.base AND $2 <= x.base + length(x.outcomes))
+  ORDER BY c.test_case_id, c.configuration
+  ON CONFLICT (test_case_id, configuration) DO UPDATE
+    SET base = greatest(least(o.base, EXCLUDED.base), greatest(o.base + length(o.outcomes), EXCLUDED.base + 1) - 2000),
+        outcomes = right(
+          overlay(repeat('.', o.base - least(o.base, EXCLUDED.base)) || o.outcomes
+                    || repeat('.', greatest(o.base + length(o.outcomes), EXCLUDED.base + 1) - o.base - length(o.outcomes))
+                  placing EXCLUDED.outcomes from EXCLUDED.base + 1 - least(o.base, EXCLUDED.base) for 1),
+          2000);
 
 -- flakiness.quarantine
 WITH entry AS (
@@ -308,8 +330,8 @@ WITH entry AS (
   FROM entry JOIN test_case tc ON tc.id = entry.test_case_id;
 
 -- flakiness.recordCaseOutcomes
-INSERT INTO case_outcomes AS o (test_case_id, project_id, organization_id, base, outcomes)
-  SELECT c.test_case_id, $3, $4, $2 - 1, CASE WHEN c.status = 'failed' THEN 'F'
+INSERT INTO case_outcomes AS o (test_case_id, configuration, project_id, organization_id, base, outcomes)
+  SELECT c.test_case_id, c.configuration, $3, $4, $2 - 1, CASE WHEN c.status = 'failed' THEN 'F'
                      WHEN c.status = 'passed' AND c.flaky THEN 'R'
                      WHEN c.status = 'passed' THEN 'P'
                      ELSE '.' END
@@ -317,10 +339,10 @@ INSERT INTO case_outcomes AS o (test_case_id, project_id, organization_id, base,
   WHERE c.test_run_id = $1 AND c.test_case_id = ANY($5::uuid[])
     AND (c.status IN ('passed', 'failed') OR EXISTS (
           SELECT 1 FROM case_outcomes x
-          WHERE x.test_case_id = c.test_case_id
+          WHERE x.test_case_id = c.test_case_id AND x.configuration = c.configuration
             AND $2 > x.base AND $2 <= x.base + length(x.outcomes)))
-  ORDER BY c.test_case_id
-  ON CONFLICT (test_case_id) DO UPDATE
+  ORDER BY c.test_case_id, c.configuration
+  ON CONFLICT (test_case_id, configuration) DO UPDATE
     SET base = greatest(least(o.base, EXCLUDED.base), greatest(o.base + length(o.outcomes), EXCLUDED.base + 1) - 2000),
         outcomes = right(
           overlay(repeat('.', o.base - least(o.base, EXCLUDED.base)) || o.outcomes
@@ -329,15 +351,15 @@ INSERT INTO case_outcomes AS o (test_case_id, project_id, organization_id, base,
           2000);
 
 -- flakiness.recordRunOutcomes
-INSERT INTO case_outcomes AS o (test_case_id, project_id, organization_id, base, outcomes)
-  SELECT c.test_case_id, $3, $4, $2 - 1, CASE WHEN c.status = 'failed' THEN 'F'
+INSERT INTO case_outcomes AS o (test_case_id, configuration, project_id, organization_id, base, outcomes)
+  SELECT c.test_case_id, c.configuration, $3, $4, $2 - 1, CASE WHEN c.status = 'failed' THEN 'F'
                      WHEN c.status = 'passed' AND c.flaky THEN 'R'
                      WHEN c.status = 'passed' THEN 'P'
                      ELSE '.' END
   FROM test_run_case c
   WHERE c.test_run_id = $1 AND c.status IN ('passed', 'failed')
-  ORDER BY c.test_case_id
-  ON CONFLICT (test_case_id) DO UPDATE
+  ORDER BY c.test_case_id, c.configuration
+  ON CONFLICT (test_case_id, configuration) DO UPDATE
     SET base = greatest(least(o.base, EXCLUDED.base), greatest(o.base + length(o.outcomes), EXCLUDED.base + 1) - 2000),
         outcomes = right(
           overlay(repeat('.', o.base - least(o.base, EXCLUDED.base)) || o.outcomes
@@ -393,9 +415,10 @@ DELETE FROM idempotency_record
 
 -- insights.caseHistory
 WITH case_runs AS MATERIALIZED (
-    SELECT trc.test_run_id
+    SELECT DISTINCT trc.test_run_id
     FROM test_run_case trc
     WHERE trc.test_case_id = $1 AND ($3::uuid IS NULL OR trc.test_run_id = $3)
+      AND ($10::varchar IS NULL OR trc.configuration = $10)
   ),
   matches AS MATERIALIZED (
     SELECT result.id, coalesce(result.executed_at, result.created_at) AS happened_at,
@@ -409,6 +432,7 @@ WITH case_runs AS MATERIALIZED (
       AND ($5::result_status IS NULL OR result.status = $5)
       AND ($6::timestamptz IS NULL OR result.created_at > $6)
       AND ($7::timestamptz IS NULL OR result.created_at < $7)
+      AND ($10::varchar IS NULL OR result.configuration = $10)
   )
   SELECT EXISTS (SELECT 1 FROM test_case WHERE id = $1 AND organization_id = $2) AS case_found,
          total.n AS total, page.*
@@ -417,7 +441,9 @@ WITH case_runs AS MATERIALIZED (
     SELECT result.id, result.test_run_id, result.test_case_id, result.status,
            result.duration_ms, result.message, result.defects, result.retries, result.flaky,
            result.executed_at, result.created_at, result.failure_type, result.stack_trace,
-           result.signature, m.test_run_name, m.branch, m.commit_sha
+           result.signature, nullif(result.configuration, '') AS configuration,
+           coalesce(result.attempts, '[]'::jsonb) AS attempts,
+           m.test_run_name, m.branch, m.commit_sha
     FROM (
       SELECT * FROM matches ORDER BY happened_at DESC, id DESC LIMIT $8 OFFSET $9
     ) m
@@ -429,6 +455,7 @@ WITH case_runs AS MATERIALIZED (
 WITH
   pairs AS MATERIALIZED (
     SELECT coalesce(cur.test_case_id, base.test_case_id) AS test_case_id,
+           coalesce(cur.configuration, base.configuration) AS configuration,
            cur.status, base.status AS baseline_status, cur.result_id,
            coalesce(cur.flaky, false) AS flaky,
            CASE
@@ -440,15 +467,15 @@ WITH
              WHEN cur.test_case_id IS NULL THEN 'missing_tests'
            END AS category
     FROM (
-      SELECT test_case_id, status, result_id, flaky FROM test_run_case
+      SELECT test_case_id, configuration, status, result_id, flaky FROM test_run_case
       WHERE test_run_id = $1
         AND EXISTS (SELECT 1 FROM test_run WHERE id = $1 AND organization_id = $3)
     ) cur
     FULL JOIN (
-      SELECT test_case_id, status FROM test_run_case
+      SELECT test_case_id, configuration, status FROM test_run_case
       WHERE test_run_id = $2
         AND EXISTS (SELECT 1 FROM test_run WHERE id = $2 AND organization_id = $3)
-    ) base ON base.test_case_id = cur.test_case_id
+    ) base ON base.test_case_id = cur.test_case_id AND base.configuration = cur.configuration
   ), 
   summary AS (
     SELECT count(*) FILTER (WHERE category = 'new_failures')::int AS new_failures,
@@ -460,18 +487,19 @@ WITH
     FROM pairs
   ),
   listed AS (
-    SELECT pairs.test_case_id, pairs.category, pairs.status, pairs.baseline_status,
-           pairs.result_id, tc.automation_id, tc.title,
+    SELECT pairs.test_case_id, pairs.configuration, pairs.category, pairs.status,
+           pairs.baseline_status, pairs.result_id, tc.automation_id, tc.title,
            row_number() OVER (
              PARTITION BY pairs.category
-             ORDER BY tc.automation_id COLLATE "C" NULLS LAST, pairs.test_case_id
+             ORDER BY tc.automation_id COLLATE "C" NULLS LAST, pairs.test_case_id,
+                      pairs.configuration COLLATE "C"
            ) AS position
     FROM pairs
     JOIN test_case tc ON tc.id = pairs.test_case_id AND tc.organization_id = $3
     WHERE pairs.category IN ('new_failures', 'still_failing', 'fixed')
   )
-  SELECT summary.*, item.category, item.test_case_id, item.automation_id, item.title,
-         item.status, item.baseline_status, item.message, item.signature
+  SELECT summary.*, item.category, item.test_case_id, item.configuration, item.automation_id,
+         item.title, item.status, item.baseline_status, item.message, item.signature
   FROM summary
   LEFT JOIN (
     SELECT listed.*, result.message, result.signature
@@ -484,6 +512,7 @@ WITH
 WITH
   pairs AS MATERIALIZED (
     SELECT coalesce(cur.test_case_id, base.test_case_id) AS test_case_id,
+           coalesce(cur.configuration, base.configuration) AS configuration,
            cur.status, base.status AS baseline_status, cur.result_id,
            coalesce(cur.flaky, false) AS flaky,
            CASE
@@ -495,15 +524,15 @@ WITH
              WHEN cur.test_case_id IS NULL THEN 'missing_tests'
            END AS category
     FROM (
-      SELECT test_case_id, status, result_id, flaky FROM test_run_case
+      SELECT test_case_id, configuration, status, result_id, flaky FROM test_run_case
       WHERE test_run_id = $1
         AND EXISTS (SELECT 1 FROM test_run WHERE id = $1 AND organization_id = $3)
     ) cur
     FULL JOIN (
-      SELECT test_case_id, status FROM test_run_case
+      SELECT test_case_id, configuration, status FROM test_run_case
       WHERE test_run_id = $2
         AND EXISTS (SELECT 1 FROM test_run WHERE id = $2 AND organization_id = $3)
-    ) base ON base.test_case_id = cur.test_case_id
+    ) base ON base.test_case_id = cur.test_case_id AND base.configuration = cur.configuration
   ), 
   summary AS (
     SELECT count(*) FILTER (WHERE category = 'new_failures')::int AS new_failures,
@@ -567,7 +596,7 @@ WITH failing AS (
   ) page ON true;
 
 -- insights.gateSettings
-SELECT gate_min_pass_rate, gate_forbid_missing_tests
+SELECT gate_min_pass_rate, gate_forbid_missing_tests, gate_min_tests
   FROM project
   WHERE id = $1 AND organization_id = $2;
 
@@ -575,10 +604,11 @@ SELECT gate_min_pass_rate, gate_forbid_missing_tests
 UPDATE project
   SET gate_min_pass_rate = CASE WHEN $4 THEN $2::double precision ELSE gate_min_pass_rate END,
       gate_forbid_missing_tests = coalesce($3::boolean, gate_forbid_missing_tests),
+      gate_min_tests = coalesce($5::integer, gate_min_tests),
       updated_at = now()
   WHERE id = $1
   RETURNING id, name, key, description, gate_min_pass_rate, gate_forbid_missing_tests,
-            created_at, updated_at;
+            gate_min_tests, created_at, updated_at;
 
 -- projects.insert
 INSERT INTO project (organization_id, name, key, description) VALUES ($1, $2, $3, $4)
@@ -612,13 +642,13 @@ UPDATE test_run SET total = total + $2, passed = passed + $3, failed = failed + 
 SELECT id, automation_id FROM test_case WHERE project_id = $1 AND automation_id = ANY($2::text[]);
 
 -- results.copyCurrent
-COPY test_run_case (test_run_id, test_case_id, result_id, status, flaky) FROM STDIN;
+COPY test_run_case (test_run_id, test_case_id, configuration, result_id, status, flaky) FROM STDIN;
 
 -- results.copyNewCases
 COPY test_case (id, organization_id, project_id, title, automation_id, section) FROM STDIN;
 
 -- results.copyResults
-COPY test_result (id, organization_id, test_run_id, test_case_id, status, duration_ms, message, defects, retries, flaky, executed_at, failure_type, stack_trace, signature)
+COPY test_result (id, organization_id, test_run_id, test_case_id, configuration, status, duration_ms, message, defects, retries, flaky, executed_at, failure_type, stack_trace, signature, attempts)
   FROM STDIN;
 
 -- results.insertNewCases
@@ -640,7 +670,8 @@ SELECT id FROM test_case WHERE project_id = $1 AND id = ANY($2::uuid[]);
 SELECT count(*) FROM test_run_case c
   WHERE c.test_run_id = :runId
     AND (CAST(:status AS result_status) IS NULL OR c.status = :status)
-    AND (CAST(:caseId AS uuid) IS NULL OR c.test_case_id = :caseId);
+    AND (CAST(:caseId AS uuid) IS NULL OR c.test_case_id = :caseId)
+    AND (CAST(:configuration AS text) IS NULL OR c.configuration = :configuration);
 
 -- results.list.countSearched
 SELECT count(*) FROM searched;
@@ -651,22 +682,24 @@ SELECT c.result_id FROM test_run_case c
   WHERE c.test_run_id = :runId
     AND (CAST(:status AS result_status) IS NULL OR c.status = :status)
     AND (CAST(:caseId AS uuid) IS NULL OR c.test_case_id = :caseId)
+    AND (CAST(:configuration AS text) IS NULL OR c.configuration = :configuration)
     AND (tc.title ILIKE :q ESCAPE '\' OR tc.automation_id ILIKE :q ESCAPE '\');
 
 -- results.list.whereCurrent
 (SELECT c.result_id = result.id
         AND (CAST(:status AS result_status) IS NULL OR c.status = :status)
    FROM test_run_case c
-  WHERE c.test_run_id = result.testRunId AND c.test_case_id = result.testCaseId);
+  WHERE c.configuration = result.configuration
+    AND c.test_run_id = result.testRunId AND c.test_case_id = result.testCaseId);
 
 -- results.releasesLatestStatusCounts
 SELECT release_id, status, count(*)::int AS n FROM (
-    SELECT DISTINCT ON (t.release_id, c.test_case_id) t.release_id, c.status
+    SELECT DISTINCT ON (t.release_id, c.test_case_id, c.configuration) t.release_id, c.status
       FROM test_run_case c
       JOIN test_run t ON t.id = c.test_run_id
       JOIN test_result r ON r.id = c.result_id
      WHERE t.release_id = ANY($1::uuid[])
-     ORDER BY t.release_id, c.test_case_id, r.created_at DESC, r.id DESC
+     ORDER BY t.release_id, c.test_case_id, c.configuration, r.created_at DESC, r.id DESC
   ) latest GROUP BY release_id, status;
 
 -- results.savepointBatch
@@ -686,12 +719,12 @@ ROLLBACK TO SAVEPOINT create_cases;
 
 -- results.upsertCurrent
 WITH changed AS (
-    INSERT INTO test_run_case AS c (test_run_id, test_case_id, result_id, status, flaky)
-    SELECT $1, x.test_case_id, x.id, x.status, x.flaky
-      FROM unnest($2::uuid[], $3::uuid[], $4::result_status[], $5::boolean[])
-           WITH ORDINALITY AS x(test_case_id, id, status, flaky, n)
+    INSERT INTO test_run_case AS c (test_run_id, test_case_id, configuration, result_id, status, flaky)
+    SELECT $1, x.test_case_id, x.configuration, x.id, x.status, x.flaky
+      FROM unnest($2::uuid[], $3::text[], $4::uuid[], $5::result_status[], $6::boolean[])
+           WITH ORDINALITY AS x(test_case_id, configuration, id, status, flaky, n)
      ORDER BY x.n
-    ON CONFLICT (test_run_id, test_case_id) DO UPDATE
+    ON CONFLICT (test_run_id, test_case_id, configuration) DO UPDATE
        SET result_id = EXCLUDED.result_id, status = EXCLUDED.status, flaky = EXCLUDED.flaky,
            replaced_status = c.status, replaced_flaky = c.flaky
     RETURNING c.status, c.flaky, xmax = 0 AS created, c.replaced_status, c.replaced_flaky
@@ -733,10 +766,10 @@ run.releaseId = :releaseId;
 run.status = :status;
 
 -- testRuns.lockExclusive
-SELECT "id" AS "id", "organization_id" AS "organizationId", "project_id" AS "projectId", "build_id" AS "buildId", "release_id" AS "releaseId", "name" AS "name", "position" AS "position", "status" AS "status", "source" AS "source", "total" AS "total", "passed" AS "passed", "failed" AS "failed", "blocked" AS "blocked", "skipped" AS "skipped", "retest" AS "retest", "untested" AS "untested", "flaky" AS "flaky", "submitted_at" AS "submittedAt", "completed_at" AS "completedAt", "created_at" AS "createdAt", "updated_at" AS "updatedAt" FROM test_run WHERE id = $1 AND organization_id = $2 FOR UPDATE;
+SELECT "id" AS "id", "organization_id" AS "organizationId", "project_id" AS "projectId", "build_id" AS "buildId", "release_id" AS "releaseId", "name" AS "name", "position" AS "position", "status" AS "status", "source" AS "source", "total" AS "total", "passed" AS "passed", "failed" AS "failed", "blocked" AS "blocked", "skipped" AS "skipped", "retest" AS "retest", "untested" AS "untested", "flaky" AS "flaky", "submitted_at" AS "submittedAt", "completed_at" AS "completedAt", "gate_passed" AS "gatePassed", "gate_evaluated_at" AS "gateEvaluatedAt", "created_at" AS "createdAt", "updated_at" AS "updatedAt" FROM test_run WHERE id = $1 AND organization_id = $2 FOR UPDATE;
 
 -- testRuns.lockShared
-SELECT "id" AS "id", "organization_id" AS "organizationId", "project_id" AS "projectId", "build_id" AS "buildId", "release_id" AS "releaseId", "name" AS "name", "position" AS "position", "status" AS "status", "source" AS "source", "total" AS "total", "passed" AS "passed", "failed" AS "failed", "blocked" AS "blocked", "skipped" AS "skipped", "retest" AS "retest", "untested" AS "untested", "flaky" AS "flaky", "submitted_at" AS "submittedAt", "completed_at" AS "completedAt", "created_at" AS "createdAt", "updated_at" AS "updatedAt" FROM test_run WHERE id = $1 AND organization_id = $2 FOR KEY SHARE;
+SELECT "id" AS "id", "organization_id" AS "organizationId", "project_id" AS "projectId", "build_id" AS "buildId", "release_id" AS "releaseId", "name" AS "name", "position" AS "position", "status" AS "status", "source" AS "source", "total" AS "total", "passed" AS "passed", "failed" AS "failed", "blocked" AS "blocked", "skipped" AS "skipped", "retest" AS "retest", "untested" AS "untested", "flaky" AS "flaky", "submitted_at" AS "submittedAt", "completed_at" AS "completedAt", "gate_passed" AS "gatePassed", "gate_evaluated_at" AS "gateEvaluatedAt", "created_at" AS "createdAt", "updated_at" AS "updatedAt" FROM test_run WHERE id = $1 AND organization_id = $2 FOR KEY SHARE;
 
 -- testRuns.notifyChanged
 SELECT pg_notify('run_changes', $1::text || ' ' || $2::text);

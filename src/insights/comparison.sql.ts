@@ -1,14 +1,15 @@
 import { sql } from '../database/sql.js';
 
 /**
- * Each test case of either run, once (a full join of the two runs' current results on the
- * case, both read from `test_run_case` by its primary key), with the one category it falls
- * in (CONTRACT §12), or null. $1 the run, $2 the baseline (null: none, so every case of the
+ * Each slot (a test case in a configuration, CONTRACT §13) of either run, once (a full join of
+ * the two runs' current results on the slot, both read from `test_run_case` by its primary
+ * key), with the one category it falls in (CONTRACT §12), or null. $1 the run, $2 the baseline (null: none, so every case of the
  * run is absent from it), $3 the organization both runs must belong to.
  */
 const PAIRS = `
   pairs AS MATERIALIZED (
     SELECT coalesce(cur.test_case_id, base.test_case_id) AS test_case_id,
+           coalesce(cur.configuration, base.configuration) AS configuration,
            cur.status, base.status AS baseline_status, cur.result_id,
            coalesce(cur.flaky, false) AS flaky,
            CASE
@@ -20,15 +21,15 @@ const PAIRS = `
              WHEN cur.test_case_id IS NULL THEN 'missing_tests'
            END AS category
     FROM (
-      SELECT test_case_id, status, result_id, flaky FROM test_run_case
+      SELECT test_case_id, configuration, status, result_id, flaky FROM test_run_case
       WHERE test_run_id = $1
         AND EXISTS (SELECT 1 FROM test_run WHERE id = $1 AND organization_id = $3)
     ) cur
     FULL JOIN (
-      SELECT test_case_id, status FROM test_run_case
+      SELECT test_case_id, configuration, status FROM test_run_case
       WHERE test_run_id = $2
         AND EXISTS (SELECT 1 FROM test_run WHERE id = $2 AND organization_id = $3)
-    ) base ON base.test_case_id = cur.test_case_id
+    ) base ON base.test_case_id = cur.test_case_id AND base.configuration = cur.configuration
   )`;
 
 const SUMMARY = `
@@ -59,9 +60,10 @@ export const COMPARISON_SUMMARY = sql(
 );
 
 /**
- * The summary, repeated on each row, and the first 100 cases of each listed category by
+ * The summary, repeated on each row, and the first 100 slots of each listed category by
  * automation id (code-point order, whatever the database's collation; cases without one
- * last, then by id) with their current result's message and signature. Without any listed
+ * last, then by id, then configuration, none first) with their current result's message and
+ * signature. Without any listed
  * case: one row, the summary, with null list columns.
  */
 export const COMPARISON = sql(
@@ -69,18 +71,19 @@ export const COMPARISON = sql(
   `
   WITH ${PAIRS}, ${SUMMARY},
   listed AS (
-    SELECT pairs.test_case_id, pairs.category, pairs.status, pairs.baseline_status,
-           pairs.result_id, tc.automation_id, tc.title,
+    SELECT pairs.test_case_id, pairs.configuration, pairs.category, pairs.status,
+           pairs.baseline_status, pairs.result_id, tc.automation_id, tc.title,
            row_number() OVER (
              PARTITION BY pairs.category
-             ORDER BY tc.automation_id COLLATE "C" NULLS LAST, pairs.test_case_id
+             ORDER BY tc.automation_id COLLATE "C" NULLS LAST, pairs.test_case_id,
+                      pairs.configuration COLLATE "C"
            ) AS position
     FROM pairs
     JOIN test_case tc ON tc.id = pairs.test_case_id AND tc.organization_id = $3
     WHERE pairs.category IN ('new_failures', 'still_failing', 'fixed')
   )
-  SELECT summary.*, item.category, item.test_case_id, item.automation_id, item.title,
-         item.status, item.baseline_status, item.message, item.signature
+  SELECT summary.*, item.category, item.test_case_id, item.configuration, item.automation_id,
+         item.title, item.status, item.baseline_status, item.message, item.signature
   FROM summary
   LEFT JOIN (
     SELECT listed.*, result.message, result.signature

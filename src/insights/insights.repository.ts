@@ -14,6 +14,7 @@ import {
 export interface GateSettings {
   gate_min_pass_rate: number | null;
   gate_forbid_missing_tests: boolean;
+  gate_min_tests: number;
 }
 
 export interface ComparisonCounts {
@@ -30,6 +31,8 @@ export type ListedCategory = 'new_failures' | 'still_failing' | 'fixed';
 export interface ComparisonRow extends ComparisonCounts {
   category: ListedCategory | null;
   test_case_id: string;
+  /** '' for none. */
+  configuration: string;
   automation_id: string | null;
   title: string;
   status: ResultStatus;
@@ -64,6 +67,8 @@ export interface HistoryFilters {
   status?: ResultStatus;
   createdAfter?: Date;
   createdBefore?: Date;
+  /** '' selects the results without one. */
+  configuration?: string;
 }
 
 export interface PageWindow {
@@ -115,6 +120,7 @@ export class InsightsRepository {
       filters.createdBefore ?? null,
       page.limit,
       page.offset,
+      filters.configuration ?? null,
     ]);
   }
 
@@ -157,12 +163,14 @@ export class InsightsRepository {
     projectId: string,
     minPassRate: number | null | undefined,
     forbidMissingTests: boolean | undefined,
+    minTests: number | undefined,
   ): Promise<GateSettingsRow | null> {
     const rows = await this.query<GateSettingsRow>(UPDATE_GATE_SETTINGS, [
       projectId,
       minPassRate ?? null,
       forbidMissingTests ?? null,
       minPassRate !== undefined,
+      minTests ?? null,
     ]);
     // An UPDATE's result through TypeORM is [rows, affected count].
     const updated = (Array.isArray(rows[0]) ? rows[0] : rows) as GateSettingsRow[];

@@ -4,7 +4,7 @@ import { preparedSql, sql } from '../database/sql.js';
 export const GATE_SETTINGS = sql(
   'insights.gateSettings',
   `
-  SELECT gate_min_pass_rate, gate_forbid_missing_tests
+  SELECT gate_min_pass_rate, gate_forbid_missing_tests, gate_min_tests
   FROM project
   WHERE id = $1 AND organization_id = $2`,
 );
@@ -41,15 +41,17 @@ export const DEFAULT_BASELINE = sql(
  * depend on the values, so the case's runs are read first from `test_run_case` (indexed on the
  * case; a generic plan would otherwise walk every run of the organization), then its results
  * from `test_result` by (run, case); only the page's rows are read whole. $1 case, $2 organization, $3 run, $4 branch, $5 status,
- * $6/$7 created after/before, $8 limit, $9 offset.
+ * $6/$7 created after/before, $8 limit, $9 offset, $10 configuration ('': none).
+ * A case has a row in `test_run_case` per configuration it ran in: its runs are taken once.
  */
 export const CASE_HISTORY = preparedSql(
   'insights.caseHistory',
   `
   WITH case_runs AS MATERIALIZED (
-    SELECT trc.test_run_id
+    SELECT DISTINCT trc.test_run_id
     FROM test_run_case trc
     WHERE trc.test_case_id = $1 AND ($3::uuid IS NULL OR trc.test_run_id = $3)
+      AND ($10::varchar IS NULL OR trc.configuration = $10)
   ),
   matches AS MATERIALIZED (
     SELECT result.id, coalesce(result.executed_at, result.created_at) AS happened_at,
@@ -63,6 +65,7 @@ export const CASE_HISTORY = preparedSql(
       AND ($5::result_status IS NULL OR result.status = $5)
       AND ($6::timestamptz IS NULL OR result.created_at > $6)
       AND ($7::timestamptz IS NULL OR result.created_at < $7)
+      AND ($10::varchar IS NULL OR result.configuration = $10)
   )
   SELECT EXISTS (SELECT 1 FROM test_case WHERE id = $1 AND organization_id = $2) AS case_found,
          total.n AS total, page.*
@@ -71,7 +74,9 @@ export const CASE_HISTORY = preparedSql(
     SELECT result.id, result.test_run_id, result.test_case_id, result.status,
            result.duration_ms, result.message, result.defects, result.retries, result.flaky,
            result.executed_at, result.created_at, result.failure_type, result.stack_trace,
-           result.signature, m.test_run_name, m.branch, m.commit_sha
+           result.signature, nullif(result.configuration, '') AS configuration,
+           coalesce(result.attempts, '[]'::jsonb) AS attempts,
+           m.test_run_name, m.branch, m.commit_sha
     FROM (
       SELECT * FROM matches ORDER BY happened_at DESC, id DESC LIMIT $8 OFFSET $9
     ) m
@@ -124,8 +129,9 @@ export const UPDATE_GATE_SETTINGS = sql(
   UPDATE project
   SET gate_min_pass_rate = CASE WHEN $4 THEN $2::double precision ELSE gate_min_pass_rate END,
       gate_forbid_missing_tests = coalesce($3::boolean, gate_forbid_missing_tests),
+      gate_min_tests = coalesce($5::integer, gate_min_tests),
       updated_at = now()
   WHERE id = $1
   RETURNING id, name, key, description, gate_min_pass_rate, gate_forbid_missing_tests,
-            created_at, updated_at`,
+            gate_min_tests, created_at, updated_at`,
 );

@@ -29,7 +29,7 @@ const UNDO_BATCH = sql('results.undoBatch', 'ROLLBACK TO SAVEPOINT write_batch')
 
 const COPY_RESULTS = sql(
   'results.copyResults',
-  `COPY test_result (id, organization_id, test_run_id, test_case_id, status, duration_ms, message, defects, retries, flaky, executed_at, failure_type, stack_trace, signature)
+  `COPY test_result (id, organization_id, test_run_id, test_case_id, configuration, status, duration_ms, message, defects, retries, flaky, executed_at, failure_type, stack_trace, signature, attempts)
      FROM STDIN`,
 );
 
@@ -48,19 +48,19 @@ const COUNT_CHANGES = [
 ].join(',\n         ');
 
 /**
- * Makes each case's result its current one (one row per case, in case order) and returns the
+ * Makes each slot's result its current one (one row per slot, in slot order) and returns the
  * change to the run's counts. Prepared once per connection: it runs for every batch, and its
  * plan does not depend on its parameters.
  */
 const UPSERT_CURRENT = preparedSql(
   'results.upsertCurrent',
   `WITH changed AS (
-         INSERT INTO test_run_case AS c (test_run_id, test_case_id, result_id, status, flaky)
-         SELECT $1, x.test_case_id, x.id, x.status, x.flaky
-           FROM unnest($2::uuid[], $3::uuid[], $4::result_status[], $5::boolean[])
-                WITH ORDINALITY AS x(test_case_id, id, status, flaky, n)
+         INSERT INTO test_run_case AS c (test_run_id, test_case_id, configuration, result_id, status, flaky)
+         SELECT $1, x.test_case_id, x.configuration, x.id, x.status, x.flaky
+           FROM unnest($2::uuid[], $3::text[], $4::uuid[], $5::result_status[], $6::boolean[])
+                WITH ORDINALITY AS x(test_case_id, configuration, id, status, flaky, n)
           ORDER BY x.n
-         ON CONFLICT (test_run_id, test_case_id) DO UPDATE
+         ON CONFLICT (test_run_id, test_case_id, configuration) DO UPDATE
             SET result_id = EXCLUDED.result_id, status = EXCLUDED.status, flaky = EXCLUDED.flaky,
                 replaced_status = c.status, replaced_flaky = c.flaky
          RETURNING c.status, c.flaky, xmax = 0 AS created, c.replaced_status, c.replaced_flaky
@@ -70,7 +70,7 @@ const UPSERT_CURRENT = preparedSql(
 
 const COPY_CURRENT = sql(
   'results.copyCurrent',
-  'COPY test_run_case (test_run_id, test_case_id, result_id, status, flaky) FROM STDIN',
+  'COPY test_run_case (test_run_id, test_case_id, configuration, result_id, status, flaky) FROM STDIN',
 );
 
 /**
@@ -92,12 +92,14 @@ const ADD_RUN_COUNTS = preparedSql(
  * stays opaque to the planner, which then guesses half the run's results pass it, not one,
  * and reads the run newest first by its index until the page is full instead of sorting it all.
  */
+// (TypeORM rewrites `result.property` only where a space, `=` or `)` follows: keep each at a line's end.)
 const IS_CURRENT_RESULT = sql(
   'results.list.whereCurrent',
   `(SELECT c.result_id = result.id
            AND (CAST(:status AS result_status) IS NULL OR c.status = :status)
       FROM test_run_case c
-     WHERE c.test_run_id = result.testRunId AND c.test_case_id = result.testCaseId)`,
+     WHERE c.configuration = result.configuration
+       AND c.test_run_id = result.testRunId AND c.test_case_id = result.testCaseId)`,
 );
 
 /** How many of the run's current results have status :status (any, when null) or case :caseId. */
@@ -106,7 +108,8 @@ const COUNT_CURRENT_RESULTS = sql(
   `SELECT count(*) FROM test_run_case c
     WHERE c.test_run_id = :runId
       AND (CAST(:status AS result_status) IS NULL OR c.status = :status)
-      AND (CAST(:caseId AS uuid) IS NULL OR c.test_case_id = :caseId)`,
+      AND (CAST(:caseId AS uuid) IS NULL OR c.test_case_id = :caseId)
+      AND (CAST(:configuration AS text) IS NULL OR c.configuration = :configuration)`,
 );
 
 /**
@@ -121,6 +124,7 @@ const SEARCHED_CURRENT_RESULTS = sql(
     WHERE c.test_run_id = :runId
       AND (CAST(:status AS result_status) IS NULL OR c.status = :status)
       AND (CAST(:caseId AS uuid) IS NULL OR c.test_case_id = :caseId)
+      AND (CAST(:configuration AS text) IS NULL OR c.configuration = :configuration)
       AND (tc.title ILIKE :q ESCAPE '\\' OR tc.automation_id ILIKE :q ESCAPE '\\')`,
 );
 const COUNT_SEARCHED = sql('results.list.countSearched', 'SELECT count(*) FROM searched');
@@ -131,6 +135,8 @@ export interface ResultFilter {
   testCaseId?: string;
   /** Text the case's title or automation id contains (case-insensitive). */
   search?: string;
+  /** Results in this configuration only ('': those without one). */
+  configuration?: string;
   /** Every result, not only each case's current one. */
   includeHistory: boolean;
 }
@@ -170,6 +176,7 @@ export class ResultsRepository {
     const [change]: Counts[] = await this.transactions.manager.query(UPSERT_CURRENT, [
       run.id,
       arrayLiteral(current.map((r) => r.test_case_id)),
+      arrayLiteral(current.map((r) => r.configuration ?? '')),
       arrayLiteral(current.map((r) => r.id)),
       arrayLiteral(current.map((r) => r.status)),
       arrayLiteral(current.map((r) => (r.flaky ? 't' : 'f'))),
@@ -184,7 +191,8 @@ export class ResultsRepository {
       COPY_CURRENT,
       copyLines(
         current,
-        (r) => `${run.id}\t${r.test_case_id}\t${r.id}\t${r.status}\t${r.flaky ? 't' : 'f'}\n`,
+        (r) =>
+          `${run.id}\t${r.test_case_id}\t${copyText(r.configuration ?? '')}\t${r.id}\t${r.status}\t${r.flaky ? 't' : 'f'}\n`,
       ),
     );
   }
@@ -220,6 +228,7 @@ export class ResultsRepository {
       runId,
       status: filter.status ?? null,
       caseId: filter.testCaseId ?? null,
+      configuration: filter.configuration ?? null,
     };
     if (filter.search === undefined) {
       const qb = this.transactions.manager
@@ -228,6 +237,7 @@ export class ResultsRepository {
         .andWhere(IS_CURRENT_RESULT)
         .setParameters(current);
       if (filter.testCaseId) qb.andWhere('result.testCaseId = :caseId');
+      if (filter.configuration !== undefined) qb.andWhere('result.configuration = :configuration');
       return fetchPage(newestFirst(qb), pagination, COUNT_CURRENT_RESULTS);
     }
     const qb = this.transactions.manager
@@ -246,6 +256,10 @@ export class ResultsRepository {
     if (filter.status) qb.andWhere('result.status = :status', { status: filter.status });
     if (filter.testCaseId)
       qb.andWhere('result.testCaseId = :caseId', { caseId: filter.testCaseId });
+    if (filter.configuration !== undefined)
+      qb.andWhere('result.configuration = :configuration', {
+        configuration: filter.configuration,
+      });
     if (filter.search !== undefined) {
       // The run's own cases are few beside the project's: each is checked by its key.
       qb.innerJoin(TestCase, 'tc', 'tc.id = result.testCaseId').andWhere(
@@ -262,10 +276,12 @@ function resultLines(run: TestRun, results: StoredResult[]): Generator<string> {
   return copyLines(
     results,
     (r) =>
-      `${r.id}\t${run.organizationId}\t${run.id}\t${r.test_case_id}\t${r.status}\t${
+      `${r.id}\t${run.organizationId}\t${run.id}\t${r.test_case_id}\t${copyText(r.configuration ?? '')}\t${r.status}\t${
         r.duration_ms ?? COPY_NULL
       }\t${copyText(r.message)}\t${copyTextArray(r.defects)}\t${r.retries}\t${r.flaky ? 't' : 'f'}\t${
         r.executed_at ? r.executed_at.toISOString() : COPY_NULL
-      }\t${copyText(r.failure_type)}\t${copyText(r.stack_trace)}\t${r.signature ?? COPY_NULL}\n`,
+      }\t${copyText(r.failure_type)}\t${copyText(r.stack_trace)}\t${r.signature ?? COPY_NULL}\t${
+        r.attempts.length === 0 ? COPY_NULL : copyText(JSON.stringify(r.attempts))
+      }\n`,
   );
 }

@@ -94,6 +94,7 @@ describe('GET /projects/{id}/flaky-tests', () => {
       data: [
         {
           test_case_id: cases.a.id,
+          configuration: null,
           automation_id: 'a',
           title: 'Case a',
           executions: 5,

@@ -127,6 +127,7 @@ describe('the flaky list (service tier)', () => {
       ]);
       expect(page.data[0]).toEqual({
         test_case_id: fixture.cases.a.id,
+        configuration: null,
         automation_id: 'a',
         title: 'Case a',
         executions: 11,

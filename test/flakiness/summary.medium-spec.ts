@@ -114,7 +114,7 @@ describe('the flaky list’s summary (case_outcomes, service tier)', () => {
     await write(runs[4], { c: 'S' });
     await write(runs[2], { a: 'P', b: 'R' });
     expect(await flaky(p, { min_executions: 2 })).toEqual([['b', 5, 0, 0, 1, 'passed']]);
-    // Completed is final: its results stay as they were.
+    // Completed, it takes no results (until it is reopened): its outcomes stay as they were.
     await move(runs[2], 'completed');
     expect(await refusal(write(runs[2], { a: 'F' }))).toMatchObject({ status: 409 });
     expect(await flaky(p, { min_executions: 2 })).toEqual([['b', 5, 0, 0, 1, 'passed']]);
@@ -122,6 +122,34 @@ describe('the flaky list’s summary (case_outcomes, service tier)', () => {
       { automation_id: 'a', base: 0, outcomes: 'PPPPP' },
       { automation_id: 'b', base: 0, outcomes: 'PPRPP' },
       { automation_id: 'c', base: 2, outcomes: 'F' },
+    ]);
+  });
+
+  it('rewrites a reopened run’s outcomes instead of adding them: out while open, anew once closed', async () => {
+    const p = await the.project();
+    const runs: TierRun[] = [];
+    for (const outcome of 'PFP') runs.push(await run(p, { a: outcome, b: 'P' }));
+    for (const r of runs) await move(r, 'submitted');
+    expect(await flaky(p, { min_executions: 2 })).toEqual([['a', 3, 2, 1, 0, 'passed']]);
+    // Reopened, the run is in progress again: its outcomes do not count while it is open.
+    await move(runs[1], 'in_progress');
+    expect(await flaky(p, { min_executions: 2 })).toEqual([]);
+    await write(runs[1], { b: 'F' });
+    expect(await flaky(p, { min_executions: 2 })).toEqual([]);
+    // Completed again: each case once in the run's own slot, with its current result now.
+    await move(runs[1], 'completed');
+    expect(await flaky(p, { min_executions: 2 })).toEqual([
+      ['a', 3, 2, 1, 0, 'passed'],
+      ['b', 3, 2, 1, 0, 'passed'],
+    ]);
+    // A result that is no longer passed or failed takes the slot out, through a reopening too.
+    await move(runs[1], 'in_progress');
+    await write(runs[1], { a: 'S' });
+    await move(runs[1], 'completed');
+    expect(await flaky(p, { min_executions: 2 })).toEqual([['b', 3, 2, 1, 0, 'passed']]);
+    expect(await slots(p.projectId)).toEqual([
+      { automation_id: 'a', base: 0, outcomes: 'P.P' },
+      { automation_id: 'b', base: 0, outcomes: 'PFP' },
     ]);
   });
 

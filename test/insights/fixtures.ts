@@ -101,6 +101,19 @@ export async function setFailure(
   );
 }
 
+export async function quarantine(
+  t: TestApp,
+  w: Workspace,
+  caseId: string,
+  expiresAt: Date | null = null,
+): Promise<void> {
+  await db(t).query(
+    `INSERT INTO quarantine_entry (test_case_id, project_id, organization_id, reason, expires_at)
+     VALUES ($1, $2, $3, 'flaky', $4)`,
+    [caseId, w.projectId, w.orgId, expiresAt],
+  );
+}
+
 export function setGate(t: TestApp, projectId: string, body: object) {
   return t.http.patch(`/internal/v1/projects/${projectId}`).set(OPERATOR).send(body);
 }

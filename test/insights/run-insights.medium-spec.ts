@@ -10,9 +10,11 @@ import { RunVerdicts } from '../../src/insights/run-verdicts/run-verdicts.js';
 import { OrganizationsModule } from '../../src/organizations/organizations.module.js';
 import { ProjectsModule } from '../../src/projects/projects.module.js';
 import { TestRunLifecycleModule } from '../../src/test-run-lifecycle/test-run-lifecycle.module.js';
+import { TestRunsService } from '../../src/testruns/testruns.service.js';
 import { useCases, type TierProject, type TierRun } from '../factories/use-cases.js';
 import { startServiceTier, type ServiceTier } from '../support/service-tier.js';
 
+const ISO = expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/);
 const NOT_REQUIRED = {
   name: 'no_missing_tests',
   passed: true,
@@ -249,7 +251,7 @@ describe('results intelligence (service tier)', () => {
             flaky: 0,
           },
         },
-        gate: { passed: false },
+        gate: { passed: false, evaluated_at: ISO },
       });
       const first = await s.get(RunVerdicts).of(w.organizationId, baseline.runId);
       expect(first).toMatchObject({
@@ -289,6 +291,12 @@ describe('results intelligence (service tier)', () => {
         comparison: { baseline_run_id: baseline.runId, summary: { new_failures: 0, fixed: 0 } },
         gate: { passed: true },
       });
+      // The run keeps the completion's verdict (CONTRACT §12), the same evaluation as its event.
+      const kept = await s
+        .get(TestRunsService)
+        .get(organizationCaller(w.organizationId), run.runId);
+      expect(kept.gate).toEqual(completed.gate);
+      expect(submitted.gate).toEqual({ passed: false, evaluated_at: ISO });
     });
   });
 });

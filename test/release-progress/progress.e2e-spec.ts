@@ -45,6 +45,7 @@ describe('GET /releases/{id}/progress', () => {
       pass_rate: null,
       completion_rate: 0,
       ready: true,
+      not_ready_because: [],
     });
   });
 });

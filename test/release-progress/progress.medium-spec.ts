@@ -32,7 +32,8 @@ describe('a release’s progress (service tier)', () => {
       s.get(ReleaseOverviews).progress(organizationCaller(p.organizationId), rel.id);
     const run = (fields: object = {}) => the.run(p, { release_id: rel.id, ...fields });
     const complete = (r: TierRun) => the.transition(r, 'completed');
-    return { project: p, progress, run, complete };
+    const reopen = (r: TierRun) => the.transition(r, 'in_progress');
+    return { project: p, progress, run, complete, reopen };
   }
 
   it('counts the result stored last across runs, even when it went into the older run', async () => {
@@ -77,19 +78,44 @@ describe('a release’s progress (service tier)', () => {
       results: { total: 2, passed: 1, failed: 1 },
       pass_rate: 0.5,
       ready: false,
+      not_ready_because: ['failed_results'],
     });
 
     // B passes in a second run: once that run completes too, the release is ready.
     const rerun = await r.run();
     await the.submit(rerun, [{ automation_id: 'B', status: 'passed' }]);
-    expect((await r.progress()).ready).toBe(false); // the rerun is still in progress
+    // The rerun is still in progress; B's current result is its pass there.
+    expect(await r.progress()).toMatchObject({ ready: false, not_ready_because: ['runs_open'] });
     await r.complete(rerun);
     expect(await r.progress()).toMatchObject({
       test_runs: { total: 2, completed: 2 },
       results: { total: 2, passed: 2, failed: 0 },
       pass_rate: 1,
       ready: true,
+      not_ready_because: [],
     });
+  });
+
+  it('says what keeps it from ready, every reason in the contract’s order, none when ready', async () => {
+    const r = await release();
+    const reasons = async () => (await r.progress()).not_ready_because;
+    expect(await reasons()).toEqual(['no_runs']);
+    const run = await r.run();
+    expect(await reasons()).toEqual(['runs_open']);
+    await the.submit(run, [
+      { automation_id: 'A', status: 'blocked' },
+      { automation_id: 'B', status: 'failed' },
+    ]);
+    expect(await reasons()).toEqual(['runs_open', 'failed_results', 'blocked_results']);
+    await r.complete(run);
+    expect(await reasons()).toEqual(['failed_results', 'blocked_results']);
+    // A reopened run is open again until it completes again.
+    await r.reopen(run);
+    await the.submit(run, [{ automation_id: 'B', status: 'passed' }]);
+    expect(await reasons()).toEqual(['runs_open', 'blocked_results']);
+    await the.submit(run, [{ automation_id: 'A', status: 'passed' }]);
+    await r.complete(run);
+    expect(await r.progress()).toMatchObject({ ready: true, not_ready_because: [] });
   });
 
   it('is not ready while a current result is blocked', async () => {
@@ -101,6 +127,7 @@ describe('a release’s progress (service tier)', () => {
       results: { total: 1, blocked: 1 },
       pass_rate: 0,
       ready: false,
+      not_ready_because: ['blocked_results'],
     });
   });
 
