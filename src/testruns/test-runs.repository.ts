@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { type Caller, tenantOf } from '../common/caller.js';
-import { NOTIFY_RUN_CHANGED } from './live/run-changes.js';
+import { RUN_CHANGES_CHANNEL } from './live/run-changes.js';
 import {
   fetchPage,
   type PaginationQuery,
@@ -50,6 +50,12 @@ const LOCK: Record<RunLockMode, string> = {
   exclusive: preparedSql('testRuns.lockExclusive', `${SELECT_RUN} FOR UPDATE`),
   shared: preparedSql('testRuns.lockShared', `${SELECT_RUN} FOR KEY SHARE`),
 };
+
+/** The NOTIFY of `RUN_CHANGES_CHANNEL` for run $1 of project $2, for changes that send no other statement. */
+const NOTIFY_RUN_CHANGED = preparedSql(
+  'testRuns.notifyChanged',
+  `SELECT pg_notify('${RUN_CHANGES_CHANNEL}', $1::text || ' ' || $2::text)`,
+);
 
 const STATUS_COUNTS_IN_RELEASES = sql(
   'testRuns.statusCountsInReleases',

@@ -1,5 +1,5 @@
 import { DataSource } from 'typeorm';
-import { BACKFILL, OUTCOME_SLOTS } from '../../src/flakiness/case-outcomes.sql.js';
+import { BACKFILL, OUTCOME_SLOTS } from '../../src/flakiness/case-outcomes.repository.js';
 import { createProject } from '../factories/catalog.js';
 import { createTenant } from '../factories/organizations.js';
 import { createRun, RUN_SCOPES, submitResults } from '../factories/runs.js';
