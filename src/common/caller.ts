@@ -17,6 +17,11 @@ export function tenantOf(caller: Caller): { organizationId?: string } {
   return caller.kind === 'organization' ? { organizationId: caller.organizationId } : {};
 }
 
+/** The organization a statement is kept in: the caller's, or null for the operator (any). */
+export function organizationOf(caller: Caller): string | null {
+  return caller.kind === 'organization' ? caller.organizationId : null;
+}
+
 /**
  * The organization an operation acts in: the caller's own, or, for the operator, the one that
  * owns the resource named (`owner`, which answers 404 for none).
