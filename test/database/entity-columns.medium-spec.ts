@@ -1,4 +1,4 @@
-import { DataSource, type EntityTarget, type ObjectLiteral } from 'typeorm';
+import { type EntityTarget, type ObjectLiteral } from 'typeorm';
 import { BUILD_COLUMNS } from '../../src/builds/builds.repository.js';
 import { Build } from '../../src/builds/entities/build.entity.js';
 import { columnOf } from '../../src/database/entity-columns.js';
