@@ -139,6 +139,7 @@ describe('OpenAPI document', () => {
       'testrun.created.v1',
       'testrun.submitted.v1',
       'testrun.completed.v1',
+      'testrun.reopened.v1',
       'testcase.failed.v1',
       'release.released.v1',
       'testcase.quarantined.v1',

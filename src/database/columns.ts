@@ -22,7 +22,7 @@ export const Uuid = (options: { nullable?: boolean } = {}): PropertyDecorator =>
 /** A bounded string: `varchar(length)`. */
 export const Varchar = (
   length: number,
-  options: { nullable?: boolean; select?: boolean } = {},
+  options: { nullable?: boolean; select?: boolean; default?: string } = {},
 ): PropertyDecorator => Column({ type: 'varchar', length, ...options });
 
 /** Text of any length that may be absent. */

@@ -256,7 +256,7 @@ SELECT q.test_case_id, tc.automation_id, q.reason, q.expires_at, q.created_at
 
 -- flakiness.backfillCaseOutcomes
 WITH slots AS (
-    SELECT c.test_case_id, r.position, CASE WHEN c.status = 'failed' THEN 'F'
+    SELECT c.test_case_id, c.configuration, r.position, CASE WHEN c.status = 'failed' THEN 'F'
                      WHEN c.status = 'passed' AND c.flaky THEN 'R'
                      WHEN c.status = 'passed' THEN 'P'
                      ELSE '.' END AS outcome
@@ -266,27 +266,28 @@ WITH slots AS (
       AND c.status IN ('passed', 'failed')
   ),
   spans AS (
-    SELECT test_case_id, greatest(min(position) - 1, max(position) - 2000) AS base
+    SELECT test_case_id, configuration,
+           greatest(min(position) - 1, max(position) - 2000) AS base
     FROM slots
-    GROUP BY test_case_id
+    GROUP BY test_case_id, configuration
   ),
   kept AS (
-    SELECT s.test_case_id, spans.base, s.position, s.outcome,
+    SELECT s.test_case_id, s.configuration, spans.base, s.position, s.outcome,
            s.position - coalesce(lag(s.position) OVER (
-             PARTITION BY s.test_case_id ORDER BY s.position
+             PARTITION BY s.test_case_id, s.configuration ORDER BY s.position
            ), spans.base) - 1 AS gap
     FROM slots s
-    JOIN spans ON spans.test_case_id = s.test_case_id
+    JOIN spans ON spans.test_case_id = s.test_case_id AND spans.configuration = s.configuration
     WHERE s.position > spans.base
   )
-  INSERT INTO case_outcomes AS o (test_case_id, project_id, organization_id, base, outcomes)
-  SELECT k.test_case_id, tc.project_id, tc.organization_id, k.base,
+  INSERT INTO case_outcomes AS o (test_case_id, configuration, project_id, organization_id, base, outcomes)
+  SELECT k.test_case_id, k.configuration, tc.project_id, tc.organization_id, k.base,
          string_agg(repeat('.', k.gap) || k.outcome, '' ORDER BY k.position)
   FROM kept k
   JOIN test_case tc ON tc.id = k.test_case_id
-  GROUP BY k.test_case_id, tc.project_id, tc.organization_id, k.base
-  ORDER BY k.test_case_id
-  ON CONFLICT (test_case_id) DO UPDATE SET base = EXCLUDED.base, outcomes = EXCLUDED.outcomes;
+  GROUP BY k.test_case_id, k.configuration, tc.project_id, tc.organization_id, k.base
+  ORDER BY k.test_case_id, k.configuration
+  ON CONFLICT (test_case_id, configuration) DO UPDATE SET base = EXCLUDED.base, outcomes = EXCLUDED.outcomes;
 
 -- flakiness.countActiveEntries
 SELECT count(*)::int AS total
@@ -309,7 +310,7 @@ WITH branch_spans AS (
     ) spans
   ),
   sequences AS MATERIALIZED (
-    SELECT o.test_case_id,
+    SELECT o.test_case_id, o.configuration,
            right(replace(CASE WHEN $3::text IS NULL THEN o.outcomes ELSE array_to_string(ARRAY(
              SELECT substr(o.outcomes, s.first - o.base, s.slots)
              FROM unnest(branch_spans.firsts, branch_spans.lengths) AS s(first, slots)
@@ -320,9 +321,10 @@ WITH branch_spans AS (
     WHERE o.project_id = $2 AND o.organization_id = $1
       AND (strpos(o.outcomes, 'F') > 0 OR strpos(o.outcomes, 'R') > 0)
       AND ($8::uuid[] IS NULL OR o.test_case_id = ANY($8::uuid[]))
+      AND ($9::varchar IS NULL OR o.configuration = $9)
   ),
   counted AS (
-    SELECT test_case_id,
+    SELECT test_case_id, configuration,
            length(w) AS executions,
            greatest(length(regexp_replace(translate(w, 'R', 'P'), '(.)\1*', '\1', 'g')) - 1, 0)
              AS flips,
@@ -341,12 +343,14 @@ WITH branch_spans AS (
   ),
   page AS (
     SELECT * FROM listed
-    ORDER BY flip_rate DESC, retried_passes DESC, automation_id ASC NULLS LAST, test_case_id
+    ORDER BY flip_rate DESC, retried_passes DESC, automation_id ASC NULLS LAST, test_case_id,
+             configuration
     LIMIT $6 OFFSET $7
   )
   SELECT (SELECT count(*) FROM listed)::int AS total,
          coalesce(json_agg(json_build_object(
            'test_case_id', page.test_case_id,
+           'configuration', nullif(page.configuration, ''),
            'automation_id', page.automation_id,
            'title', page.title,
            'executions', page.executions,
@@ -360,8 +364,26 @@ WITH branch_spans AS (
                AND (q.expires_at IS NULL OR q.expires_at > now())
            )
          ) ORDER BY page.flip_rate DESC, page.retried_passes DESC,
-                    page.automation_id ASC NULLS LAST, page.test_case_id), '[]') AS items
+                    page.automation_id ASC NULLS LAST, page.test_case_id, page.configuration),
+                  '[]') AS items
   FROM page;
+
+-- flakiness.forgetRunOutcomes
+INSERT INTO case_outcomes AS o (test_case_id, configuration, project_id, organization_id, base, outcomes)
+  SELECT c.test_case_id, c.configuration, $3, $4, $2 - 1, '.'
+  FROM test_run_case c
+  WHERE c.test_run_id = $1 AND EXISTS (
+          SELECT 1 FROM case_outcomes x
+          WHERE x.test_case_id = c.test_case_id AND x.configuration = c.configuration
+            AND $2 > x.base AND $2 <= x.base + length(x.outcomes))
+  ORDER BY c.test_case_id, c.configuration
+  ON CONFLICT (test_case_id, configuration) DO UPDATE
+    SET base = greatest(least(o.base, EXCLUDED.base), greatest(o.base + length(o.outcomes), EXCLUDED.base + 1) - 2000),
+        outcomes = right(
+          overlay(repeat('.', o.base - least(o.base, EXCLUDED.base)) || o.outcomes
+                    || repeat('.', greatest(o.base + length(o.outcomes), EXCLUDED.base + 1) - o.base - length(o.outcomes))
+                  placing EXCLUDED.outcomes from EXCLUDED.base + 1 - least(o.base, EXCLUDED.base) for 1),
+          2000);
 
 -- flakiness.quarantine
 WITH entry AS (
@@ -379,8 +401,8 @@ WITH entry AS (
   FROM entry JOIN test_case tc ON tc.id = entry.test_case_id;
 
 -- flakiness.recordCaseOutcomes
-INSERT INTO case_outcomes AS o (test_case_id, project_id, organization_id, base, outcomes)
-  SELECT c.test_case_id, $3, $4, $2 - 1, CASE WHEN c.status = 'failed' THEN 'F'
+INSERT INTO case_outcomes AS o (test_case_id, configuration, project_id, organization_id, base, outcomes)
+  SELECT c.test_case_id, c.configuration, $3, $4, $2 - 1, CASE WHEN c.status = 'failed' THEN 'F'
                      WHEN c.status = 'passed' AND c.flaky THEN 'R'
                      WHEN c.status = 'passed' THEN 'P'
                      ELSE '.' END
@@ -388,10 +410,10 @@ INSERT INTO case_outcomes AS o (test_case_id, project_id, organization_id, base,
   WHERE c.test_run_id = $1 AND c.test_case_id = ANY($5::uuid[])
     AND (c.status IN ('passed', 'failed') OR EXISTS (
           SELECT 1 FROM case_outcomes x
-          WHERE x.test_case_id = c.test_case_id
+          WHERE x.test_case_id = c.test_case_id AND x.configuration = c.configuration
             AND $2 > x.base AND $2 <= x.base + length(x.outcomes)))
-  ORDER BY c.test_case_id
-  ON CONFLICT (test_case_id) DO UPDATE
+  ORDER BY c.test_case_id, c.configuration
+  ON CONFLICT (test_case_id, configuration) DO UPDATE
     SET base = greatest(least(o.base, EXCLUDED.base), greatest(o.base + length(o.outcomes), EXCLUDED.base + 1) - 2000),
         outcomes = right(
           overlay(repeat('.', o.base - least(o.base, EXCLUDED.base)) || o.outcomes
@@ -400,15 +422,15 @@ INSERT INTO case_outcomes AS o (test_case_id, project_id, organization_id, base,
           2000);
 
 -- flakiness.recordRunOutcomes
-INSERT INTO case_outcomes AS o (test_case_id, project_id, organization_id, base, outcomes)
-  SELECT c.test_case_id, $3, $4, $2 - 1, CASE WHEN c.status = 'failed' THEN 'F'
+INSERT INTO case_outcomes AS o (test_case_id, configuration, project_id, organization_id, base, outcomes)
+  SELECT c.test_case_id, c.configuration, $3, $4, $2 - 1, CASE WHEN c.status = 'failed' THEN 'F'
                      WHEN c.status = 'passed' AND c.flaky THEN 'R'
                      WHEN c.status = 'passed' THEN 'P'
                      ELSE '.' END
   FROM test_run_case c
   WHERE c.test_run_id = $1 AND c.status IN ('passed', 'failed')
-  ORDER BY c.test_case_id
-  ON CONFLICT (test_case_id) DO UPDATE
+  ORDER BY c.test_case_id, c.configuration
+  ON CONFLICT (test_case_id, configuration) DO UPDATE
     SET base = greatest(least(o.base, EXCLUDED.base), greatest(o.base + length(o.outcomes), EXCLUDED.base + 1) - 2000),
         outcomes = right(
           overlay(repeat('.', o.base - least(o.base, EXCLUDED.base)) || o.outcomes
@@ -464,9 +486,10 @@ DELETE FROM idempotency_record
 
 -- insights.caseHistory
 WITH case_runs AS MATERIALIZED (
-    SELECT trc.test_run_id
+    SELECT DISTINCT trc.test_run_id
     FROM test_run_case trc
     WHERE trc.test_case_id = $1 AND ($3::uuid IS NULL OR trc.test_run_id = $3)
+      AND ($10::varchar IS NULL OR trc.configuration = $10)
   ),
   matches AS MATERIALIZED (
     SELECT result.id, coalesce(result.executed_at, result.created_at) AS happened_at,
@@ -480,6 +503,7 @@ WITH case_runs AS MATERIALIZED (
       AND ($5::result_status IS NULL OR result.status = $5)
       AND ($6::timestamptz IS NULL OR result.created_at > $6)
       AND ($7::timestamptz IS NULL OR result.created_at < $7)
+      AND ($10::varchar IS NULL OR result.configuration = $10)
   )
   SELECT EXISTS (SELECT 1 FROM test_case WHERE id = $1 AND organization_id = $2) AS case_found,
          total.n AS total, page.*
@@ -488,7 +512,9 @@ WITH case_runs AS MATERIALIZED (
     SELECT result.id, result.test_run_id, result.test_case_id, result.status,
            result.duration_ms, result.message, result.defects, result.retries, result.flaky,
            result.executed_at, result.created_at, result.failure_type, result.stack_trace,
-           result.signature, m.test_run_name, m.branch, m.commit_sha
+           result.signature, nullif(result.configuration, '') AS configuration,
+           coalesce(result.attempts, '[]'::jsonb) AS attempts,
+           m.test_run_name, m.branch, m.commit_sha
     FROM (
       SELECT * FROM matches ORDER BY happened_at DESC, id DESC LIMIT $8 OFFSET $9
     ) m
@@ -500,6 +526,7 @@ WITH case_runs AS MATERIALIZED (
 WITH
   pairs AS MATERIALIZED (
     SELECT coalesce(cur.test_case_id, base.test_case_id) AS test_case_id,
+           coalesce(cur.configuration, base.configuration) AS configuration,
            cur.status, base.status AS baseline_status, cur.result_id,
            coalesce(cur.flaky, false) AS flaky,
            CASE
@@ -511,15 +538,15 @@ WITH
              WHEN cur.test_case_id IS NULL THEN 'missing_tests'
            END AS category
     FROM (
-      SELECT test_case_id, status, result_id, flaky FROM test_run_case
+      SELECT test_case_id, configuration, status, result_id, flaky FROM test_run_case
       WHERE test_run_id = $1
         AND EXISTS (SELECT 1 FROM test_run WHERE id = $1 AND organization_id = $3)
     ) cur
     FULL JOIN (
-      SELECT test_case_id, status FROM test_run_case
+      SELECT test_case_id, configuration, status FROM test_run_case
       WHERE test_run_id = $2
         AND EXISTS (SELECT 1 FROM test_run WHERE id = $2 AND organization_id = $3)
-    ) base ON base.test_case_id = cur.test_case_id
+    ) base ON base.test_case_id = cur.test_case_id AND base.configuration = cur.configuration
   ), 
   summary AS (
     SELECT count(*) FILTER (WHERE category = 'new_failures')::int AS new_failures,
@@ -531,18 +558,19 @@ WITH
     FROM pairs
   ),
   listed AS (
-    SELECT pairs.test_case_id, pairs.category, pairs.status, pairs.baseline_status,
-           pairs.result_id, tc.automation_id, tc.title,
+    SELECT pairs.test_case_id, pairs.configuration, pairs.category, pairs.status,
+           pairs.baseline_status, pairs.result_id, tc.automation_id, tc.title,
            row_number() OVER (
              PARTITION BY pairs.category
-             ORDER BY tc.automation_id COLLATE "C" NULLS LAST, pairs.test_case_id
+             ORDER BY tc.automation_id COLLATE "C" NULLS LAST, pairs.test_case_id,
+                      pairs.configuration COLLATE "C"
            ) AS position
     FROM pairs
     JOIN test_case tc ON tc.id = pairs.test_case_id AND tc.organization_id = $3
     WHERE pairs.category IN ('new_failures', 'still_failing', 'fixed')
   )
-  SELECT summary.*, item.category, item.test_case_id, item.automation_id, item.title,
-         item.status, item.baseline_status, item.message, item.signature
+  SELECT summary.*, item.category, item.test_case_id, item.configuration, item.automation_id,
+         item.title, item.status, item.baseline_status, item.message, item.signature
   FROM summary
   LEFT JOIN (
     SELECT listed.*, result.message, result.signature
@@ -555,6 +583,7 @@ WITH
 WITH
   pairs AS MATERIALIZED (
     SELECT coalesce(cur.test_case_id, base.test_case_id) AS test_case_id,
+           coalesce(cur.configuration, base.configuration) AS configuration,
            cur.status, base.status AS baseline_status, cur.result_id,
            coalesce(cur.flaky, false) AS flaky,
            CASE
@@ -566,15 +595,15 @@ WITH
              WHEN cur.test_case_id IS NULL THEN 'missing_tests'
            END AS category
     FROM (
-      SELECT test_case_id, status, result_id, flaky FROM test_run_case
+      SELECT test_case_id, configuration, status, result_id, flaky FROM test_run_case
       WHERE test_run_id = $1
         AND EXISTS (SELECT 1 FROM test_run WHERE id = $1 AND organization_id = $3)
     ) cur
     FULL JOIN (
-      SELECT test_case_id, status FROM test_run_case
+      SELECT test_case_id, configuration, status FROM test_run_case
       WHERE test_run_id = $2
         AND EXISTS (SELECT 1 FROM test_run WHERE id = $2 AND organization_id = $3)
-    ) base ON base.test_case_id = cur.test_case_id
+    ) base ON base.test_case_id = cur.test_case_id AND base.configuration = cur.configuration
   ), 
   summary AS (
     SELECT count(*) FILTER (WHERE category = 'new_failures')::int AS new_failures,
@@ -638,7 +667,7 @@ WITH failing AS (
   ) page ON true;
 
 -- insights.gateSettings
-SELECT gate_min_pass_rate, gate_forbid_missing_tests
+SELECT gate_min_pass_rate, gate_forbid_missing_tests, gate_min_tests
   FROM project
   WHERE id = $1 AND organization_id = $2;
 
@@ -646,13 +675,14 @@ SELECT gate_min_pass_rate, gate_forbid_missing_tests
 UPDATE project
   SET gate_min_pass_rate = CASE WHEN $4 THEN $2::double precision ELSE gate_min_pass_rate END,
       gate_forbid_missing_tests = coalesce($3::boolean, gate_forbid_missing_tests),
+      gate_min_tests = coalesce($5::integer, gate_min_tests),
       updated_at = now()
   WHERE id = $1
   RETURNING id, name, key, description, gate_min_pass_rate, gate_forbid_missing_tests,
-            created_at, updated_at;
+            gate_min_tests, created_at, updated_at;
 
 -- projects.find
-SELECT "id" AS "id", "organization_id" AS "organizationId", "name" AS "name", "key" AS "key", "description" AS "description", "gate_min_pass_rate" AS "gateMinPassRate", "gate_forbid_missing_tests" AS "gateForbidMissingTests", "runs_created" AS "runsCreated", "created_at" AS "createdAt", "updated_at" AS "updatedAt" FROM project
+SELECT "id" AS "id", "organization_id" AS "organizationId", "name" AS "name", "key" AS "key", "description" AS "description", "gate_min_pass_rate" AS "gateMinPassRate", "gate_forbid_missing_tests" AS "gateForbidMissingTests", "gate_min_tests" AS "gateMinTests", "runs_created" AS "runsCreated", "created_at" AS "createdAt", "updated_at" AS "updatedAt" FROM project
   WHERE id = $1 AND ($2::uuid IS NULL OR organization_id = $2);
 
 -- projects.insert
@@ -661,7 +691,7 @@ INSERT INTO project (organization_id, name, key, description) VALUES ($1, $2, $3
   RETURNING id, created_at, updated_at;
 
 -- projects.list
-SELECT "id" AS "id", "organization_id" AS "organizationId", "name" AS "name", "key" AS "key", "description" AS "description", "gate_min_pass_rate" AS "gateMinPassRate", "gate_forbid_missing_tests" AS "gateForbidMissingTests", "runs_created" AS "runsCreated", "created_at" AS "createdAt", "updated_at" AS "updatedAt",
+SELECT "id" AS "id", "organization_id" AS "organizationId", "name" AS "name", "key" AS "key", "description" AS "description", "gate_min_pass_rate" AS "gateMinPassRate", "gate_forbid_missing_tests" AS "gateForbidMissingTests", "gate_min_tests" AS "gateMinTests", "runs_created" AS "runsCreated", "created_at" AS "createdAt", "updated_at" AS "updatedAt",
         coalesce((SELECT count(*) FROM project
   WHERE organization_id = $1), 0)::int AS pagination_total
    FROM project
@@ -721,13 +751,13 @@ UPDATE test_run SET total = total + $2, passed = passed + $3, failed = failed + 
 SELECT id, automation_id FROM test_case WHERE project_id = $1 AND automation_id = ANY($2::text[]);
 
 -- results.copyCurrent
-COPY test_run_case (test_run_id, test_case_id, result_id, status, flaky) FROM STDIN;
+COPY test_run_case (test_run_id, test_case_id, configuration, result_id, status, flaky) FROM STDIN;
 
 -- results.copyNewCases
 COPY test_case (id, organization_id, project_id, title, automation_id, section) FROM STDIN;
 
 -- results.copyResults
-COPY test_result (id, organization_id, test_run_id, test_case_id, status, duration_ms, message, defects, retries, flaky, executed_at, failure_type, stack_trace, signature)
+COPY test_result (id, organization_id, test_run_id, test_case_id, configuration, status, duration_ms, message, defects, retries, flaky, executed_at, failure_type, stack_trace, signature, attempts)
   FROM STDIN;
 
 -- results.insertNewCases
@@ -746,51 +776,58 @@ RELEASE SAVEPOINT create_cases;
 SELECT id FROM test_case WHERE project_id = $1 AND id = ANY($2::uuid[]);
 
 -- results.list.current
-SELECT result."id" AS "id", result."created_at" AS "createdAt", result."organization_id" AS "organizationId", result."test_run_id" AS "testRunId", result."test_case_id" AS "testCaseId", result."status" AS "status", result."duration_ms" AS "durationMs", result."message" AS "message", result."defects" AS "defects", result."failure_type" AS "failureType", result."stack_trace" AS "stackTrace", result."signature" AS "signature", result."retries" AS "retries", result."flaky" AS "flaky", result."executed_at" AS "executedAt", result."seq" AS "seq",
+SELECT result."id" AS "id", result."created_at" AS "createdAt", result."organization_id" AS "organizationId", result."test_run_id" AS "testRunId", result."test_case_id" AS "testCaseId", result."status" AS "status", result."duration_ms" AS "durationMs", result."message" AS "message", result."defects" AS "defects", result."failure_type" AS "failureType", result."stack_trace" AS "stackTrace", result."signature" AS "signature", result."retries" AS "retries", result."flaky" AS "flaky", result."executed_at" AS "executedAt", result."configuration" AS "configuration", result."attempts" AS "attempts", result."seq" AS "seq",
         coalesce((SELECT count(*) FROM test_run_case c WHERE c.test_run_id = $1
       AND ($2::result_status IS NULL OR c.status = $2)
-      AND ($3::uuid IS NULL OR c.test_case_id = $3)), 0)::int AS pagination_total
+      AND ($3::uuid IS NULL OR c.test_case_id = $3)
+      AND ($4::text IS NULL OR c.configuration = $4)), 0)::int AS pagination_total
    FROM test_result result
   WHERE result.test_run_id = $1
     AND (SELECT c.result_id = result.id AND ($2::result_status IS NULL OR c.status = $2)
            FROM test_run_case c
-          WHERE c.test_run_id = result.test_run_id AND c.test_case_id = result.test_case_id)
+          WHERE c.configuration = result.configuration
+            AND c.test_run_id = result.test_run_id AND c.test_case_id = result.test_case_id)
     AND ($3::uuid IS NULL OR result.test_case_id = $3)
+    AND ($4::text IS NULL OR result.configuration = $4)
   ORDER BY result.created_at DESC, result.id DESC
-  LIMIT $4 OFFSET $5;
+  LIMIT $5 OFFSET $6;
 
 -- results.list.current.total
 SELECT coalesce((SELECT count(*) FROM test_run_case c WHERE c.test_run_id = $1
   AND ($2::result_status IS NULL OR c.status = $2)
-  AND ($3::uuid IS NULL OR c.test_case_id = $3)), 0)::int AS total;
+  AND ($3::uuid IS NULL OR c.test_case_id = $3)
+  AND ($4::text IS NULL OR c.configuration = $4)), 0)::int AS total;
 
 -- results.list.history
-SELECT result."id" AS "id", result."created_at" AS "createdAt", result."organization_id" AS "organizationId", result."test_run_id" AS "testRunId", result."test_case_id" AS "testCaseId", result."status" AS "status", result."duration_ms" AS "durationMs", result."message" AS "message", result."defects" AS "defects", result."failure_type" AS "failureType", result."stack_trace" AS "stackTrace", result."signature" AS "signature", result."retries" AS "retries", result."flaky" AS "flaky", result."executed_at" AS "executedAt", result."seq" AS "seq",
+SELECT result."id" AS "id", result."created_at" AS "createdAt", result."organization_id" AS "organizationId", result."test_run_id" AS "testRunId", result."test_case_id" AS "testCaseId", result."status" AS "status", result."duration_ms" AS "durationMs", result."message" AS "message", result."defects" AS "defects", result."failure_type" AS "failureType", result."stack_trace" AS "stackTrace", result."signature" AS "signature", result."retries" AS "retries", result."flaky" AS "flaky", result."executed_at" AS "executedAt", result."configuration" AS "configuration", result."attempts" AS "attempts", result."seq" AS "seq",
         coalesce((SELECT count(*) FROM test_result result
   WHERE result.test_run_id = $1
     AND ($2::result_status IS NULL OR result.status = $2)
     AND ($3::uuid IS NULL OR result.test_case_id = $3)
-    AND ($4::text IS NULL OR EXISTS (
+    AND ($4::text IS NULL OR result.configuration = $4)
+    AND ($5::text IS NULL OR EXISTS (
           SELECT 1 FROM test_case tc
-           WHERE tc.id = result.test_case_id AND (tc.title ILIKE $4 ESCAPE '\' OR tc.automation_id ILIKE $4 ESCAPE '\')))), 0)::int AS pagination_total
+           WHERE tc.id = result.test_case_id AND (tc.title ILIKE $5 ESCAPE '\' OR tc.automation_id ILIKE $5 ESCAPE '\')))), 0)::int AS pagination_total
    FROM test_result result
   WHERE result.test_run_id = $1
     AND ($2::result_status IS NULL OR result.status = $2)
     AND ($3::uuid IS NULL OR result.test_case_id = $3)
-    AND ($4::text IS NULL OR EXISTS (
+    AND ($4::text IS NULL OR result.configuration = $4)
+    AND ($5::text IS NULL OR EXISTS (
           SELECT 1 FROM test_case tc
-           WHERE tc.id = result.test_case_id AND (tc.title ILIKE $4 ESCAPE '\' OR tc.automation_id ILIKE $4 ESCAPE '\')))
+           WHERE tc.id = result.test_case_id AND (tc.title ILIKE $5 ESCAPE '\' OR tc.automation_id ILIKE $5 ESCAPE '\')))
   ORDER BY result.created_at DESC, result.id DESC
-  LIMIT $5 OFFSET $6;
+  LIMIT $6 OFFSET $7;
 
 -- results.list.history.total
 SELECT coalesce((SELECT count(*) FROM test_result result
   WHERE result.test_run_id = $1
     AND ($2::result_status IS NULL OR result.status = $2)
     AND ($3::uuid IS NULL OR result.test_case_id = $3)
-    AND ($4::text IS NULL OR EXISTS (
+    AND ($4::text IS NULL OR result.configuration = $4)
+    AND ($5::text IS NULL OR EXISTS (
           SELECT 1 FROM test_case tc
-           WHERE tc.id = result.test_case_id AND (tc.title ILIKE $4 ESCAPE '\' OR tc.automation_id ILIKE $4 ESCAPE '\')))), 0)::int AS total;
+           WHERE tc.id = result.test_case_id AND (tc.title ILIKE $5 ESCAPE '\' OR tc.automation_id ILIKE $5 ESCAPE '\')))), 0)::int AS total;
 
 -- results.list.searched
 WITH searched AS MATERIALIZED (
@@ -799,13 +836,14 @@ WITH searched AS MATERIALIZED (
               WHERE c.test_run_id = $1
               AND ($2::result_status IS NULL OR c.status = $2)
               AND ($3::uuid IS NULL OR c.test_case_id = $3)
-                AND (tc.title ILIKE $4 ESCAPE '\' OR tc.automation_id ILIKE $4 ESCAPE '\')
+              AND ($4::text IS NULL OR c.configuration = $4)
+                AND (tc.title ILIKE $5 ESCAPE '\' OR tc.automation_id ILIKE $5 ESCAPE '\')
            )
-  SELECT result."id" AS "id", result."created_at" AS "createdAt", result."organization_id" AS "organizationId", result."test_run_id" AS "testRunId", result."test_case_id" AS "testCaseId", result."status" AS "status", result."duration_ms" AS "durationMs", result."message" AS "message", result."defects" AS "defects", result."failure_type" AS "failureType", result."stack_trace" AS "stackTrace", result."signature" AS "signature", result."retries" AS "retries", result."flaky" AS "flaky", result."executed_at" AS "executedAt", result."seq" AS "seq",
+  SELECT result."id" AS "id", result."created_at" AS "createdAt", result."organization_id" AS "organizationId", result."test_run_id" AS "testRunId", result."test_case_id" AS "testCaseId", result."status" AS "status", result."duration_ms" AS "durationMs", result."message" AS "message", result."defects" AS "defects", result."failure_type" AS "failureType", result."stack_trace" AS "stackTrace", result."signature" AS "signature", result."retries" AS "retries", result."flaky" AS "flaky", result."executed_at" AS "executedAt", result."configuration" AS "configuration", result."attempts" AS "attempts", result."seq" AS "seq",
                 coalesce((SELECT count(*) FROM searched), 0)::int AS pagination_total
            FROM test_result result JOIN searched ON searched.result_id = result.id
           ORDER BY result.created_at DESC, result.id DESC
-          LIMIT $5 OFFSET $6;
+          LIMIT $6 OFFSET $7;
 
 -- results.list.searched.total
 WITH searched AS MATERIALIZED (
@@ -814,18 +852,19 @@ WITH searched AS MATERIALIZED (
               WHERE c.test_run_id = $1
               AND ($2::result_status IS NULL OR c.status = $2)
               AND ($3::uuid IS NULL OR c.test_case_id = $3)
-                AND (tc.title ILIKE $4 ESCAPE '\' OR tc.automation_id ILIKE $4 ESCAPE '\')
+              AND ($4::text IS NULL OR c.configuration = $4)
+                AND (tc.title ILIKE $5 ESCAPE '\' OR tc.automation_id ILIKE $5 ESCAPE '\')
            )
   SELECT coalesce((SELECT count(*) FROM searched), 0)::int AS total;
 
 -- results.releasesLatestStatusCounts
 SELECT release_id, status, count(*)::int AS n FROM (
-    SELECT DISTINCT ON (t.release_id, c.test_case_id) t.release_id, c.status
+    SELECT DISTINCT ON (t.release_id, c.test_case_id, c.configuration) t.release_id, c.status
       FROM test_run_case c
       JOIN test_run t ON t.id = c.test_run_id
       JOIN test_result r ON r.id = c.result_id
      WHERE t.release_id = ANY($1::uuid[])
-     ORDER BY t.release_id, c.test_case_id, r.created_at DESC, r.id DESC
+     ORDER BY t.release_id, c.test_case_id, c.configuration, r.created_at DESC, r.id DESC
   ) latest GROUP BY release_id, status;
 
 -- results.savepointBatch
@@ -845,12 +884,12 @@ ROLLBACK TO SAVEPOINT create_cases;
 
 -- results.upsertCurrent
 WITH changed AS (
-    INSERT INTO test_run_case AS c (test_run_id, test_case_id, result_id, status, flaky)
-    SELECT $1, x.test_case_id, x.id, x.status, x.flaky
-      FROM unnest($2::uuid[], $3::uuid[], $4::result_status[], $5::boolean[])
-           WITH ORDINALITY AS x(test_case_id, id, status, flaky, n)
+    INSERT INTO test_run_case AS c (test_run_id, test_case_id, configuration, result_id, status, flaky)
+    SELECT $1, x.test_case_id, x.configuration, x.id, x.status, x.flaky
+      FROM unnest($2::uuid[], $3::text[], $4::uuid[], $5::result_status[], $6::boolean[])
+           WITH ORDINALITY AS x(test_case_id, configuration, id, status, flaky, n)
      ORDER BY x.n
-    ON CONFLICT (test_run_id, test_case_id) DO UPDATE
+    ON CONFLICT (test_run_id, test_case_id, configuration) DO UPDATE
        SET result_id = EXCLUDED.result_id, status = EXCLUDED.status, flaky = EXCLUDED.flaky,
            replaced_status = c.status, replaced_flaky = c.flaky
     RETURNING c.status, c.flaky, xmax = 0 AS created, c.replaced_status, c.replaced_flaky
@@ -928,11 +967,11 @@ SELECT id, title, automation_id AS "automationId" FROM test_case
   WHERE project_id = $1 AND id = ANY($2::uuid[]);
 
 -- testRuns.find
-SELECT "id" AS "id", "organization_id" AS "organizationId", "project_id" AS "projectId", "build_id" AS "buildId", "release_id" AS "releaseId", "name" AS "name", "position" AS "position", "status" AS "status", "source" AS "source", "total" AS "total", "passed" AS "passed", "failed" AS "failed", "blocked" AS "blocked", "skipped" AS "skipped", "retest" AS "retest", "untested" AS "untested", "flaky" AS "flaky", "submitted_at" AS "submittedAt", "completed_at" AS "completedAt", "created_at" AS "createdAt", "updated_at" AS "updatedAt" FROM test_run
+SELECT "id" AS "id", "organization_id" AS "organizationId", "project_id" AS "projectId", "build_id" AS "buildId", "release_id" AS "releaseId", "name" AS "name", "position" AS "position", "status" AS "status", "source" AS "source", "total" AS "total", "passed" AS "passed", "failed" AS "failed", "blocked" AS "blocked", "skipped" AS "skipped", "retest" AS "retest", "untested" AS "untested", "flaky" AS "flaky", "submitted_at" AS "submittedAt", "completed_at" AS "completedAt", "gate_passed" AS "gatePassed", "gate_evaluated_at" AS "gateEvaluatedAt", "created_at" AS "createdAt", "updated_at" AS "updatedAt" FROM test_run
   WHERE id = $1 AND ($2::uuid IS NULL OR organization_id = $2);
 
 -- testRuns.list
-SELECT "id" AS "id", "organization_id" AS "organizationId", "project_id" AS "projectId", "build_id" AS "buildId", "release_id" AS "releaseId", "name" AS "name", "position" AS "position", "status" AS "status", "source" AS "source", "total" AS "total", "passed" AS "passed", "failed" AS "failed", "blocked" AS "blocked", "skipped" AS "skipped", "retest" AS "retest", "untested" AS "untested", "flaky" AS "flaky", "submitted_at" AS "submittedAt", "completed_at" AS "completedAt", "created_at" AS "createdAt", "updated_at" AS "updatedAt",
+SELECT "id" AS "id", "organization_id" AS "organizationId", "project_id" AS "projectId", "build_id" AS "buildId", "release_id" AS "releaseId", "name" AS "name", "position" AS "position", "status" AS "status", "source" AS "source", "total" AS "total", "passed" AS "passed", "failed" AS "failed", "blocked" AS "blocked", "skipped" AS "skipped", "retest" AS "retest", "untested" AS "untested", "flaky" AS "flaky", "submitted_at" AS "submittedAt", "completed_at" AS "completedAt", "gate_passed" AS "gatePassed", "gate_evaluated_at" AS "gateEvaluatedAt", "created_at" AS "createdAt", "updated_at" AS "updatedAt",
         coalesce((SELECT count(*) FROM test_run
   WHERE organization_id = $1
     AND ($2::test_run_status IS NULL OR status = $2)
@@ -963,10 +1002,10 @@ SELECT coalesce((SELECT count(*) FROM test_run
     AND ($7::timestamptz IS NULL OR created_at < $7)), 0)::int AS total;
 
 -- testRuns.lockExclusive
-SELECT "id" AS "id", "organization_id" AS "organizationId", "project_id" AS "projectId", "build_id" AS "buildId", "release_id" AS "releaseId", "name" AS "name", "position" AS "position", "status" AS "status", "source" AS "source", "total" AS "total", "passed" AS "passed", "failed" AS "failed", "blocked" AS "blocked", "skipped" AS "skipped", "retest" AS "retest", "untested" AS "untested", "flaky" AS "flaky", "submitted_at" AS "submittedAt", "completed_at" AS "completedAt", "created_at" AS "createdAt", "updated_at" AS "updatedAt" FROM test_run WHERE id = $1 AND organization_id = $2 FOR UPDATE;
+SELECT "id" AS "id", "organization_id" AS "organizationId", "project_id" AS "projectId", "build_id" AS "buildId", "release_id" AS "releaseId", "name" AS "name", "position" AS "position", "status" AS "status", "source" AS "source", "total" AS "total", "passed" AS "passed", "failed" AS "failed", "blocked" AS "blocked", "skipped" AS "skipped", "retest" AS "retest", "untested" AS "untested", "flaky" AS "flaky", "submitted_at" AS "submittedAt", "completed_at" AS "completedAt", "gate_passed" AS "gatePassed", "gate_evaluated_at" AS "gateEvaluatedAt", "created_at" AS "createdAt", "updated_at" AS "updatedAt" FROM test_run WHERE id = $1 AND organization_id = $2 FOR UPDATE;
 
 -- testRuns.lockShared
-SELECT "id" AS "id", "organization_id" AS "organizationId", "project_id" AS "projectId", "build_id" AS "buildId", "release_id" AS "releaseId", "name" AS "name", "position" AS "position", "status" AS "status", "source" AS "source", "total" AS "total", "passed" AS "passed", "failed" AS "failed", "blocked" AS "blocked", "skipped" AS "skipped", "retest" AS "retest", "untested" AS "untested", "flaky" AS "flaky", "submitted_at" AS "submittedAt", "completed_at" AS "completedAt", "created_at" AS "createdAt", "updated_at" AS "updatedAt" FROM test_run WHERE id = $1 AND organization_id = $2 FOR KEY SHARE;
+SELECT "id" AS "id", "organization_id" AS "organizationId", "project_id" AS "projectId", "build_id" AS "buildId", "release_id" AS "releaseId", "name" AS "name", "position" AS "position", "status" AS "status", "source" AS "source", "total" AS "total", "passed" AS "passed", "failed" AS "failed", "blocked" AS "blocked", "skipped" AS "skipped", "retest" AS "retest", "untested" AS "untested", "flaky" AS "flaky", "submitted_at" AS "submittedAt", "completed_at" AS "completedAt", "gate_passed" AS "gatePassed", "gate_evaluated_at" AS "gateEvaluatedAt", "created_at" AS "createdAt", "updated_at" AS "updatedAt" FROM test_run WHERE id = $1 AND organization_id = $2 FOR KEY SHARE;
 
 -- testRuns.notifyChanged
 SELECT pg_notify('run_changes', $1::text || ' ' || $2::text);

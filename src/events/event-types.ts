@@ -13,6 +13,11 @@ export const EVENT_TYPES = [
     description: 'A test run was marked completed.',
   },
   {
+    type: 'testrun.reopened.v1',
+    resource: 'test_run',
+    description: 'A submitted or completed test run was reopened: it takes results again.',
+  },
+  {
     type: 'testcase.failed.v1',
     resource: 'result',
     description: 'A test case execution recorded a failed result.',

@@ -16,14 +16,14 @@ const OUTCOME = `CASE WHEN c.status = 'failed' THEN 'F'
                       WHEN c.status = 'passed' THEN 'P'
                       ELSE '.' END`;
 
-// Merging one slot into a case's row (`o`, the row there) in `ON CONFLICT DO UPDATE`: the
+// Merging one run's outcome into a slot's row (a case in one configuration, CONTRACT §13) (`o`, the row there) in `ON CONFLICT DO UPDATE`: the
 // proposed row (EXCLUDED) is what a new row would be, `base` = the run's position − 1 and
 // `outcomes` = the slot alone. The merged row spans from the earlier of the two starts to the
 // later of the two ends, padded with `.`, then loses its oldest slots past `OUTCOME_SLOTS`.
 // Computed from the row as locked by the upsert, so concurrent writers never lose a slot.
 const START = 'least(o.base, EXCLUDED.base)';
 const END = 'greatest(o.base + length(o.outcomes), EXCLUDED.base + 1)';
-const MERGE = `ON CONFLICT (test_case_id) DO UPDATE
+const MERGE = `ON CONFLICT (test_case_id, configuration) DO UPDATE
      SET base = greatest(${START}, ${END} - ${OUTCOME_SLOTS}),
          outcomes = right(
            overlay(repeat('.', o.base - ${START}) || o.outcomes
@@ -38,11 +38,11 @@ const MERGE = `ON CONFLICT (test_case_id) DO UPDATE
  */
 const RECORD_RUN = sql(
   'flakiness.recordRunOutcomes',
-  `INSERT INTO case_outcomes AS o (test_case_id, project_id, organization_id, base, outcomes)
-   SELECT c.test_case_id, $3, $4, $2 - 1, ${OUTCOME}
+  `INSERT INTO case_outcomes AS o (test_case_id, configuration, project_id, organization_id, base, outcomes)
+   SELECT c.test_case_id, c.configuration, $3, $4, $2 - 1, ${OUTCOME}
    FROM test_run_case c
    WHERE c.test_run_id = $1 AND c.status IN ('passed', 'failed')
-   ORDER BY c.test_case_id
+   ORDER BY c.test_case_id, c.configuration
    ${MERGE}`,
 );
 
@@ -53,15 +53,34 @@ const RECORD_RUN = sql(
  */
 const RECORD_CASES = sql(
   'flakiness.recordCaseOutcomes',
-  `INSERT INTO case_outcomes AS o (test_case_id, project_id, organization_id, base, outcomes)
-   SELECT c.test_case_id, $3, $4, $2 - 1, ${OUTCOME}
+  `INSERT INTO case_outcomes AS o (test_case_id, configuration, project_id, organization_id, base, outcomes)
+   SELECT c.test_case_id, c.configuration, $3, $4, $2 - 1, ${OUTCOME}
    FROM test_run_case c
    WHERE c.test_run_id = $1 AND c.test_case_id = ANY($5::uuid[])
      AND (c.status IN ('passed', 'failed') OR EXISTS (
            SELECT 1 FROM case_outcomes x
-           WHERE x.test_case_id = c.test_case_id
+           WHERE x.test_case_id = c.test_case_id AND x.configuration = c.configuration
              AND $2 > x.base AND $2 <= x.base + length(x.outcomes)))
-   ORDER BY c.test_case_id
+   ORDER BY c.test_case_id, c.configuration
+   ${MERGE}`,
+);
+
+/**
+ * A run ($1, position $2, project $3, organization $4) was reopened: it is in progress again,
+ * so its slots go back to `.` until it is submitted or completed again, when `RECORD_RUN`
+ * writes them from its current results. Rewriting the run's own slot, never adding one, is
+ * what keeps a reopened run from counting twice. Only rows that span the slot are touched.
+ */
+const FORGET_RUN = sql(
+  'flakiness.forgetRunOutcomes',
+  `INSERT INTO case_outcomes AS o (test_case_id, configuration, project_id, organization_id, base, outcomes)
+   SELECT c.test_case_id, c.configuration, $3, $4, $2 - 1, '.'
+   FROM test_run_case c
+   WHERE c.test_run_id = $1 AND EXISTS (
+           SELECT 1 FROM case_outcomes x
+           WHERE x.test_case_id = c.test_case_id AND x.configuration = c.configuration
+             AND $2 > x.base AND $2 <= x.base + length(x.outcomes))
+   ORDER BY c.test_case_id, c.configuration
    ${MERGE}`,
 );
 
@@ -74,34 +93,35 @@ const RECORD_CASES = sql(
 export const BACKFILL = sql(
   'flakiness.backfillCaseOutcomes',
   `WITH slots AS (
-     SELECT c.test_case_id, r.position, ${OUTCOME} AS outcome
+     SELECT c.test_case_id, c.configuration, r.position, ${OUTCOME} AS outcome
      FROM test_run r
      JOIN test_run_case c ON c.test_run_id = r.id
      WHERE r.project_id = $1 AND r.status IN ('submitted', 'completed')
        AND c.status IN ('passed', 'failed')
    ),
    spans AS (
-     SELECT test_case_id, greatest(min(position) - 1, max(position) - ${OUTCOME_SLOTS}) AS base
+     SELECT test_case_id, configuration,
+            greatest(min(position) - 1, max(position) - ${OUTCOME_SLOTS}) AS base
      FROM slots
-     GROUP BY test_case_id
+     GROUP BY test_case_id, configuration
    ),
    kept AS (
-     SELECT s.test_case_id, spans.base, s.position, s.outcome,
+     SELECT s.test_case_id, s.configuration, spans.base, s.position, s.outcome,
             s.position - coalesce(lag(s.position) OVER (
-              PARTITION BY s.test_case_id ORDER BY s.position
+              PARTITION BY s.test_case_id, s.configuration ORDER BY s.position
             ), spans.base) - 1 AS gap
      FROM slots s
-     JOIN spans ON spans.test_case_id = s.test_case_id
+     JOIN spans ON spans.test_case_id = s.test_case_id AND spans.configuration = s.configuration
      WHERE s.position > spans.base
    )
-   INSERT INTO case_outcomes AS o (test_case_id, project_id, organization_id, base, outcomes)
-   SELECT k.test_case_id, tc.project_id, tc.organization_id, k.base,
+   INSERT INTO case_outcomes AS o (test_case_id, configuration, project_id, organization_id, base, outcomes)
+   SELECT k.test_case_id, k.configuration, tc.project_id, tc.organization_id, k.base,
           string_agg(repeat('.', k.gap) || k.outcome, '' ORDER BY k.position)
    FROM kept k
    JOIN test_case tc ON tc.id = k.test_case_id
-   GROUP BY k.test_case_id, tc.project_id, tc.organization_id, k.base
-   ORDER BY k.test_case_id
-   ON CONFLICT (test_case_id) DO UPDATE SET base = EXCLUDED.base, outcomes = EXCLUDED.outcomes`,
+   GROUP BY k.test_case_id, k.configuration, tc.project_id, tc.organization_id, k.base
+   ORDER BY k.test_case_id, k.configuration
+   ON CONFLICT (test_case_id, configuration) DO UPDATE SET base = EXCLUDED.base, outcomes = EXCLUDED.outcomes`,
 );
 
 /** The SQL of `case_outcomes` (the statements above), on the current transaction. */
@@ -111,6 +131,15 @@ export class CaseOutcomesRepository {
 
   async recordRun(run: TestRun): Promise<void> {
     await this.transactions.manager.query(RECORD_RUN, [
+      run.id,
+      run.position,
+      run.projectId,
+      run.organizationId,
+    ]);
+  }
+
+  async forgetRun(run: TestRun): Promise<void> {
+    await this.transactions.manager.query(FORGET_RUN, [
       run.id,
       run.position,
       run.projectId,

@@ -5,8 +5,8 @@ import { CaseOutcomesRepository } from './case-outcomes.repository.js';
 
 /**
  * Keeps `case_outcomes`, the flaky list's summary of each case's outcome per run, in the
- * transaction of the change that alters it: a run submitted or completed, or results written
- * into a run already submitted. Results into a run in progress change nothing here.
+ * transaction of the change that alters it: a run submitted, completed or reopened, or results
+ * written into a run already submitted. Results into a run in progress change nothing here.
  */
 @Injectable()
 export class CaseOutcomes {
@@ -15,6 +15,14 @@ export class CaseOutcomes {
   /** `run` has just left `in_progress`: its cases' outcomes count from now on. */
   considerRun(run: TestRun): Promise<void> {
     return this.outcomes.recordRun(run);
+  }
+
+  /**
+   * `run` has just been reopened: its cases' outcomes stop counting until it leaves
+   * `in_progress` again, when `considerRun` writes them anew in the same slots.
+   */
+  forgetRun(run: TestRun): Promise<void> {
+    return this.outcomes.forgetRun(run);
   }
 
   /** `results` (in case order) were just written into `run`, which is submitted. */

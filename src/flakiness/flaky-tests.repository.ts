@@ -21,6 +21,7 @@ import type { FlakyTestResponse } from './dto/flaky-test.dto.js';
  * The summary remembers a case's last 2,000 runs (`OUTCOME_SLOTS`): a case executed fewer than
  * `$4` times in them has its window cut there.
  */
+// Each item is a slot: a case in one configuration (CONTRACT §13); `$9` keeps one configuration.
 const FLAKY_TESTS = sql(
   'flakiness.flakyTests',
   `WITH branch_spans AS (
@@ -38,7 +39,7 @@ const FLAKY_TESTS = sql(
      ) spans
    ),
    sequences AS MATERIALIZED (
-     SELECT o.test_case_id,
+     SELECT o.test_case_id, o.configuration,
             right(replace(CASE WHEN $3::text IS NULL THEN o.outcomes ELSE array_to_string(ARRAY(
               SELECT substr(o.outcomes, s.first - o.base, s.slots)
               FROM unnest(branch_spans.firsts, branch_spans.lengths) AS s(first, slots)
@@ -49,9 +50,10 @@ const FLAKY_TESTS = sql(
      WHERE o.project_id = $2 AND o.organization_id = $1
        AND (strpos(o.outcomes, 'F') > 0 OR strpos(o.outcomes, 'R') > 0)
        AND ($8::uuid[] IS NULL OR o.test_case_id = ANY($8::uuid[]))
+       AND ($9::varchar IS NULL OR o.configuration = $9)
    ),
    counted AS (
-     SELECT test_case_id,
+     SELECT test_case_id, configuration,
             length(w) AS executions,
             greatest(length(regexp_replace(translate(w, 'R', 'P'), '(.)\\1*', '\\1', 'g')) - 1, 0)
               AS flips,
@@ -70,12 +72,14 @@ const FLAKY_TESTS = sql(
    ),
    page AS (
      SELECT * FROM listed
-     ORDER BY flip_rate DESC, retried_passes DESC, automation_id ASC NULLS LAST, test_case_id
+     ORDER BY flip_rate DESC, retried_passes DESC, automation_id ASC NULLS LAST, test_case_id,
+              configuration
      LIMIT $6 OFFSET $7
    )
    SELECT (SELECT count(*) FROM listed)::int AS total,
           coalesce(json_agg(json_build_object(
             'test_case_id', page.test_case_id,
+            'configuration', nullif(page.configuration, ''),
             'automation_id', page.automation_id,
             'title', page.title,
             'executions', page.executions,
@@ -89,7 +93,8 @@ const FLAKY_TESTS = sql(
                 AND (q.expires_at IS NULL OR q.expires_at > now())
             )
           ) ORDER BY page.flip_rate DESC, page.retried_passes DESC,
-                     page.automation_id ASC NULLS LAST, page.test_case_id), '[]') AS items
+                     page.automation_id ASC NULLS LAST, page.test_case_id, page.configuration),
+                   '[]') AS items
    FROM page`,
 );
 
@@ -97,10 +102,13 @@ export interface FlakyTestsFilter {
   branch: string | null;
   window: number;
   minExecutions: number;
-  limit: number;
+  /** Null: every item. */
+  limit: number | null;
   offset: number;
   /** Only these cases. */
   testCaseIds?: string[];
+  /** Only this configuration ('': the slots without one). */
+  configuration?: string;
 }
 
 @Injectable()
@@ -123,6 +131,7 @@ export class FlakyTestsRepository {
       filter.limit,
       filter.offset,
       filter.testCaseIds ?? null,
+      filter.configuration ?? null,
     ]);
     return row;
   }

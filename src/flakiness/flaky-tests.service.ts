@@ -33,6 +33,7 @@ export class FlakyTestsService {
       minExecutions: query.min_executions,
       limit: query.limit,
       offset: query.offset,
+      configuration: query.configuration,
     });
     return toPage(items, total, query);
   }
@@ -52,7 +53,8 @@ export class FlakyTestsService {
       branch: null,
       window: defaults.window,
       minExecutions: defaults.min_executions,
-      limit: testCaseIds.length,
+      // Every slot of these cases: a case is marked when flaky in any configuration.
+      limit: null,
       offset: 0,
       testCaseIds,
     });

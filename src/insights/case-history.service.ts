@@ -47,6 +47,7 @@ export class CaseHistoryService {
         status: query.status,
         createdAfter: query.created_after,
         createdBefore: query.created_before,
+        configuration: query.configuration,
       },
       query,
     );

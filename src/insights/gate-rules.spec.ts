@@ -7,18 +7,20 @@ const CLEAN: GateFacts = {
   executed: 10,
   minPassRate: null,
   forbidMissingTests: false,
+  minTests: 1,
 };
 
 const byName = (facts: Partial<GateFacts>) =>
   Object.fromEntries(gateRules({ ...CLEAN, ...facts }).map((rule) => [rule.name, rule]));
 
 describe('the quality gate’s rules', () => {
-  it('lists all three, in order, passing on a clean run', () => {
+  it('lists all four, in order, passing on a clean run', () => {
     const rules = gateRules(CLEAN);
     expect(rules.map((rule) => rule.name)).toEqual([
       'no_new_failures',
       'min_pass_rate',
       'no_missing_tests',
+      'min_tests',
     ]);
     expect(rules.every((rule) => rule.passed)).toBe(true);
   });
@@ -37,6 +39,21 @@ describe('the quality gate’s rules', () => {
       passed: false,
       detail: '3 tests of the baseline are missing.',
     });
+  });
+
+  it('needs the project’s least executed results, so an empty run fails by default', () => {
+    expect(byName({ executed: 0, passed: 0 }).min_tests).toEqual({
+      name: 'min_tests',
+      passed: false,
+      detail: '0 executed results; the project needs at least 1.',
+    });
+    expect(byName({ executed: 1, passed: 1 }).min_tests).toEqual({
+      name: 'min_tests',
+      passed: true,
+      detail: '1 executed result; the project needs at least 1.',
+    });
+    expect(byName({ executed: 10, minTests: 11 }).min_tests.passed).toBe(false);
+    expect(byName({ executed: 0, passed: 0, minTests: 0 }).min_tests.passed).toBe(true);
   });
 
   it('counts new failures outside quarantine', () => {

@@ -10,6 +10,8 @@ export interface GateFacts {
   executed: number;
   minPassRate: number | null;
   forbidMissingTests: boolean;
+  /** The least `executed` the project asks of a run (0: any run passes). */
+  minTests: number;
 }
 
 const percent = (rate: number) => `${Number((rate * 100).toFixed(2))}%`;
@@ -64,7 +66,19 @@ function noMissingTests(facts: GateFacts): GateRuleResponse {
   };
 }
 
-/** The gate's rules, always all three and in this order (CONTRACT §12). */
+// Executed results, not test cases: once results count slots (CONTRACT §13), a case run in
+// two configurations counts twice, as the run's counts do.
+function minTests(facts: GateFacts): GateRuleResponse {
+  const { executed, minTests: minimum } = facts;
+  const passed = executed >= minimum;
+  return {
+    name: 'min_tests',
+    passed,
+    detail: `${plural(executed, 'executed result', 'executed results')}; the project needs at least ${minimum}.`,
+  };
+}
+
+/** The gate's rules, always all four and in this order (CONTRACT §12). */
 export function gateRules(facts: GateFacts): GateRuleResponse[] {
-  return [noNewFailures(facts), minPassRate(facts), noMissingTests(facts)];
+  return [noNewFailures(facts), minPassRate(facts), noMissingTests(facts), minTests(facts)];
 }

@@ -8,7 +8,7 @@ import type { StoredResult } from '../results/stored-result.js';
 const GATE_SETTINGS = sql(
   'insights.gateSettings',
   `
-  SELECT gate_min_pass_rate, gate_forbid_missing_tests
+  SELECT gate_min_pass_rate, gate_forbid_missing_tests, gate_min_tests
   FROM project
   WHERE id = $1 AND organization_id = $2`,
 );
@@ -45,15 +45,17 @@ const DEFAULT_BASELINE = sql(
  * depend on the values, so the case's runs are read first from `test_run_case` (indexed on the
  * case; a generic plan would otherwise walk every run of the organization), then its results
  * from `test_result` by (run, case); only the page's rows are read whole. $1 case, $2 organization, $3 run, $4 branch, $5 status,
- * $6/$7 created after/before, $8 limit, $9 offset.
+ * $6/$7 created after/before, $8 limit, $9 offset, $10 configuration ('': none).
+ * A case has a row in `test_run_case` per configuration it ran in: its runs are taken once.
  */
 const CASE_HISTORY = preparedSql(
   'insights.caseHistory',
   `
   WITH case_runs AS MATERIALIZED (
-    SELECT trc.test_run_id
+    SELECT DISTINCT trc.test_run_id
     FROM test_run_case trc
     WHERE trc.test_case_id = $1 AND ($3::uuid IS NULL OR trc.test_run_id = $3)
+      AND ($10::varchar IS NULL OR trc.configuration = $10)
   ),
   matches AS MATERIALIZED (
     SELECT result.id, coalesce(result.executed_at, result.created_at) AS happened_at,
@@ -67,6 +69,7 @@ const CASE_HISTORY = preparedSql(
       AND ($5::result_status IS NULL OR result.status = $5)
       AND ($6::timestamptz IS NULL OR result.created_at > $6)
       AND ($7::timestamptz IS NULL OR result.created_at < $7)
+      AND ($10::varchar IS NULL OR result.configuration = $10)
   )
   SELECT EXISTS (SELECT 1 FROM test_case WHERE id = $1 AND organization_id = $2) AS case_found,
          total.n AS total, page.*
@@ -75,7 +78,9 @@ const CASE_HISTORY = preparedSql(
     SELECT result.id, result.test_run_id, result.test_case_id, result.status,
            result.duration_ms, result.message, result.defects, result.retries, result.flaky,
            result.executed_at, result.created_at, result.failure_type, result.stack_trace,
-           result.signature, m.test_run_name, m.branch, m.commit_sha
+           result.signature, nullif(result.configuration, '') AS configuration,
+           coalesce(result.attempts, '[]'::jsonb) AS attempts,
+           m.test_run_name, m.branch, m.commit_sha
     FROM (
       SELECT * FROM matches ORDER BY happened_at DESC, id DESC LIMIT $8 OFFSET $9
     ) m
@@ -128,21 +133,23 @@ const UPDATE_GATE_SETTINGS = sql(
   UPDATE project
   SET gate_min_pass_rate = CASE WHEN $4 THEN $2::double precision ELSE gate_min_pass_rate END,
       gate_forbid_missing_tests = coalesce($3::boolean, gate_forbid_missing_tests),
+      gate_min_tests = coalesce($5::integer, gate_min_tests),
       updated_at = now()
   WHERE id = $1
   RETURNING id, name, key, description, gate_min_pass_rate, gate_forbid_missing_tests,
-            created_at, updated_at`,
+            gate_min_tests, created_at, updated_at`,
 );
 
 /**
- * Each test case of either run, once (a full join of the two runs' current results on the
- * case, both read from `test_run_case` by its primary key), with the one category it falls
- * in (CONTRACT §12), or null. $1 the run, $2 the baseline (null: none, so every case of the
+ * Each slot (a test case in a configuration, CONTRACT §13) of either run, once (a full join of
+ * the two runs' current results on the slot, both read from `test_run_case` by its primary
+ * key), with the one category it falls in (CONTRACT §12), or null. $1 the run, $2 the baseline (null: none, so every case of the
  * run is absent from it), $3 the organization both runs must belong to.
  */
 const PAIRS = `
   pairs AS MATERIALIZED (
     SELECT coalesce(cur.test_case_id, base.test_case_id) AS test_case_id,
+           coalesce(cur.configuration, base.configuration) AS configuration,
            cur.status, base.status AS baseline_status, cur.result_id,
            coalesce(cur.flaky, false) AS flaky,
            CASE
@@ -154,15 +161,15 @@ const PAIRS = `
              WHEN cur.test_case_id IS NULL THEN 'missing_tests'
            END AS category
     FROM (
-      SELECT test_case_id, status, result_id, flaky FROM test_run_case
+      SELECT test_case_id, configuration, status, result_id, flaky FROM test_run_case
       WHERE test_run_id = $1
         AND EXISTS (SELECT 1 FROM test_run WHERE id = $1 AND organization_id = $3)
     ) cur
     FULL JOIN (
-      SELECT test_case_id, status FROM test_run_case
+      SELECT test_case_id, configuration, status FROM test_run_case
       WHERE test_run_id = $2
         AND EXISTS (SELECT 1 FROM test_run WHERE id = $2 AND organization_id = $3)
-    ) base ON base.test_case_id = cur.test_case_id
+    ) base ON base.test_case_id = cur.test_case_id AND base.configuration = cur.configuration
   )`;
 
 const SUMMARY = `
@@ -193,9 +200,10 @@ const COMPARISON_SUMMARY = sql(
 );
 
 /**
- * The summary, repeated on each row, and the first 100 cases of each listed category by
+ * The summary, repeated on each row, and the first 100 slots of each listed category by
  * automation id (code-point order, whatever the database's collation; cases without one
- * last, then by id) with their current result's message and signature. Without any listed
+ * last, then by id, then configuration, none first) with their current result's message and
+ * signature. Without any listed
  * case: one row, the summary, with null list columns.
  */
 const COMPARISON = sql(
@@ -203,18 +211,19 @@ const COMPARISON = sql(
   `
   WITH ${PAIRS}, ${SUMMARY},
   listed AS (
-    SELECT pairs.test_case_id, pairs.category, pairs.status, pairs.baseline_status,
-           pairs.result_id, tc.automation_id, tc.title,
+    SELECT pairs.test_case_id, pairs.configuration, pairs.category, pairs.status,
+           pairs.baseline_status, pairs.result_id, tc.automation_id, tc.title,
            row_number() OVER (
              PARTITION BY pairs.category
-             ORDER BY tc.automation_id COLLATE "C" NULLS LAST, pairs.test_case_id
+             ORDER BY tc.automation_id COLLATE "C" NULLS LAST, pairs.test_case_id,
+                      pairs.configuration COLLATE "C"
            ) AS position
     FROM pairs
     JOIN test_case tc ON tc.id = pairs.test_case_id AND tc.organization_id = $3
     WHERE pairs.category IN ('new_failures', 'still_failing', 'fixed')
   )
-  SELECT summary.*, item.category, item.test_case_id, item.automation_id, item.title,
-         item.status, item.baseline_status, item.message, item.signature
+  SELECT summary.*, item.category, item.test_case_id, item.configuration, item.automation_id,
+         item.title, item.status, item.baseline_status, item.message, item.signature
   FROM summary
   LEFT JOIN (
     SELECT listed.*, result.message, result.signature
@@ -227,6 +236,7 @@ const COMPARISON = sql(
 export interface GateSettings {
   gate_min_pass_rate: number | null;
   gate_forbid_missing_tests: boolean;
+  gate_min_tests: number;
 }
 
 export interface ComparisonCounts {
@@ -243,6 +253,8 @@ export type ListedCategory = 'new_failures' | 'still_failing' | 'fixed';
 export interface ComparisonRow extends ComparisonCounts {
   category: ListedCategory | null;
   test_case_id: string;
+  /** '' for none. */
+  configuration: string;
   automation_id: string | null;
   title: string;
   status: ResultStatus;
@@ -277,6 +289,8 @@ export interface HistoryFilters {
   status?: ResultStatus;
   createdAfter?: Date;
   createdBefore?: Date;
+  /** '' selects the results without one. */
+  configuration?: string;
 }
 
 export interface PageWindow {
@@ -328,6 +342,7 @@ export class InsightsRepository {
       filters.createdBefore ?? null,
       page.limit,
       page.offset,
+      filters.configuration ?? null,
     ]);
   }
 
@@ -370,12 +385,14 @@ export class InsightsRepository {
     projectId: string,
     minPassRate: number | null | undefined,
     forbidMissingTests: boolean | undefined,
+    minTests: number | undefined,
   ): Promise<GateSettingsRow | null> {
     const rows = await this.query<GateSettingsRow>(UPDATE_GATE_SETTINGS, [
       projectId,
       minPassRate ?? null,
       forbidMissingTests ?? null,
       minPassRate !== undefined,
+      minTests ?? null,
     ]);
     // An UPDATE's result through TypeORM is [rows, affected count].
     const updated = (Array.isArray(rows[0]) ? rows[0] : rows) as GateSettingsRow[];

@@ -24,6 +24,7 @@ export class ProjectGateSettingsService {
         projectId,
         dto.gate_min_pass_rate,
         dto.gate_forbid_missing_tests,
+        dto.gate_min_tests,
       );
       if (!project) throw ApiError.notFound('project');
       return {
@@ -33,6 +34,7 @@ export class ProjectGateSettingsService {
         description: project.description,
         gate_min_pass_rate: project.gate_min_pass_rate,
         gate_forbid_missing_tests: project.gate_forbid_missing_tests,
+        gate_min_tests: project.gate_min_tests,
         created_at: project.created_at.toISOString(),
         updated_at: project.updated_at.toISOString(),
       };

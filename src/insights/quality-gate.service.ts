@@ -44,11 +44,17 @@ export class QualityGateService {
       executed: run.total - run.untested,
       minPassRate: settings.gate_min_pass_rate,
       forbidMissingTests: settings.gate_forbid_missing_tests,
+      minTests: settings.gate_min_tests,
     });
     return {
       baselineRunId,
       summary,
-      gate: { test_run_id: run.id, passed: rules.every((rule) => rule.passed), rules },
+      gate: {
+        test_run_id: run.id,
+        passed: rules.every((rule) => rule.passed),
+        rules,
+        evaluated_at: new Date().toISOString(),
+      },
     };
   }
 }

@@ -8,6 +8,7 @@ import { type ComparisonRow, InsightsRepository } from './insights.repository.js
 function toComparisonItem(row: ComparisonRow): ComparisonItem {
   return {
     test_case_id: row.test_case_id,
+    configuration: row.configuration || null,
     automation_id: row.automation_id,
     title: row.title,
     status: row.status,

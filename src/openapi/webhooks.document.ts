@@ -26,9 +26,13 @@ const RUN_VERDICT_SCHEMA = {
     },
     gate: {
       type: 'object',
-      description: 'Whether the run passes its project’s quality gate',
-      required: ['passed'],
-      properties: { passed: { type: 'boolean' } },
+      description:
+        'Whether the run passes its project’s quality gate, as of the status change (on completion, the verdict the run keeps)',
+      required: ['passed', 'evaluated_at'],
+      properties: {
+        passed: { type: 'boolean' },
+        evaluated_at: { type: 'string', format: 'date-time' },
+      },
     },
   },
 };

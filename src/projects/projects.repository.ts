@@ -18,6 +18,7 @@ export const PROJECT_COLUMNS = [
   'description',
   'gateMinPassRate',
   'gateForbidMissingTests',
+  'gateMinTests',
   'runsCreated',
   'createdAt',
   'updatedAt',

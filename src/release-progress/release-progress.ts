@@ -2,10 +2,27 @@ import { Injectable } from '@nestjs/common';
 import { BuildLookup } from '../builds/build-lookup.js';
 import { ReleaseResults } from '../results/release-results.js';
 import { TestRunLookup } from '../testruns/test-run-lookup.js';
-import type { ReleaseProgressResponse } from '../releases/dto/release-progress.dto.js';
+import type {
+  NotReadyReason,
+  ReleaseProgressResponse,
+} from '../releases/dto/release-progress.dto.js';
 import type { Release } from '../releases/entities/release.entity.js';
 
 const round4 = (value: number) => Math.round(value * 10_000) / 10_000;
+
+/** Ready is the absence of every reason, so the two never disagree (CONTRACT §6's order). */
+function notReadyReasons(
+  runs: ReleaseProgressResponse['test_runs'],
+  results: ReleaseProgressResponse['results'],
+): NotReadyReason[] {
+  const reasons: Array<[NotReadyReason, boolean]> = [
+    ['no_runs', runs.total === 0],
+    ['runs_open', runs.completed < runs.total],
+    ['failed_results', results.failed > 0],
+    ['blocked_results', results.blocked > 0],
+  ];
+  return reasons.filter(([, applies]) => applies).map(([reason]) => reason);
+}
 
 /**
  * Release readiness (CONTRACT §6), from what the modules that own them count: the builds
@@ -38,6 +55,7 @@ export class ReleaseProgress {
       const runs = runsOf.get(release.id) as ReleaseProgressResponse['test_runs'];
       const results = resultsOf.get(release.id) as ReleaseProgressResponse['results'];
       const executed = results.total - results.untested;
+      const notReadyBecause = notReadyReasons(runs, results);
       return {
         release_id: release.id,
         status: release.status,
@@ -46,11 +64,8 @@ export class ReleaseProgress {
         results,
         pass_rate: executed === 0 ? null : round4(results.passed / executed),
         completion_rate: results.total === 0 ? null : round4(executed / results.total),
-        ready:
-          runs.total > 0 &&
-          runs.completed === runs.total &&
-          results.failed === 0 &&
-          results.blocked === 0,
+        ready: notReadyBecause.length === 0,
+        not_ready_because: notReadyBecause,
       };
     });
   }

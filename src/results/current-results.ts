@@ -4,7 +4,7 @@ import { countsOfNew, type Counts } from './run-counts.js';
 import type { StoredResult } from './stored-result.js';
 
 /**
- * Makes the last result of each case in `results` (sorted by case) its current one in
+ * Makes the last result of each slot in `results` (sorted by slot) its current one in
  * test_run_case, and returns the change to the run's counts. `newRun`: the run was opened in
  * this transaction, so every row is new and is loaded with COPY instead of upserted.
  */
@@ -14,9 +14,14 @@ export async function keepCurrentResults(
   results: StoredResult[],
   newRun: boolean,
 ): Promise<Counts> {
-  const current = results.filter(
-    (r, k) => k === results.length - 1 || results[k + 1].test_case_id !== r.test_case_id,
-  );
+  const current = results.filter((r, k) => {
+    const next = results[k + 1];
+    return (
+      next === undefined ||
+      next.test_case_id !== r.test_case_id ||
+      next.configuration !== r.configuration
+    );
+  });
   if (!newRun) return repository.upsertCurrent(run, current);
   await repository.copyCurrent(run, current);
   return countsOfNew(current);

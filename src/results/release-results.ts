@@ -10,7 +10,7 @@ export class ReleaseResults {
   constructor(private readonly repository: ReleaseResultsRepository) {}
 
   /**
-   * Each release's cases by the status of their latest result across all of its runs, and all
+   * Each release's slots by the status of their latest result across all of its runs, and all
    * of them (CONTRACT §6), by release id (every id present).
    */
   async latestStatusCounts(releaseIds: string[]): Promise<Map<string, ReleaseResultCounts>> {

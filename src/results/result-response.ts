@@ -34,5 +34,7 @@ export function toResultResponse(result: StoredResult): ResultResponse {
     failure_type: result.failure_type,
     stack_trace: result.stack_trace,
     signature: result.signature,
+    configuration: result.configuration,
+    attempts: result.attempts,
   };
 }

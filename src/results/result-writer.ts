@@ -9,11 +9,11 @@ import { keepCurrentResults } from './current-results.js';
 import { failureSignature } from './failure-signature.js';
 import { yieldToPendingIo, storeWhilePreparing } from './pipelined.js';
 import { toResultResponse } from './result-response.js';
-import type { ResultItem } from './result-items.js';
+import type { ResultAttempt, ResultItem } from './result-items.js';
 import { ResultsRepository } from './results.repository.js';
-import { roundsInCaseOrder } from './rounds.js';
+import { roundsInSlotOrder, slotKeys } from './rounds.js';
 import { addTo, noCounts, type Counts } from './run-counts.js';
-import type { StoredResult } from './stored-result.js';
+import type { AttemptResponse, StoredResult } from './stored-result.js';
 
 // A batch is written in rounds (`rounds.ts`): each round is prepared (its results made) while
 // the one before is stored, the pipelining `storeWhilePreparing` does.
@@ -159,7 +159,7 @@ export class ResultWriter {
 
 /** The batch's rounds, each prepared when asked for (null after the last). */
 function roundPreparer(batch: Batch, caseIds: string[]): () => Promise<StoredResult[] | null> {
-  const rounds = roundsInCaseOrder(caseIds);
+  const rounds = roundsInSlotOrder(slotKeys(caseIds, batch.items));
   return async () => {
     const next = rounds.next();
     return next.done ? null : prepareRound(batch, next.value, caseIds);
@@ -199,10 +199,22 @@ async function prepareRound(
         stack_trace: item.stackTrace,
         // Null unless failed or blocked, decided before any hashing: passed results pay nothing.
         signature: failureSignature(item.status, item.failureType, item.message),
+        configuration: item.configuration,
+        attempts: item.attempts.map(toAttemptResponse),
       };
     }
   }
   const collected = batch.collected;
   if (collected) round.forEach((i, k) => (collected[i] = results[k]));
   return results;
+}
+
+function toAttemptResponse(attempt: ResultAttempt): AttemptResponse {
+  return {
+    status: attempt.status,
+    duration_ms: attempt.durationMs,
+    message: attempt.message,
+    failure_type: attempt.failureType,
+    stack_trace: attempt.stackTrace,
+  };
 }

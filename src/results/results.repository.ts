@@ -29,7 +29,7 @@ const UNDO_BATCH = sql('results.undoBatch', 'ROLLBACK TO SAVEPOINT write_batch')
 
 const COPY_RESULTS = sql(
   'results.copyResults',
-  `COPY test_result (id, organization_id, test_run_id, test_case_id, status, duration_ms, message, defects, retries, flaky, executed_at, failure_type, stack_trace, signature)
+  `COPY test_result (id, organization_id, test_run_id, test_case_id, configuration, status, duration_ms, message, defects, retries, flaky, executed_at, failure_type, stack_trace, signature, attempts)
      FROM STDIN`,
 );
 
@@ -48,19 +48,19 @@ const COUNT_CHANGES = [
 ].join(',\n         ');
 
 /**
- * Makes each case's result its current one (one row per case, in case order) and returns the
+ * Makes each slot's result its current one (one row per slot, in slot order) and returns the
  * change to the run's counts. Prepared once per connection: it runs for every batch, and its
  * plan does not depend on its parameters.
  */
 const UPSERT_CURRENT = preparedSql(
   'results.upsertCurrent',
   `WITH changed AS (
-         INSERT INTO test_run_case AS c (test_run_id, test_case_id, result_id, status, flaky)
-         SELECT $1, x.test_case_id, x.id, x.status, x.flaky
-           FROM unnest($2::uuid[], $3::uuid[], $4::result_status[], $5::boolean[])
-                WITH ORDINALITY AS x(test_case_id, id, status, flaky, n)
+         INSERT INTO test_run_case AS c (test_run_id, test_case_id, configuration, result_id, status, flaky)
+         SELECT $1, x.test_case_id, x.configuration, x.id, x.status, x.flaky
+           FROM unnest($2::uuid[], $3::text[], $4::uuid[], $5::result_status[], $6::boolean[])
+                WITH ORDINALITY AS x(test_case_id, configuration, id, status, flaky, n)
           ORDER BY x.n
-         ON CONFLICT (test_run_id, test_case_id) DO UPDATE
+         ON CONFLICT (test_run_id, test_case_id, configuration) DO UPDATE
             SET result_id = EXCLUDED.result_id, status = EXCLUDED.status, flaky = EXCLUDED.flaky,
                 replaced_status = c.status, replaced_flaky = c.flaky
          RETURNING c.status, c.flaky, xmax = 0 AS created, c.replaced_status, c.replaced_flaky
@@ -70,7 +70,7 @@ const UPSERT_CURRENT = preparedSql(
 
 const COPY_CURRENT = sql(
   'results.copyCurrent',
-  'COPY test_run_case (test_run_id, test_case_id, result_id, status, flaky) FROM STDIN',
+  'COPY test_run_case (test_run_id, test_case_id, configuration, result_id, status, flaky) FROM STDIN',
 );
 
 /**
@@ -101,21 +101,28 @@ export const TEST_RESULT_COLUMNS = [
   'retries',
   'flaky',
   'executedAt',
+  'configuration',
+  'attempts',
   'seq',
 ] as const satisfies ReadonlyArray<keyof TestResult>;
 
 const SELECT_RESULT = selectColumns(TEST_RESULT_COLUMNS, 'result');
 const NEWEST_FIRST = 'result.created_at DESC, result.id DESC';
 
-/** The run's current results ($1) with status $2 and case $3, each left out when null. */
+/**
+ * The run's current results ($1) with status $2, of case $3 and in configuration $4 ('': those
+ * without one), each left out when null.
+ */
 const CURRENT_OF_RUN = `c.test_run_id = $1
             AND ($2::result_status IS NULL OR c.status = $2)
-            AND ($3::uuid IS NULL OR c.test_case_id = $3)`;
+            AND ($3::uuid IS NULL OR c.test_case_id = $3)
+            AND ($4::text IS NULL OR c.configuration = $4)`;
 
 /**
- * Every result of run $1 with status $2, of case $3 and whose case's title or automation id
- * contains pattern $4 (from `likePattern`), each left out when null, each case's current one
- * or not. The run's own cases are few beside the project's: each is checked by its key.
+ * Every result of run $1 with status $2, of case $3, in configuration $4 and whose case's title
+ * or automation id contains pattern $5 (from `likePattern`), each left out when null, each
+ * slot's current one or not. The run's own cases are few beside the project's: each is checked
+ * by its key.
  */
 const HISTORY = pagedSql('results.list.history', {
   select: SELECT_RESULT,
@@ -123,20 +130,22 @@ const HISTORY = pagedSql('results.list.history', {
   where: `result.test_run_id = $1
           AND ($2::result_status IS NULL OR result.status = $2)
           AND ($3::uuid IS NULL OR result.test_case_id = $3)
-          AND ($4::text IS NULL OR EXISTS (
+          AND ($4::text IS NULL OR result.configuration = $4)
+          AND ($5::text IS NULL OR EXISTS (
                 SELECT 1 FROM test_case tc
-                 WHERE tc.id = result.test_case_id AND ${titleOrAutomationIdContains(4)}))`,
+                 WHERE tc.id = result.test_case_id AND ${titleOrAutomationIdContains(5)}))`,
   orderBy: NEWEST_FIRST,
 });
 
 /**
- * The current results of run $1 (with status $2, of case $3: each left out when null). Whether
- * a result is its case's current one is a subquery, run for each result read, that finds the
- * case's row of `test_run_case` by its whole key (that row keeps the current result's status).
- * Written as a join, the planner may read that row by the run alone (see
- * `ResultsRepository.page`). As a yes-or-no subquery it stays opaque to the planner, which then
- * guesses half the run's results pass it, not one, and reads the run newest first by its index
- * until the page is full instead of sorting it all. The total counts `test_run_case` alone.
+ * The current results of run $1 (with status $2, of case $3, in configuration $4: each left
+ * out when null). Whether a result is its slot's current one is a subquery, run for each
+ * result read, that finds the slot's row of `test_run_case` by its whole key (that row keeps
+ * the current result's status). Written as a join, the planner may read that row by the run
+ * alone (see `ResultsRepository.page`). As a yes-or-no subquery it stays opaque to the planner,
+ * which then guesses half the run's results pass it, not one, and reads the run newest first
+ * by its index until the page is full instead of sorting it all. The total counts
+ * `test_run_case` alone.
  */
 const CURRENT = pagedSql('results.list.current', {
   select: SELECT_RESULT,
@@ -144,15 +153,17 @@ const CURRENT = pagedSql('results.list.current', {
   where: `result.test_run_id = $1
           AND (SELECT c.result_id = result.id AND ($2::result_status IS NULL OR c.status = $2)
                  FROM test_run_case c
-                WHERE c.test_run_id = result.test_run_id AND c.test_case_id = result.test_case_id)
-          AND ($3::uuid IS NULL OR result.test_case_id = $3)`,
+                WHERE c.configuration = result.configuration
+                  AND c.test_run_id = result.test_run_id AND c.test_case_id = result.test_case_id)
+          AND ($3::uuid IS NULL OR result.test_case_id = $3)
+          AND ($4::text IS NULL OR result.configuration = $4)`,
   orderBy: NEWEST_FIRST,
   total: `SELECT count(*) FROM test_run_case c WHERE ${CURRENT_OF_RUN}`,
 });
 
 /**
  * The current results of run $1 (as `CURRENT` filters them) whose case's title or automation
- * id contains pattern $4: each of the run's cases checked once by its key, for the page and its
+ * id contains pattern $5: each of the run's cases checked once by its key, for the page and its
  * total alike.
  */
 const SEARCHED = pagedSql('results.list.searched', {
@@ -160,7 +171,7 @@ const SEARCHED = pagedSql('results.list.searched', {
            SELECT c.result_id FROM test_run_case c
              JOIN test_case tc ON tc.id = c.test_case_id
             WHERE ${CURRENT_OF_RUN}
-              AND ${titleOrAutomationIdContains(4)}
+              AND ${titleOrAutomationIdContains(5)}
          )`,
   select: SELECT_RESULT,
   from: 'test_result result JOIN searched ON searched.result_id = result.id',
@@ -174,6 +185,8 @@ export interface ResultFilter {
   testCaseId?: string;
   /** Text the case's title or automation id contains (case-insensitive). */
   search?: string;
+  /** Results in this configuration only ('': those without one). */
+  configuration?: string;
   /** Every result, not only each case's current one. */
   includeHistory: boolean;
 }
@@ -213,6 +226,7 @@ export class ResultsRepository {
     const [change]: Counts[] = await this.transactions.manager.query(UPSERT_CURRENT, [
       run.id,
       arrayLiteral(current.map((r) => r.test_case_id)),
+      arrayLiteral(current.map((r) => r.configuration ?? '')),
       arrayLiteral(current.map((r) => r.id)),
       arrayLiteral(current.map((r) => r.status)),
       arrayLiteral(current.map((r) => (r.flaky ? 't' : 'f'))),
@@ -227,7 +241,8 @@ export class ResultsRepository {
       COPY_CURRENT,
       copyLines(
         current,
-        (r) => `${run.id}\t${r.test_case_id}\t${r.id}\t${r.status}\t${r.flaky ? 't' : 'f'}\n`,
+        (r) =>
+          `${run.id}\t${r.test_case_id}\t${copyText(r.configuration ?? '')}\t${r.id}\t${r.status}\t${r.flaky ? 't' : 'f'}\n`,
       ),
     );
   }
@@ -258,7 +273,12 @@ export class ResultsRepository {
     const manager = this.transactions.manager;
     const search = filter.search === undefined ? null : likePattern(filter.search);
     const list = filter.includeHistory ? HISTORY : search === null ? CURRENT : SEARCHED;
-    const parameters = [runId, filter.status ?? null, filter.testCaseId ?? null];
+    const parameters = [
+      runId,
+      filter.status ?? null,
+      filter.testCaseId ?? null,
+      filter.configuration ?? null,
+    ];
     const [rows, total] = await fetchPage<TestResult>(
       manager,
       list,
@@ -274,10 +294,12 @@ function resultLines(run: TestRun, results: StoredResult[]): Generator<string> {
   return copyLines(
     results,
     (r) =>
-      `${r.id}\t${run.organizationId}\t${run.id}\t${r.test_case_id}\t${r.status}\t${
+      `${r.id}\t${run.organizationId}\t${run.id}\t${r.test_case_id}\t${copyText(r.configuration ?? '')}\t${r.status}\t${
         r.duration_ms ?? COPY_NULL
       }\t${copyText(r.message)}\t${copyTextArray(r.defects)}\t${r.retries}\t${r.flaky ? 't' : 'f'}\t${
         r.executed_at ? r.executed_at.toISOString() : COPY_NULL
-      }\t${copyText(r.failure_type)}\t${copyText(r.stack_trace)}\t${r.signature ?? COPY_NULL}\n`,
+      }\t${copyText(r.failure_type)}\t${copyText(r.stack_trace)}\t${r.signature ?? COPY_NULL}\t${
+        r.attempts.length === 0 ? COPY_NULL : copyText(JSON.stringify(r.attempts))
+      }\n`,
   );
 }

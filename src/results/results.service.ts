@@ -33,6 +33,8 @@ function entityToStored(result: TestResult): StoredResult {
     failure_type: result.failureType,
     stack_trace: result.stackTrace,
     signature: result.signature,
+    configuration: result.configuration || null,
+    attempts: result.attempts ?? [],
   };
 }
 
@@ -69,6 +71,7 @@ export class ResultsService {
       status: query.status,
       testCaseId: query.test_case_id,
       includeHistory: query.include_history ?? false,
+      configuration: query.configuration,
       search,
     };
     const [results, total] = await this.results.page(run.id, filter, query);

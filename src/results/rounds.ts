@@ -14,16 +14,27 @@ export function* inRounds<T>(values: T[]): Generator<T[]> {
 }
 
 /**
- * The indexes of the items in rounds of about `ROUND_SIZE`, in the order of their cases
- * (stable, so a case's items keep their order and its last one becomes its current result):
- * concurrent batches into one run lock the cases they share in the same order, and no case
- * spans two rounds.
+ * Each item's slot (CONTRACT §13: its case and configuration) as one string that sorts by case,
+ * then configuration: the case's id, a NUL (which no id has) and the configuration ('' for none).
  */
-export function* roundsInCaseOrder(caseIds: string[]): Generator<number[]> {
-  const order = orderByCase(caseIds);
+export function slotKeys(
+  caseIds: readonly string[],
+  items: ReadonlyArray<{ configuration: string | null }>,
+): string[] {
+  return caseIds.map((caseId, i) => `${caseId}\u0000${items[i].configuration ?? ''}`);
+}
+
+/**
+ * The indexes of the items in rounds of about `ROUND_SIZE`, in the order of their slots
+ * (`slotKeys`; stable, so a slot's items keep their order and its last one becomes its current
+ * result): concurrent batches into one run lock the slots they share in the same order, and no
+ * slot spans two rounds.
+ */
+export function* roundsInSlotOrder(slots: string[]): Generator<number[]> {
+  const order = orderByCase(slots);
   for (let start = 0; start < order.length;) {
     let end = Math.min(start + ROUND_SIZE, order.length);
-    while (end < order.length && caseIds[order[end]] === caseIds[order[end - 1]]) end++;
+    while (end < order.length && slots[order[end]] === slots[order[end - 1]]) end++;
     yield order.slice(start, end);
     start = end;
   }

@@ -17,4 +17,17 @@ export interface StoredResult {
   stack_trace: string | null;
   /** Of a failed or blocked result (`failure-signature.ts`); else null. */
   signature: string | null;
+  /** The environment it ran in (CONTRACT §13); null for none. */
+  configuration: string | null;
+  /** The earlier attempts of the same execution, oldest first. */
+  attempts: AttemptResponse[];
+}
+
+/** An earlier attempt of an execution, as the API shows it (and `test_result.attempts` keeps it). */
+export interface AttemptResponse {
+  status: ResultStatus;
+  duration_ms: number | null;
+  message: string | null;
+  failure_type: string | null;
+  stack_trace: string | null;
 }

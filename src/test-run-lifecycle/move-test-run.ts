@@ -11,12 +11,14 @@ import { TestRunsRepository } from '../testruns/test-runs.repository.js';
 export interface MoveTestRunCommand {
   /** Locked exclusively by the caller, in its transaction. */
   run: TestRun;
-  status: TestRunStatus;
+  /** Back to `in_progress` is a reopening: `ReopenTestRun`. */
+  status: Exclude<TestRunStatus, 'in_progress'>;
 }
 
 /**
- * Moves a run the caller holds exclusively to `submitted` or `completed` (409 for any other move) and writes the matching
- * event in the same transaction.
+ * Moves a run the caller holds exclusively to `submitted` or `completed` (409 for a move not
+ * allowed), keeps a completion's gate verdict on the run, and writes the matching event, all in
+ * the same transaction. A reopened run moves here again, and is judged again.
  */
 @Injectable()
 export class MoveTestRun {
@@ -30,16 +32,22 @@ export class MoveTestRun {
 
   async execute({ run, status }: MoveTestRunCommand): Promise<TestRunResponse> {
     await this.writes.moveTo(run, status);
-    // Its results count in the flaky list from the first of these moves on, at its number.
+    // Its results count in the flaky list once it leaves in_progress, at its number; after a
+    // reopening, in the same slots again (`ReopenTestRun` cleared them).
     if (run.status === 'in_progress') {
       await this.writes.number(run);
       await this.outcomes.considerRun(run);
     }
-    await this.runs.notifyChanged(run);
-    const response = toTestRunResponse(await this.writes.reread(run));
     // The event also says how the run compares with its baseline and whether it passes the
     // quality gate (CONTRACT §12), as of this transaction: a pipeline can act on it alone.
     const verdict = await this.verdicts.of(run.organizationId, run.id);
+    // A completion's verdict is kept on the run, from this same evaluation, so the run says
+    // later what its pipeline was told, whatever the quarantine has become since.
+    if (status === 'completed') {
+      await this.writes.keepGate(run, verdict.gate.passed, new Date(verdict.gate.evaluated_at));
+    }
+    await this.runs.notifyChanged(run);
+    const response = toTestRunResponse(await this.writes.reread(run));
     await this.events.record(
       run.organizationId,
       status === 'submitted' ? 'testrun.submitted.v1' : 'testrun.completed.v1',

@@ -11,6 +11,7 @@ import { CreateTestRun } from './create-test-run.usecase.js';
 import { IngestResults } from './ingest-results.usecase.js';
 import { MoveTestRun } from './move-test-run.js';
 import { OpenTestRun } from './open-test-run.js';
+import { ReopenTestRun } from './reopen-test-run.js';
 import { ResultsInternalController } from './results.internal.controller.js';
 import { ResultsController } from './results.controller.js';
 import { SubmitResults } from './submit-results.usecase.js';
@@ -21,7 +22,7 @@ import { WriteRunResults } from './write-run-results.js';
 
 /**
  * A test run's life, above the features it spans: created with its cases, results submitted
- * or ingested into it, submitted and completed. Each use case is one file; the routes of runs
+ * or ingested into it, submitted, completed and reopened. Each use case is one file; the routes of runs
  * and their results are served here, in this order (the OpenAPI documents list them so).
  */
 @Module({
@@ -46,6 +47,7 @@ import { WriteRunResults } from './write-run-results.js';
     OpenTestRun,
     CreateTestRun,
     MoveTestRun,
+    ReopenTestRun,
     TransitionTestRun,
     WriteRunResults,
     SubmitResults,

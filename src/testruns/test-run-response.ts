@@ -23,6 +23,10 @@ export function toTestRunResponse(run: TestRun): TestRunResponse {
     },
     submitted_at: isoOrNull(run.submittedAt),
     completed_at: isoOrNull(run.completedAt),
+    // Both columns are set together, at a completion; a run just inserted has neither loaded.
+    gate: run.gateEvaluatedAt
+      ? { passed: run.gatePassed === true, evaluated_at: run.gateEvaluatedAt.toISOString() }
+      : null,
     created_at: run.createdAt.toISOString(),
     updated_at: run.updatedAt.toISOString(),
   };

@@ -8,11 +8,25 @@ import { ProjectLookup } from '../projects/project-lookup.js';
 import { ReleaseLookup } from '../releases/release-lookup.js';
 import { TestRun, type TestRunStatus } from './entities/test-run.entity.js';
 
-/** Allowed moves: in_progress → submitted → completed, or in_progress → completed. */
+/**
+ * Allowed moves: in_progress → submitted → completed, or in_progress → completed; and back to
+ * in_progress from either (a reopening: the CI job runs again).
+ */
 const NEXT: Record<TestRunStatus, readonly TestRunStatus[]> = {
   in_progress: ['submitted', 'completed'],
-  submitted: ['completed'],
-  completed: [],
+  submitted: ['completed', 'in_progress'],
+  completed: ['in_progress'],
+};
+
+/**
+ * What each move stamps. A reopened run is not completed any more, so it loses its completion
+ * time (the next completion stamps it again); it was submitted, so it keeps that time until a
+ * later submission. Its kept gate verdict stays until the next completion renews it.
+ */
+const STAMP: Record<TestRunStatus, () => Partial<TestRun>> = {
+  in_progress: () => ({ completedAt: null }),
+  submitted: () => ({ submittedAt: new Date() }),
+  completed: () => ({ completedAt: new Date() }),
 };
 
 export interface NewRun {
@@ -76,19 +90,25 @@ export class TestRunWrites {
   }
 
   /**
-   * Moves a run the caller holds exclusively to `submitted` or `completed`, stamping when
-   * (409 for any other move). Only these columns: the counts belong to the result batches.
+   * Moves a run the caller holds exclusively to another status, stamping when (409 for a move
+   * `NEXT` does not allow). Only these columns: the counts belong to the result batches.
    */
   async moveTo(run: TestRun, status: TestRunStatus): Promise<void> {
-    if (status === 'in_progress' || !NEXT[run.status].includes(status)) {
+    if (!NEXT[run.status].includes(status)) {
       throw ApiError.conflict(
         'invalid_transition',
         `A test run cannot move from ${run.status} to ${status}.`,
       );
     }
-    const stamp =
-      status === 'submitted' ? { submittedAt: new Date() } : { completedAt: new Date() };
-    await this.transactions.manager.update(TestRun, run.id, { status, ...stamp });
+    await this.transactions.manager.update(TestRun, run.id, { status, ...STAMP[status]() });
+  }
+
+  /** Keeps the gate's verdict of the completion this transaction makes (CONTRACT §12). */
+  async keepGate(run: TestRun, passed: boolean, evaluatedAt: Date): Promise<void> {
+    await this.transactions.manager.update(TestRun, run.id, {
+      gatePassed: passed,
+      gateEvaluatedAt: evaluatedAt,
+    });
   }
 
   /** The run's row as this transaction sees it now. */

@@ -32,6 +32,8 @@ export const TEST_RUN_COLUMNS = [
   'flaky',
   'submittedAt',
   'completedAt',
+  'gatePassed',
+  'gateEvaluatedAt',
   'createdAt',
   'updatedAt',
 ] as const satisfies ReadonlyArray<keyof TestRun>;

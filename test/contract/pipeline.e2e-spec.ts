@@ -189,7 +189,9 @@ describe('generated client contract', () => {
       'no_new_failures',
       'min_pass_rate',
       'no_missing_tests',
+      'min_tests',
     ]);
+    expect(gate.data?.evaluated_at).toEqual(expect.any(String));
 
     const history = await client.GET('/api/v1/testcases/{id}/results', {
       params: { path: { id: caseId }, query: { limit: 10 } },

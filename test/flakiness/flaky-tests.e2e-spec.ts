@@ -130,6 +130,7 @@ describe('GET /projects/{id}/flaky-tests', () => {
       ]);
       expect(body.data[0]).toEqual({
         test_case_id: fixture.cases.a.id,
+        configuration: null,
         automation_id: 'a',
         title: 'Case a',
         executions: 11,

@@ -125,7 +125,7 @@ describe('the flaky list’s summary (case_outcomes)', () => {
     await write(key, runs[4], { c: 'S' }, 201);
     await write(key, runs[2], { a: 'P', b: 'R' }, 201);
     expect(await flaky(key, p.id, '?min_executions=2')).toEqual([['b', 5, 0, 0, 1, 'passed']]);
-    // Completed is final: its results stay as they were.
+    // Completed, it takes no results (until it is reopened): its outcomes stay as they were.
     await move(key, runs[2], 'completed');
     await write(key, runs[2], { a: 'F' }, 409);
     expect(await flaky(key, p.id, '?min_executions=2')).toEqual([['b', 5, 0, 0, 1, 'passed']]);
@@ -133,6 +133,34 @@ describe('the flaky list’s summary (case_outcomes)', () => {
       { automation_id: 'a', base: 0, outcomes: 'PPPPP' },
       { automation_id: 'b', base: 0, outcomes: 'PPRPP' },
       { automation_id: 'c', base: 2, outcomes: 'F' },
+    ]);
+  });
+
+  it('rewrites a reopened run’s outcomes instead of adding them: out while open, anew once closed', async () => {
+    const { key, project: p } = await project();
+    const runs: string[] = [];
+    for (const outcome of 'PFP') runs.push(await run(key, p.id, { a: outcome, b: 'P' }));
+    for (const id of runs) await move(key, id, 'submitted');
+    expect(await flaky(key, p.id, '?min_executions=2')).toEqual([['a', 3, 2, 1, 0, 'passed']]);
+    // Reopened, the run is in progress again: its outcomes do not count while it is open.
+    await move(key, runs[1], 'in_progress');
+    expect(await flaky(key, p.id, '?min_executions=2')).toEqual([]);
+    await write(key, runs[1], { b: 'F' }, 201);
+    expect(await flaky(key, p.id, '?min_executions=2')).toEqual([]);
+    // Completed again: each case once in the run's own slot, with its current result now.
+    await move(key, runs[1], 'completed');
+    expect(await flaky(key, p.id, '?min_executions=2')).toEqual([
+      ['a', 3, 2, 1, 0, 'passed'],
+      ['b', 3, 2, 1, 0, 'passed'],
+    ]);
+    // A result that is no longer passed or failed takes the slot out, through a reopening too.
+    await move(key, runs[1], 'in_progress');
+    await write(key, runs[1], { a: 'S' }, 201);
+    await move(key, runs[1], 'completed');
+    expect(await flaky(key, p.id, '?min_executions=2')).toEqual([['b', 3, 2, 1, 0, 'passed']]);
+    expect(await slots(p.id)).toEqual([
+      { automation_id: 'a', base: 0, outcomes: 'P.P' },
+      { automation_id: 'b', base: 0, outcomes: 'PFP' },
     ]);
   });
 

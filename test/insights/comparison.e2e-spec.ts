@@ -72,6 +72,7 @@ describe('results intelligence: GET /testruns/{id}/comparison', () => {
         still_failing: [
           {
             test_case_id: c('c.b'),
+            configuration: null,
             automation_id: 'c.b',
             title: expect.any(String),
             status: 'blocked',

@@ -16,6 +16,7 @@ const NOT_REQUIRED = {
   passed: true,
   detail: expect.stringMatching(/not required/i),
 };
+const ISO = expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/);
 
 describe('results intelligence: the quality gate', () => {
   let t: TestApp;
@@ -41,8 +42,92 @@ describe('results intelligence: the quality gate', () => {
           { name: 'no_new_failures', passed: true, detail: expect.any(String) },
           { name: 'min_pass_rate', passed: true, detail: expect.stringMatching(/^Skipped/) },
           NOT_REQUIRED,
+          {
+            name: 'min_tests',
+            passed: true,
+            detail: '2 executed results; the project needs at least 1.',
+          },
         ],
+        evaluated_at: ISO,
       });
+    });
+
+    it('fails a run in which nothing ran, by default, and reads the project’s min_tests', async () => {
+      const w = await workspace(t);
+      const empty = await runWith(t, w, {}, { name: 'Empty' });
+      const untested = await runWith(t, w, { 'n.a': 'untested' }, { name: 'Untested' });
+      for (const run of [empty, untested]) {
+        const body = await gate(w, run);
+        expect(body.passed).toBe(false);
+        expect(rule(body, 'min_tests')).toEqual({
+          name: 'min_tests',
+          passed: false,
+          detail: '0 executed results; the project needs at least 1.',
+        });
+      }
+      const run = await runWith(t, w, { 'n.a': 'passed', 'n.b': 'skipped', 'n.c': 'untested' });
+      expect(rule(await gate(w, run), 'min_tests')).toMatchObject({ passed: true });
+      await setGate(t, w.projectId, { gate_min_tests: 3 }).expect(200);
+      expect(rule(await gate(w, run), 'min_tests')).toEqual({
+        name: 'min_tests',
+        passed: false,
+        detail: '2 executed results; the project needs at least 3.',
+      });
+      await setGate(t, w.projectId, { gate_min_tests: 0 }).expect(200);
+      const none = await gate(w, empty);
+      expect(rule(none, 'min_tests')).toMatchObject({ passed: true });
+      expect(none.passed).toBe(true);
+    });
+
+    it('evaluates now with today’s quarantine, while the run keeps its verdict at completion', async () => {
+      const w = await workspace(t);
+      await runWith(t, w, { 'k.a': 'passed', 'k.b': 'passed' });
+      const run = await runWith(t, w, { 'k.a': 'failed', 'k.b': 'passed' });
+      const completed = (await get(t, w.key, `/testruns/${run}`).expect(200)).body;
+      expect(completed.gate).toEqual({ passed: false, evaluated_at: ISO });
+      await quarantine(t, w, w.cases.get('k.a') as string);
+      const now = await gate(w, run);
+      expect(now.passed).toBe(true);
+      expect(Date.parse(now.evaluated_at)).toBeGreaterThanOrEqual(
+        Date.parse(completed.gate.evaluated_at),
+      );
+      // The verdict the pipeline was given stays on the run, whatever the quarantine became.
+      expect((await get(t, w.key, `/testruns/${run}`).expect(200)).body.gate).toEqual(
+        completed.gate,
+      );
+    });
+
+    it('keeps the verdict through a reopening and renews it at the next completion', async () => {
+      const w = await workspace(t);
+      await runWith(t, w, { 'r.a': 'passed' });
+      const run = await runWith(t, w, { 'r.a': 'failed' });
+      const patch = (status: string) =>
+        t.http.patch(`/api/v1/testruns/${run}`).set(withKey(w.key)).send({ status }).expect(200);
+      const first = (await get(t, w.key, `/testruns/${run}`).expect(200)).body.gate;
+      expect(first).toEqual({ passed: false, evaluated_at: ISO });
+      const reopened = await patch('in_progress');
+      expect(reopened.body).toMatchObject({ status: 'in_progress', gate: first });
+      await t.http
+        .post(`/api/v1/testruns/${run}/results`)
+        .set(withKey(w.key))
+        .send({ results: [{ automation_id: 'r.a', status: 'passed' }] })
+        .expect(201);
+      // Judged again now it passes, but not completed: the kept verdict is still the first.
+      expect((await gate(w, run)).passed).toBe(true);
+      expect((await get(t, w.key, `/testruns/${run}`).expect(200)).body.gate).toEqual(first);
+      const again = await patch('completed');
+      expect(again.body.gate).toEqual({ passed: true, evaluated_at: ISO });
+      expect(Date.parse(again.body.gate.evaluated_at)).toBeGreaterThanOrEqual(
+        Date.parse(first.evaluated_at),
+      );
+      // The completed event carries the very evaluation the run keeps.
+      const [event] = await db(t).query<Array<{ data: { gate: unknown } }>>(
+        `SELECT data FROM domain_event
+          WHERE organization_id = $1 AND type = 'testrun.completed.v1' AND data->>'id' = $2
+          ORDER BY created_at DESC, id DESC LIMIT 1`,
+        [w.orgId, run],
+      );
+      expect(event.data.gate).toEqual(again.body.gate);
     });
 
     it('fails on a new failure unless its case is in an active quarantine', async () => {
@@ -134,6 +219,7 @@ describe('results intelligence: the quality gate', () => {
         description: null,
         gate_min_pass_rate: 0.9,
         gate_forbid_missing_tests: true,
+        gate_min_tests: 1,
         created_at: expect.any(String),
         updated_at: expect.any(String),
       });
@@ -146,6 +232,12 @@ describe('results intelligence: the quality gate', () => {
       expect(cleared.body.gate_min_pass_rate).toBeNull();
       await setGate(t, w.projectId, { gate_min_pass_rate: 0 }).expect(200);
       await setGate(t, w.projectId, { gate_min_pass_rate: 1 }).expect(200);
+      const minTests = await setGate(t, w.projectId, { gate_min_tests: 250 }).expect(200);
+      expect(minTests.body).toMatchObject({ gate_min_pass_rate: 1, gate_min_tests: 250 });
+      const zero = await setGate(t, w.projectId, { gate_min_tests: 0 }).expect(200);
+      expect(zero.body.gate_min_tests).toBe(0);
+      const untouched = await setGate(t, w.projectId, { gate_min_pass_rate: 0.5 }).expect(200);
+      expect(untouched.body.gate_min_tests).toBe(0);
     });
 
     it.each([
@@ -154,6 +246,11 @@ describe('results intelligence: the quality gate', () => {
       [{ gate_min_pass_rate: '0.5' }, 'gate_min_pass_rate'],
       [{ gate_forbid_missing_tests: 'yes' }, 'gate_forbid_missing_tests'],
       [{ gate_forbid_missing_tests: null }, 'gate_forbid_missing_tests'],
+      [{ gate_min_tests: -1 }, 'gate_min_tests'],
+      [{ gate_min_tests: 1.5 }, 'gate_min_tests'],
+      [{ gate_min_tests: '2' }, 'gate_min_tests'],
+      [{ gate_min_tests: null }, 'gate_min_tests'],
+      [{ gate_min_tests: 2 ** 31 }, 'gate_min_tests'],
       [{ name: 'renamed' }, 'name'],
     ])('refuses %j: 400 naming %s', async (body, field) => {
       const w = await workspace(t);
@@ -190,7 +287,7 @@ describe('results intelligence: the quality gate', () => {
             flaky: 0,
           },
         },
-        gate: { passed: false },
+        gate: { passed: false, evaluated_at: ISO },
       });
       const first = await t.app.get(RunVerdicts).of(w.orgId, baseline);
       expect(first).toMatchObject({
@@ -239,9 +336,10 @@ describe('results intelligence: the quality gate', () => {
         comparison: { baseline_run_id: baseline, summary: { new_failures: 0, fixed: 0 } },
         gate: { passed: true },
       });
-      // The API's answer to the status change stays the run itself.
+      // The run keeps the completion's verdict (CONTRACT §12), the same evaluation as its event.
       const read = await get(t, w.key, `/testruns/${run}`).expect(200);
-      expect(read.body).not.toHaveProperty('gate');
+      expect(read.body.gate).toEqual(completed.gate);
+      expect(submitted.gate).toEqual({ passed: false, evaluated_at: ISO });
     });
   });
 });

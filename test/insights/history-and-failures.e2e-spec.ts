@@ -67,6 +67,8 @@ describe('results intelligence: a case’s history and a run’s failures', () =
         failure_type: 'AssertionError',
         stack_trace: 'at x.y(Z.java:1)',
         signature: '0123456789abcdef',
+        configuration: null,
+        attempts: [],
         test_run_name: 'Other',
         branch: null,
         commit_sha: null,

@@ -24,11 +24,17 @@ describe('GET /releases/{id}/progress definitions', () => {
         .set(withKey(key))
         .send({ status: 'completed' })
         .expect(200);
+    const reopen = (runId: string) =>
+      t.http
+        .patch(`/api/v1/testruns/${runId}`)
+        .set(withKey(key))
+        .send({ status: 'in_progress' })
+        .expect(200);
     const run = (fields: object = {}) =>
       createRun(t, key, project.id, { release_id: rel.id, ...fields });
     const submit = async (runId: string, results: object[]) =>
       (await submitResults(t, key, runId, results)).status;
-    return { key, project, release: rel, progress, complete, run, submit };
+    return { key, project, release: rel, progress, complete, reopen, run, submit };
   }
 
   it('counts the result stored last across runs, even when it went into the older run', async () => {
@@ -75,19 +81,44 @@ describe('GET /releases/{id}/progress definitions', () => {
       results: { total: 2, passed: 1, failed: 1 },
       pass_rate: 0.5,
       ready: false,
+      not_ready_because: ['failed_results'],
     });
 
     // B passes in a second run: once that run completes too, the release is ready.
     const rerun = await r.run();
     await r.submit(rerun.id, [{ automation_id: 'B', status: 'passed' }]);
-    expect((await r.progress()).ready).toBe(false); // the rerun is still in progress
+    // The rerun is still in progress; B's current result is its pass there.
+    expect(await r.progress()).toMatchObject({ ready: false, not_ready_because: ['runs_open'] });
     await r.complete(rerun.id);
     expect(await r.progress()).toMatchObject({
       test_runs: { total: 2, completed: 2 },
       results: { total: 2, passed: 2, failed: 0 },
       pass_rate: 1,
       ready: true,
+      not_ready_because: [],
     });
+  });
+
+  it('says what keeps it from ready, every reason in the contract’s order, none when ready', async () => {
+    const r = await release();
+    const reasons = async () => (await r.progress()).not_ready_because;
+    expect(await reasons()).toEqual(['no_runs']);
+    const run = await r.run();
+    expect(await reasons()).toEqual(['runs_open']);
+    await r.submit(run.id, [
+      { automation_id: 'A', status: 'blocked' },
+      { automation_id: 'B', status: 'failed' },
+    ]);
+    expect(await reasons()).toEqual(['runs_open', 'failed_results', 'blocked_results']);
+    await r.complete(run.id);
+    expect(await reasons()).toEqual(['failed_results', 'blocked_results']);
+    // A reopened run is open again until it completes again.
+    await r.reopen(run.id);
+    await r.submit(run.id, [{ automation_id: 'B', status: 'passed' }]);
+    expect(await reasons()).toEqual(['runs_open', 'blocked_results']);
+    await r.submit(run.id, [{ automation_id: 'A', status: 'passed' }]);
+    await r.complete(run.id);
+    expect(await r.progress()).toMatchObject({ ready: true, not_ready_because: [] });
   });
 
   it('is not ready while a current result is blocked', async () => {
@@ -99,6 +130,7 @@ describe('GET /releases/{id}/progress definitions', () => {
       results: { total: 1, blocked: 1 },
       pass_rate: 0,
       ready: false,
+      not_ready_because: ['blocked_results'],
     });
   });
 
@@ -117,6 +149,7 @@ describe('GET /releases/{id}/progress definitions', () => {
       pass_rate: null,
       completion_rate: 0,
       ready: true,
+      not_ready_because: [],
     });
   });
 

@@ -69,6 +69,8 @@ describe('failure detail on results (CONTRACT §12)', () => {
         failure_type: 'AssertionError',
         stack_trace: 'at d.failed(D.java:12)\n\tat main(Main.java:3)',
         signature: expect.stringMatching(SIGNATURE),
+        configuration: null,
+        attempts: [],
       });
       // A failure without type or message has a signature too: that of "no detail".
       expect(blocked).toMatchObject({

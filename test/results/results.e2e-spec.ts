@@ -70,6 +70,8 @@ describe('results', () => {
         failure_type: null,
         stack_trace: null,
         signature: null,
+        configuration: null,
+        attempts: [],
       });
       expect(res.body.data[1]).toMatchObject({
         test_case_id: known.id,

@@ -223,6 +223,7 @@ describe('GET /releases/{id}/progress', () => {
       pass_rate: null,
       completion_rate: null,
       ready: false,
+      not_ready_because: ['no_runs'],
     });
 
     await t.http
@@ -264,6 +265,7 @@ describe('GET /releases/{id}/progress', () => {
       pass_rate: 0.5,
       completion_rate: 0.8,
       ready: false,
+      not_ready_because: ['runs_open', 'blocked_results'],
     });
 
     // E is retested and passes; C runs and passes; both runs complete → ready.
@@ -297,6 +299,7 @@ describe('GET /releases/{id}/progress', () => {
       pass_rate: 0.8,
       completion_rate: 1,
       ready: true,
+      not_ready_because: [],
     });
   });
 

@@ -347,11 +347,15 @@ describe('a run’s write path (service tier)', () => {
       ]);
     });
 
-    it('refuses a move to the same or an earlier status with 409, leaving the run and the outbox as they were', async () => {
+    it('refuses a move to the same status with 409, leaving the run and the outbox as they were', async () => {
       const r = await run();
+      expect(await refusal(transition(r, 'in_progress'))).toMatchObject({
+        status: 409,
+        details: { reason: 'invalid_transition' },
+      });
       await transition(r, 'submitted');
       const submitted = await runRow(r.runId);
-      for (const status of ['in_progress', 'submitted'] as const) {
+      for (const status of ['submitted'] as const) {
         expect(await refusal(transition(r, status))).toMatchObject({
           status: 409,
           details: { reason: 'invalid_transition' },
@@ -362,6 +366,58 @@ describe('a run’s write path (service tier)', () => {
         'testrun.created.v1',
         'testrun.submitted.v1',
       ]);
+    });
+  });
+
+  describe('reopening', () => {
+    it('takes results into a reopened run and completes it again with complete: true', async () => {
+      const r = await run();
+      await submit(r, [{ automation_id: 'a', status: 'failed' }], true);
+      const completed = await runRow(r.runId);
+      const reopened = await transition(r, 'in_progress');
+      expect(reopened).toMatchObject({ status: 'in_progress', completed_at: null });
+      expect(await runRow(r.runId)).toMatchObject({
+        status: 'in_progress',
+        completed_at: null,
+        submitted_at: null,
+      });
+      await submit(r, [{ automation_id: 'a', status: 'passed' }], true);
+      const again = await runRow(r.runId);
+      expect(again).toMatchObject({ status: 'completed', failed: 0, passed: 1, total: 1 });
+      expect(again.completed_at.getTime()).toBeGreaterThanOrEqual(completed.completed_at.getTime());
+      expect(await eventsOf(r.organizationId)).toEqual([
+        'testrun.created.v1',
+        'testcase.failed.v1',
+        'testrun.completed.v1',
+        'testrun.reopened.v1',
+        'testrun.completed.v1',
+      ]);
+    });
+
+    it('keeps the gate verdict of the last completion on the run, null before any', async () => {
+      const r = await run();
+      const gateOf = async () =>
+        one('SELECT gate_passed, gate_evaluated_at FROM test_run WHERE id = $1', [r.runId]);
+      expect(await gateOf()).toEqual({ gate_passed: null, gate_evaluated_at: null });
+      await transition(r, 'submitted');
+      // Judged for the submitted event, but kept only at a completion.
+      expect(await gateOf()).toEqual({ gate_passed: null, gate_evaluated_at: null });
+      // Nothing ran: min_tests fails it.
+      const first = await transition(r, 'completed');
+      expect(first.gate).toEqual({ passed: false, evaluated_at: expect.any(String) });
+      expect(await gateOf()).toEqual({
+        gate_passed: false,
+        gate_evaluated_at: new Date(first.gate?.evaluated_at as string),
+      });
+      await transition(r, 'in_progress');
+      expect(await gateOf()).toMatchObject({ gate_passed: false });
+      await submit(r, [{ automation_id: 'a', status: 'passed' }]);
+      const second = await transition(r, 'completed');
+      expect(second.gate?.passed).toBe(true);
+      expect(await gateOf()).toEqual({
+        gate_passed: true,
+        gate_evaluated_at: new Date(second.gate?.evaluated_at as string),
+      });
     });
   });
 

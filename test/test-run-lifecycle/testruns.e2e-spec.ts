@@ -50,6 +50,7 @@ describe('test runs', () => {
         counts: ZERO,
         submitted_at: null,
         completed_at: null,
+        gate: null,
         created_at: expect.any(String),
         updated_at: expect.any(String),
       });
@@ -178,7 +179,7 @@ describe('test runs', () => {
     const read = async (key: string, id: string) =>
       (await t.http.get(`/api/v1/testruns/${id}`).set(withKey(key)).expect(200)).body;
 
-    it('moves in_progress → submitted → completed, and completed is final', async () => {
+    it('moves in_progress → submitted → completed; a completed run moves only back to in_progress', async () => {
       const { key, project } = await tenantWithProject();
       const run = await createRun(t, key, project.id);
       const submitted = await patch(key, run.id, 'submitted');
@@ -210,7 +211,7 @@ describe('test runs', () => {
         completed_at: expect.stringMatching(/Z$/),
         counts: { total: 1, passed: 1 },
       });
-      for (const status of ['completed', 'submitted', 'in_progress']) {
+      for (const status of ['completed', 'submitted']) {
         const res = await patch(key, run.id, status);
         expect({ status, code: res.status, body: res.body }).toEqual({
           status,
@@ -231,8 +232,121 @@ describe('test runs', () => {
         message: expect.any(String),
         details: { reason: 'run_completed' },
       });
-      // Completed is final: nothing above changed it, its time or its counts.
+      // Until it is reopened: nothing above changed it, its time or its counts.
       expect(await read(key, run.id)).toEqual(completed.body);
+    });
+
+    describe('reopening (status in_progress)', () => {
+      const events = (
+        organizationId: string,
+        runId: string,
+      ): Promise<Array<{ type: string; data: Record<string, unknown> }>> =>
+        t.app.get(DataSource).query(
+          `SELECT type, data FROM domain_event WHERE organization_id = $1 AND data->>'id' = $2
+            ORDER BY created_at, id`,
+          [organizationId, runId],
+        );
+
+      it('reopens a completed run: results accepted again, then completed again with a new verdict', async () => {
+        const { key, project, org } = await tenantWithProject();
+        const run = await createRun(t, key, project.id);
+        await submitResults(t, key, run.id, [{ automation_id: 'a', status: 'failed' }]);
+        await patch(key, run.id, 'submitted').expect(200);
+        const completed = (await patch(key, run.id, 'completed').expect(200)).body;
+        expect(completed.gate).toEqual({ passed: false, evaluated_at: expect.any(String) });
+
+        const reopened = await patch(key, run.id, 'in_progress');
+        expect(reopened.status).toBe(200);
+        // Not completed any more; still submitted once; the kept verdict stays until renewed.
+        expect(reopened.body).toEqual({
+          ...completed,
+          status: 'in_progress',
+          completed_at: null,
+          updated_at: expect.any(String),
+        });
+        expect(await read(key, run.id)).toEqual(reopened.body);
+        const again = await patch(key, run.id, 'in_progress');
+        expect(again.status).toBe(409);
+        expect(again.body).toEqual({
+          error: 'conflict',
+          message: 'A test run cannot move from in_progress to in_progress.',
+          details: { reason: 'invalid_transition' },
+        });
+
+        const accepted = await submitResults(t, key, run.id, [
+          { automation_id: 'a', status: 'passed' },
+        ]);
+        expect(accepted.status).toBe(201);
+        const done = (await patch(key, run.id, 'completed').expect(200)).body;
+        expect(done).toMatchObject({
+          status: 'completed',
+          submitted_at: completed.submitted_at,
+          completed_at: expect.stringMatching(/Z$/),
+          counts: { total: 1, passed: 1, failed: 0 },
+          gate: { passed: true, evaluated_at: expect.any(String) },
+        });
+
+        const written = await events(org.id, run.id);
+        expect(written.map((e) => e.type)).toEqual([
+          'testrun.created.v1',
+          'testrun.submitted.v1',
+          'testrun.completed.v1',
+          'testrun.reopened.v1',
+          'testrun.completed.v1',
+        ]);
+        // The reopened event carries the run as the API returned it.
+        expect(written[3].data).toEqual(reopened.body);
+        expect(written[2].data).toMatchObject({
+          gate: { passed: false },
+          comparison: { summary: { new_failures: 1 } },
+        });
+        expect(written[4].data).toMatchObject({
+          counts: { passed: 1, failed: 0 },
+          gate: { passed: true },
+          comparison: { summary: { new_failures: 0 } },
+        });
+      });
+
+      it('reopens a submitted run; refuses a run in progress, changing nothing', async () => {
+        const { key, project, org } = await tenantWithProject();
+        const run = await createRun(t, key, project.id);
+        const refused = await patch(key, run.id, 'in_progress');
+        expect(refused.status).toBe(409);
+        expect(refused.body.details).toEqual({ reason: 'invalid_transition' });
+        expect(await read(key, run.id)).toEqual(run);
+        const submitted = (await patch(key, run.id, 'submitted').expect(200)).body;
+        const reopened = (await patch(key, run.id, 'in_progress').expect(200)).body;
+        expect(reopened).toMatchObject({
+          status: 'in_progress',
+          submitted_at: submitted.submitted_at,
+          completed_at: null,
+          gate: null,
+        });
+        // Submitted again: a new submission time.
+        const resubmitted = (await patch(key, run.id, 'submitted').expect(200)).body;
+        expect(Date.parse(resubmitted.submitted_at)).toBeGreaterThanOrEqual(
+          Date.parse(submitted.submitted_at),
+        );
+        expect((await events(org.id, run.id)).map((e) => e.type)).toEqual([
+          'testrun.created.v1',
+          'testrun.submitted.v1',
+          'testrun.reopened.v1',
+          'testrun.submitted.v1',
+        ]);
+      });
+
+      it('reopens through the internal API too, as the operator', async () => {
+        const { key, project } = await tenantWithProject();
+        const run = await createRun(t, key, project.id);
+        await patch(key, run.id, 'completed').expect(200);
+        const internal = (status: string) =>
+          t.http.patch(`/internal/v1/testruns/${run.id}`).set(OPERATOR).send({ status });
+        const reopened = await internal('in_progress');
+        expect(reopened.status).toBe(200);
+        expect(reopened.body).toEqual(await read(key, run.id));
+        expect(reopened.body.status).toBe('in_progress');
+        expect((await internal('in_progress')).status).toBe(409);
+      });
     });
 
     // in_progress → completed directly: test/test-run-lifecycle/submit-results.medium-spec.ts.

@@ -183,11 +183,15 @@ describe('webhooks', () => {
 
   describe('subscriptions', () => {
     it('creates with a secret shown once, lists without it, deletes', async () => {
-      const { key, webhook } = await subscribed(['build.created.v1', 'testrun.completed.v1']);
+      const { key, webhook } = await subscribed([
+        'build.created.v1',
+        'testrun.completed.v1',
+        'testrun.reopened.v1',
+      ]);
       expect(webhook).toEqual({
         id: expect.any(String),
         url,
-        events: ['build.created.v1', 'testrun.completed.v1'],
+        events: ['build.created.v1', 'testrun.completed.v1', 'testrun.reopened.v1'],
         description: 'CI',
         active: true,
         created_at: expect.any(String),
@@ -351,27 +355,33 @@ describe('webhooks', () => {
         'testrun.created.v1',
         'testrun.submitted.v1',
         'testrun.completed.v1',
+        'testrun.reopened.v1',
         'testcase.failed.v1',
         'release.released.v1',
         'testcase.quarantined.v1',
         'testcase.unquarantined.v1',
       ]);
-      expect(res.body.pagination).toEqual({ total: 8, limit: 25, offset: 0, has_more: false });
+      expect(res.body.data[4]).toEqual({
+        type: 'testrun.reopened.v1',
+        resource: 'test_run',
+        description: expect.stringMatching(/reopened/),
+      });
+      expect(res.body.pagination).toEqual({ total: 9, limit: 25, offset: 0, has_more: false });
     });
 
     it('pages the event types as every collection (CONTRACT §5)', async () => {
       const { key } = await createTenant(t, ['builds:read']);
       const page = await t.http
-        .get('/api/v1/events?limit=3&offset=6')
+        .get('/api/v1/events?limit=3&offset=7')
         .set(withKey(key))
         .expect(200);
       expect(page.body.data.map((e: { type: string }) => e.type)).toEqual([
         'testcase.quarantined.v1',
         'testcase.unquarantined.v1',
       ]);
-      expect(page.body.pagination).toEqual({ total: 8, limit: 3, offset: 6, has_more: false });
+      expect(page.body.pagination).toEqual({ total: 9, limit: 3, offset: 7, has_more: false });
       const first = await t.http.get('/api/v1/events?limit=2').set(withKey(key)).expect(200);
-      expect(first.body.pagination).toEqual({ total: 8, limit: 2, offset: 0, has_more: true });
+      expect(first.body.pagination).toEqual({ total: 9, limit: 2, offset: 0, has_more: true });
       for (const [param, value] of [
         ['limit', '0'],
         ['limit', '101'],

@@ -839,6 +839,14 @@ export interface components {
             completion_rate: number | null;
             /** @description At least one run, every run completed, nothing failed or blocked */
             ready: boolean;
+            /**
+             * @description What keeps the release from ready, in this order: no run, a run not completed, a current result failed, one blocked; [] when ready
+             * @example [
+             *       "runs_open",
+             *       "failed_results"
+             *     ]
+             */
+            not_ready_because: ("no_runs" | "runs_open" | "failed_results" | "blocked_results")[];
         };
         CreateReleaseDto: {
             name: string;
@@ -1048,6 +1056,15 @@ export interface components {
              */
             flaky: number;
         };
+        KeptGateVerdict: {
+            /** @description Whether the run passed its quality gate when completed */
+            passed: boolean;
+            /**
+             * Format: date-time
+             * @description When the gate was evaluated, in the completion’s transaction
+             */
+            evaluated_at: string;
+        };
         TestRunResponse: {
             /** Format: uuid */
             id: string;
@@ -1067,8 +1084,12 @@ export interface components {
             counts: components["schemas"]["TestRunCounts"];
             /** Format: date-time */
             submitted_at: string | null;
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @description Null again while a completed run is reopened
+             */
             completed_at: string | null;
+            gate: components["schemas"]["KeptGateVerdict"] | null;
             /** Format: date-time */
             created_at: string;
             /** Format: date-time */
@@ -1076,7 +1097,7 @@ export interface components {
         };
         UpdateTestRunDto: {
             /**
-             * @description `submitted` from `in_progress`; `completed` from either. Completed is final; any other move is 409.
+             * @description `submitted` from `in_progress`; `completed` from either; `in_progress` from `submitted` or `completed` reopens the run (it takes results again). Any other move, the same status included, is 409.
              * @enum {string}
              */
             status: "in_progress" | "submitted" | "completed";
@@ -1141,6 +1162,15 @@ export interface components {
              */
             complete?: boolean;
         };
+        AttemptDto: {
+            /** @enum {string} */
+            status: "passed" | "failed" | "blocked" | "skipped" | "retest" | "untested";
+            /** @example 1250 */
+            duration_ms: number | null;
+            message: string | null;
+            failure_type: string | null;
+            stack_trace: string | null;
+        };
         ResultResponse: {
             /** Format: uuid */
             id: string;
@@ -1185,6 +1215,13 @@ export interface components {
              * @example 3f9a0c1d2b4e5f60
              */
             signature: string | null;
+            /**
+             * @description The environment the result ran in (a browser, an OS, a Playwright project, a CI matrix leg); null for none. A run keeps one current result per test case and configuration
+             * @example firefox
+             */
+            configuration: string | null;
+            /** @description The earlier attempts of the same execution, oldest first (at most 20); the result’s own fields are the final attempt’s */
+            attempts: components["schemas"]["AttemptDto"][];
         };
         SubmittedResultsResponse: {
             /** @example 1000 */
@@ -1240,6 +1277,13 @@ export interface components {
              * @example 3f9a0c1d2b4e5f60
              */
             signature: string | null;
+            /**
+             * @description The environment the result ran in (a browser, an OS, a Playwright project, a CI matrix leg); null for none. A run keeps one current result per test case and configuration
+             * @example firefox
+             */
+            configuration: string | null;
+            /** @description The earlier attempts of the same execution, oldest first (at most 20); the result’s own fields are the final attempt’s */
+            attempts: components["schemas"]["AttemptDto"][];
             /** @example pays by card */
             test_case_title: string;
             /** @example checkout.Payment.pays by card */
@@ -1299,6 +1343,13 @@ export interface components {
              * @example 3f9a0c1d2b4e5f60
              */
             signature: string | null;
+            /**
+             * @description The environment the result ran in (a browser, an OS, a Playwright project, a CI matrix leg); null for none. A run keeps one current result per test case and configuration
+             * @example firefox
+             */
+            configuration: string | null;
+            /** @description The earlier attempts of the same execution, oldest first (at most 20); the result’s own fields are the final attempt’s */
+            attempts: components["schemas"]["AttemptDto"][];
             /** @example Nightly */
             test_run_name: string;
             /**
@@ -1344,6 +1395,11 @@ export interface components {
         ComparisonItem: {
             /** Format: uuid */
             test_case_id: string;
+            /**
+             * @description The slot’s configuration (CONTRACT §13): runs are compared slot by slot
+             * @example firefox
+             */
+            configuration: string | null;
             automation_id: string | null;
             title: string;
             /**
@@ -1377,7 +1433,7 @@ export interface components {
         };
         GateRuleResponse: {
             /** @enum {string} */
-            name: "no_new_failures" | "min_pass_rate" | "no_missing_tests";
+            name: "no_new_failures" | "min_pass_rate" | "no_missing_tests" | "min_tests";
             /** @description True also when the rule is skipped or not required */
             passed: boolean;
             /** @example 2 new failures outside quarantine. */
@@ -1389,6 +1445,11 @@ export interface components {
             /** @description True when every rule passed */
             passed: boolean;
             rules: components["schemas"]["GateRuleResponse"][];
+            /**
+             * Format: date-time
+             * @description When the gate was evaluated: now, with today’s quarantine
+             */
+            evaluated_at: string;
         };
         FailureGroupCase: {
             /** Format: uuid */
@@ -1426,6 +1487,11 @@ export interface components {
             gate_min_pass_rate?: number | null;
             /** @description A case of the baseline absent now fails the gate */
             gate_forbid_missing_tests?: boolean;
+            /**
+             * @description Least executed results a run needs to pass the gate (default 1; 0: any run)
+             * @example 1
+             */
+            gate_min_tests?: number;
         };
         ProjectGateSettingsResponse: {
             /** Format: uuid */
@@ -1447,12 +1513,19 @@ export interface components {
             gate_min_pass_rate: number | null;
             /** @example false */
             gate_forbid_missing_tests: boolean;
+            /** @example 1 */
+            gate_min_tests: number;
         };
         FlakyTestResponse: {
             /** Format: uuid */
             test_case_id: string;
             /** @example checkout.PaymentTest.paysWithSavedCard */
             automation_id: string | null;
+            /**
+             * @description The slot’s configuration (CONTRACT §13): a test is listed per configuration
+             * @example firefox
+             */
+            configuration: string | null;
             /** @example Pays with a saved card */
             title: string;
             /**
@@ -1595,7 +1668,7 @@ export interface components {
             /** Format: uuid */
             event_id: string;
             /** @enum {string} */
-            event_type: "build.created.v1" | "testrun.created.v1" | "testrun.submitted.v1" | "testrun.completed.v1" | "testcase.failed.v1" | "release.released.v1" | "testcase.quarantined.v1" | "testcase.unquarantined.v1";
+            event_type: "build.created.v1" | "testrun.created.v1" | "testrun.submitted.v1" | "testrun.completed.v1" | "testrun.reopened.v1" | "testcase.failed.v1" | "release.released.v1" | "testcase.quarantined.v1" | "testcase.unquarantined.v1";
             /** @enum {string} */
             status: "pending" | "succeeded" | "failed";
             /** @description Finished attempts */
@@ -1618,7 +1691,7 @@ export interface components {
              *       "testrun.completed.v1"
              *     ]
              */
-            events: ("*" | "build.created.v1" | "testrun.created.v1" | "testrun.submitted.v1" | "testrun.completed.v1" | "testcase.failed.v1" | "release.released.v1" | "testcase.quarantined.v1" | "testcase.unquarantined.v1")[];
+            events: ("*" | "build.created.v1" | "testrun.created.v1" | "testrun.submitted.v1" | "testrun.completed.v1" | "testrun.reopened.v1" | "testcase.failed.v1" | "release.released.v1" | "testcase.quarantined.v1" | "testcase.unquarantined.v1")[];
             description?: string;
         };
         InternalWebhookResponse: {
@@ -3697,6 +3770,8 @@ export interface operations {
                 test_case_id?: string;
                 /** @description Every result, not only each case’s current one */
                 include_history?: boolean;
+                /** @description Only results in this configuration (compared after trimming); empty: only those without one */
+                configuration?: string;
                 /** @description The test case’s title or automation id contains this text (case-insensitive) */
                 q?: string;
             };
@@ -3889,6 +3964,8 @@ export interface operations {
                 /** @description The branch of the run’s build */
                 branch?: string;
                 test_run_id?: string;
+                /** @description Only results in this configuration (compared after trimming); empty: only those without one */
+                configuration?: string;
             };
             header?: never;
             path: {
@@ -4224,6 +4301,8 @@ export interface operations {
                 min_executions?: number;
                 /** @description Only runs whose build is on this branch */
                 branch?: string;
+                /** @description Only results in this configuration (compared after trimming); empty: only those without one */
+                configuration?: string;
             };
             header?: never;
             path: {
@@ -4886,7 +4965,7 @@ export interface operations {
                 limit?: number;
                 offset?: number;
                 status?: "pending" | "succeeded" | "failed";
-                event_type?: "build.created.v1" | "testrun.created.v1" | "testrun.submitted.v1" | "testrun.completed.v1" | "testcase.failed.v1" | "release.released.v1" | "testcase.quarantined.v1" | "testcase.unquarantined.v1";
+                event_type?: "build.created.v1" | "testrun.created.v1" | "testrun.submitted.v1" | "testrun.completed.v1" | "testrun.reopened.v1" | "testcase.failed.v1" | "release.released.v1" | "testcase.quarantined.v1" | "testcase.unquarantined.v1";
             };
             header?: never;
             path: {

@@ -489,6 +489,23 @@ export interface webhooks {
         patch?: never;
         trace?: never;
     };
+    "testrun.reopened.v1": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** A submitted or completed test run was reopened: it takes results again. */
+        post: operations["webhook_testrun_reopened_v1"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "testcase.failed.v1": {
         parameters: {
             query?: never;
@@ -720,6 +737,14 @@ export interface components {
             completion_rate: number | null;
             /** @description At least one run, every run completed, nothing failed or blocked */
             ready: boolean;
+            /**
+             * @description What keeps the release from ready, in this order: no run, a run not completed, a current result failed, one blocked; [] when ready
+             * @example [
+             *       "runs_open",
+             *       "failed_results"
+             *     ]
+             */
+            not_ready_because: ("no_runs" | "runs_open" | "failed_results" | "blocked_results")[];
         };
         ReleaseResponse: {
             /** Format: uuid */
@@ -917,6 +942,15 @@ export interface components {
              */
             flaky: number;
         };
+        KeptGateVerdict: {
+            /** @description Whether the run passed its quality gate when completed */
+            passed: boolean;
+            /**
+             * Format: date-time
+             * @description When the gate was evaluated, in the completion’s transaction
+             */
+            evaluated_at: string;
+        };
         TestRunResponse: {
             /** Format: uuid */
             id: string;
@@ -936,8 +970,12 @@ export interface components {
             counts: components["schemas"]["TestRunCounts"];
             /** Format: date-time */
             submitted_at: string | null;
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @description Null again while a completed run is reopened
+             */
             completed_at: string | null;
+            gate: components["schemas"]["KeptGateVerdict"] | null;
             /** Format: date-time */
             created_at: string;
             /** Format: date-time */
@@ -945,7 +983,7 @@ export interface components {
         };
         UpdateTestRunDto: {
             /**
-             * @description `submitted` from `in_progress`; `completed` from either. Completed is final; any other move is 409.
+             * @description `submitted` from `in_progress`; `completed` from either; `in_progress` from `submitted` or `completed` reopens the run (it takes results again). Any other move, the same status included, is 409.
              * @enum {string}
              */
             status: "in_progress" | "submitted" | "completed";
@@ -1018,6 +1056,15 @@ export interface components {
              */
             complete?: boolean;
         };
+        AttemptDto: {
+            /** @enum {string} */
+            status: "passed" | "failed" | "blocked" | "skipped" | "retest" | "untested";
+            /** @example 1250 */
+            duration_ms: number | null;
+            message: string | null;
+            failure_type: string | null;
+            stack_trace: string | null;
+        };
         ResultResponse: {
             /** Format: uuid */
             id: string;
@@ -1062,6 +1109,13 @@ export interface components {
              * @example 3f9a0c1d2b4e5f60
              */
             signature: string | null;
+            /**
+             * @description The environment the result ran in (a browser, an OS, a Playwright project, a CI matrix leg); null for none. A run keeps one current result per test case and configuration
+             * @example firefox
+             */
+            configuration: string | null;
+            /** @description The earlier attempts of the same execution, oldest first (at most 20); the result’s own fields are the final attempt’s */
+            attempts: components["schemas"]["AttemptDto"][];
         };
         SubmittedResultsResponse: {
             /** @example 1000 */
@@ -1125,6 +1179,13 @@ export interface components {
              * @example 3f9a0c1d2b4e5f60
              */
             signature: string | null;
+            /**
+             * @description The environment the result ran in (a browser, an OS, a Playwright project, a CI matrix leg); null for none. A run keeps one current result per test case and configuration
+             * @example firefox
+             */
+            configuration: string | null;
+            /** @description The earlier attempts of the same execution, oldest first (at most 20); the result’s own fields are the final attempt’s */
+            attempts: components["schemas"]["AttemptDto"][];
             /** @example Nightly */
             test_run_name: string;
             /**
@@ -1188,6 +1249,11 @@ export interface components {
         ComparisonItem: {
             /** Format: uuid */
             test_case_id: string;
+            /**
+             * @description The slot’s configuration (CONTRACT §13): runs are compared slot by slot
+             * @example firefox
+             */
+            configuration: string | null;
             automation_id: string | null;
             title: string;
             /**
@@ -1221,7 +1287,7 @@ export interface components {
         };
         GateRuleResponse: {
             /** @enum {string} */
-            name: "no_new_failures" | "min_pass_rate" | "no_missing_tests";
+            name: "no_new_failures" | "min_pass_rate" | "no_missing_tests" | "min_tests";
             /** @description True also when the rule is skipped or not required */
             passed: boolean;
             /** @example 2 new failures outside quarantine. */
@@ -1233,12 +1299,22 @@ export interface components {
             /** @description True when every rule passed */
             passed: boolean;
             rules: components["schemas"]["GateRuleResponse"][];
+            /**
+             * Format: date-time
+             * @description When the gate was evaluated: now, with today’s quarantine
+             */
+            evaluated_at: string;
         };
         FlakyTestResponse: {
             /** Format: uuid */
             test_case_id: string;
             /** @example checkout.PaymentTest.paysWithSavedCard */
             automation_id: string | null;
+            /**
+             * @description The slot’s configuration (CONTRACT §13): a test is listed per configuration
+             * @example firefox
+             */
+            configuration: string | null;
             /** @example Pays with a saved card */
             title: string;
             /**
@@ -1368,7 +1444,7 @@ export interface components {
             /** Format: uuid */
             event_id: string;
             /** @enum {string} */
-            event_type: "build.created.v1" | "testrun.created.v1" | "testrun.submitted.v1" | "testrun.completed.v1" | "testcase.failed.v1" | "release.released.v1" | "testcase.quarantined.v1" | "testcase.unquarantined.v1";
+            event_type: "build.created.v1" | "testrun.created.v1" | "testrun.submitted.v1" | "testrun.completed.v1" | "testrun.reopened.v1" | "testcase.failed.v1" | "release.released.v1" | "testcase.quarantined.v1" | "testcase.unquarantined.v1";
             /** @enum {string} */
             status: "pending" | "succeeded" | "failed";
             /** @description Finished attempts */
@@ -1442,9 +1518,11 @@ export interface components {
                     baseline_run_id: string | null;
                     summary: components["schemas"]["ComparisonSummary"];
                 };
-                /** @description Whether the run passes its project’s quality gate */
+                /** @description Whether the run passes its project’s quality gate, as of the status change (on completion, the verdict the run keeps) */
                 gate: {
                     passed: boolean;
+                    /** Format: date-time */
+                    evaluated_at: string;
                 };
             };
         };
@@ -1468,11 +1546,28 @@ export interface components {
                     baseline_run_id: string | null;
                     summary: components["schemas"]["ComparisonSummary"];
                 };
-                /** @description Whether the run passes its project’s quality gate */
+                /** @description Whether the run passes its project’s quality gate, as of the status change (on completion, the verdict the run keeps) */
                 gate: {
                     passed: boolean;
+                    /** Format: date-time */
+                    evaluated_at: string;
                 };
             };
+        };
+        /** @description A submitted or completed test run was reopened: it takes results again. */
+        WebhookEvent_testrun_reopened_v1: {
+            /**
+             * Format: uuid
+             * @description Event id, the same on every delivery of it
+             */
+            id: string;
+            /** @enum {string} */
+            type: "testrun.reopened.v1";
+            /** Format: date-time */
+            created_at: string;
+            /** Format: uuid */
+            organization_id: string;
+            data: components["schemas"]["TestRunResponse"];
         };
         /** @description A test case execution recorded a failed result. */
         WebhookEvent_testcase_failed_v1: {
@@ -2791,6 +2886,8 @@ export interface operations {
                 test_case_id?: string;
                 /** @description Every result, not only each case’s current one */
                 include_history?: boolean;
+                /** @description Only results in this configuration (compared after trimming); empty: only those without one */
+                configuration?: string;
             };
             header?: never;
             path: {
@@ -3222,6 +3319,8 @@ export interface operations {
                 /** @description The branch of the run’s build */
                 branch?: string;
                 test_run_id?: string;
+                /** @description Only results in this configuration (compared after trimming); empty: only those without one */
+                configuration?: string;
             };
             header?: never;
             path: {
@@ -3614,6 +3713,8 @@ export interface operations {
                 min_executions?: number;
                 /** @description Only runs whose build is on this branch */
                 branch?: string;
+                /** @description Only results in this configuration (compared after trimming); empty: only those without one */
+                configuration?: string;
             };
             header?: never;
             path: {
@@ -4316,7 +4417,7 @@ export interface operations {
                 limit?: number;
                 offset?: number;
                 status?: "pending" | "succeeded" | "failed";
-                event_type?: "build.created.v1" | "testrun.created.v1" | "testrun.submitted.v1" | "testrun.completed.v1" | "testcase.failed.v1" | "release.released.v1" | "testcase.quarantined.v1" | "testcase.unquarantined.v1";
+                event_type?: "build.created.v1" | "testrun.created.v1" | "testrun.submitted.v1" | "testrun.completed.v1" | "testrun.reopened.v1" | "testcase.failed.v1" | "release.released.v1" | "testcase.quarantined.v1" | "testcase.unquarantined.v1";
             };
             header?: never;
             path: {
@@ -4832,6 +4933,41 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": components["schemas"]["WebhookEvent_testrun_completed_v1"];
+            };
+        };
+        responses: {
+            /** @description Any 2xx within the time limit is success; 410 stops retries */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    webhook_testrun_reopened_v1: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event type */
+                "X-Service-Event": string;
+                /** @description The delivery id, the same on every attempt */
+                "X-Service-Delivery": string;
+                /** @description `t=<unix seconds>,v1=<hex HMAC-SHA256 of "<t>.<body>" keyed with the secret>` */
+                "X-Service-Signature": string;
+                /** @description Standard Webhooks: the event id */
+                "webhook-id": string;
+                /** @description Standard Webhooks: unix seconds */
+                "webhook-timestamp": string;
+                /** @description Standard Webhooks: `v1,<base64 HMAC-SHA256>` keyed with the secret’s decoded bytes */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["WebhookEvent_testrun_reopened_v1"];
             };
         };
         responses: {

@@ -15,6 +15,8 @@ import { KeepCaseOutcomes1795476498795 } from './1795476498795-KeepCaseOutcomes.
 import { CreateConsoleSessions1795484634867 } from './1795484634867-CreateConsoleSessions.js';
 import { ConsoleSessionsRememberEmail1795490000000 } from './1795490000000-ConsoleSessionsRememberEmail.js';
 import { ProjectKeysIgnoreCase1795500000000 } from './1795500000000-ProjectKeysIgnoreCase.js';
+import { KeepRunVerdicts1795510000000 } from './1795510000000-KeepRunVerdicts.js';
+import { ResultSlotsAndAttempts1795706444052 } from './1795706444052-ResultSlotsAndAttempts.js';
 
 /** Every migration in the order it runs; the app and the migration CLI share this list. */
 export const MIGRATIONS: Array<new () => MigrationInterface> = [
@@ -43,4 +45,8 @@ export const MIGRATIONS: Array<new () => MigrationInterface> = [
   ConsoleSessionsRememberEmail1795490000000,
   // Project keys unique in any case; keys that differ only in case renamed `<key>-<n>` (issue 25).
   ProjectKeysIgnoreCase1795500000000,
+  // A run keeps its gate verdict at completion; the gate's min_tests setting (issue 27).
+  KeepRunVerdicts1795510000000,
+  // A result's configuration and attempts; a run's current results are per slot (CONTRACT §13).
+  ResultSlotsAndAttempts1795706444052,
 ];

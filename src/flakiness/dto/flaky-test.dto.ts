@@ -2,6 +2,8 @@ import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { IsOptional, IsString, Length } from 'class-validator';
 import { IntegerQueryParam, PaginationQuery } from '../../common/pagination/pagination.js';
 import { TestCaseRef } from './test-case-ref.dto.js';
+import { ConfigurationFilter } from '../../results/dto/configuration-filter.js';
+import { ApiNullable } from '../../common/openapi.decorators.js';
 
 /** Bounds shared by both counts of results per case (a flip rate needs two at the least). */
 const RESULTS_PER_CASE = { minimum: 2, maximum: 200 };
@@ -30,9 +32,18 @@ export class FlakyTestsQuery extends PaginationQuery {
   @IsString()
   @Length(1, 255)
   branch?: string;
+
+  @ConfigurationFilter()
+  configuration?: string;
 }
 
 export class FlakyTestResponse extends TestCaseRef {
+  @ApiNullable(String, {
+    description: 'The slot’s configuration (CONTRACT §13): a test is listed per configuration',
+    example: 'firefox',
+  })
+  configuration!: string | null;
+
   @ApiProperty({ example: 'Pays with a saved card' })
   title!: string;
 

@@ -3,7 +3,7 @@ import { Counter, References, Uuid } from '../../database/columns.js';
 import { TestCase } from '../../projects/entities/test-case.entity.js';
 
 /**
- * A test case's outcome in each of its project's runs, one character per run, kept by the
+ * A test case's outcome, in one configuration, in each of its project's runs, one character per run, kept by the
  * writers of results in their own transactions (`case-outcomes.repository.ts`) so that the flaky list
  * reads one short row per case instead of sorting every result of the project.
  *
@@ -18,6 +18,10 @@ import { TestCase } from '../../projects/entities/test-case.entity.js';
 export class CaseOutcomeSlots {
   @PrimaryColumn({ type: 'uuid' })
   testCaseId!: string;
+
+  /** The slot's configuration (CONTRACT §13): '' for none, as in `test_run_case`. */
+  @PrimaryColumn({ type: 'varchar', length: 100, default: '' })
+  configuration!: string;
 
   @References(() => TestCase, 'test_case_id') testCase?: Relation<TestCase>;
 

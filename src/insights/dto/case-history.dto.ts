@@ -1,3 +1,4 @@
+import { ConfigurationFilter } from '../../results/dto/configuration-filter.js';
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { IsIn, IsOptional, IsString, Length } from 'class-validator';
 import { ApiNullable } from '../../common/openapi.decorators.js';
@@ -34,4 +35,7 @@ export class CaseHistoryQuery extends CreatedBetweenQuery {
 
   @IsOptionalId('test_run_id must be a test run id (UUID)')
   test_run_id?: string;
+
+  @ConfigurationFilter()
+  configuration?: string;
 }

@@ -38,6 +38,12 @@ export class ComparisonItem {
   @ApiId()
   test_case_id!: string;
 
+  @ApiNullable(String, {
+    description: 'The slot’s configuration (CONTRACT §13): runs are compared slot by slot',
+    example: 'firefox',
+  })
+  configuration!: string | null;
+
   @ApiNullable(String)
   automation_id!: string | null;
 

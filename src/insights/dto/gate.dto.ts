@@ -1,7 +1,12 @@
 import { ApiProperty } from '@nestjs/swagger';
-import { ApiId } from '../../common/openapi.decorators.js';
+import { ApiId, ApiTimestamp } from '../../common/openapi.decorators.js';
 
-export const GATE_RULES = ['no_new_failures', 'min_pass_rate', 'no_missing_tests'] as const;
+export const GATE_RULES = [
+  'no_new_failures',
+  'min_pass_rate',
+  'no_missing_tests',
+  'min_tests',
+] as const;
 export type GateRuleName = (typeof GATE_RULES)[number];
 
 export class GateRuleResponse {
@@ -24,4 +29,7 @@ export class GateResponse {
 
   @ApiProperty({ type: [GateRuleResponse] })
   rules!: GateRuleResponse[];
+
+  @ApiTimestamp('When the gate was evaluated: now, with today’s quarantine')
+  evaluated_at!: string;
 }

@@ -3,10 +3,13 @@ import type { ComparisonSummary } from '../dto/comparison.dto.js';
 import { organizationCaller } from '../../common/caller.js';
 import { QualityGateService } from '../quality-gate.service.js';
 
-/** What `testrun.submitted.v1` and `testrun.completed.v1` add to the run (CONTRACT §12). */
+/**
+ * What `testrun.submitted.v1` and `testrun.completed.v1` add to the run (CONTRACT §12); a
+ * completion's `gate` is also the verdict the run keeps, so the two are the same.
+ */
 export interface RunVerdict {
   comparison: { baseline_run_id: string | null; summary: ComparisonSummary };
-  gate: { passed: boolean };
+  gate: { passed: boolean; evaluated_at: string };
 }
 
 /**
@@ -25,7 +28,7 @@ export class RunVerdicts {
     );
     return {
       comparison: { baseline_run_id: baselineRunId, summary },
-      gate: { passed: gate.passed },
+      gate: { passed: gate.passed, evaluated_at: gate.evaluated_at },
     };
   }
 }

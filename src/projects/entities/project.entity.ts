@@ -35,6 +35,10 @@ export class Project extends ChangingTenantRow {
   /** The quality gate's `no_missing_tests`: a case of the baseline absent now fails it. */
   @Flag(false) gateForbidMissingTests!: boolean;
 
+  /** The quality gate's `min_tests`: the least executed results a run needs (0: no minimum). */
+  @Column({ type: 'integer', default: 1 })
+  gateMinTests!: number;
+
   /**
    * How many runs the project has had: a new run takes the next number as its `position`,
    * counted in the run's own transaction (the row stays locked until it commits).

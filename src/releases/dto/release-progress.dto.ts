@@ -2,6 +2,15 @@ import { ApiProperty } from '@nestjs/swagger';
 import { ApiId, ApiNullable } from '../../common/openapi.decorators.js';
 import { RELEASE_STATUSES, type ReleaseStatus } from '../entities/release.entity.js';
 
+/** What keeps a release from ready (CONTRACT §6), in the order `not_ready_because` lists them. */
+export const NOT_READY_REASONS = [
+  'no_runs',
+  'runs_open',
+  'failed_results',
+  'blocked_results',
+] as const;
+export type NotReadyReason = (typeof NOT_READY_REASONS)[number];
+
 export class ReleaseRunCounts {
   @ApiProperty() total!: number;
   @ApiProperty() in_progress!: number;
@@ -53,4 +62,13 @@ export class ReleaseProgressResponse {
 
   @ApiProperty({ description: 'At least one run, every run completed, nothing failed or blocked' })
   ready!: boolean;
+
+  @ApiProperty({
+    enum: NOT_READY_REASONS,
+    isArray: true,
+    description:
+      'What keeps the release from ready, in this order: no run, a run not completed, a current result failed, one blocked; [] when ready',
+    example: ['runs_open', 'failed_results'],
+  })
+  not_ready_because!: NotReadyReason[];
 }

@@ -9,12 +9,31 @@ import { ApiProperty, type ApiPropertyOptions, ApiPropertyOptional } from '@nest
 import { Transform } from 'class-transformer';
 import { IsBoolean, IsIn, IsOptional, IsString, Length } from 'class-validator';
 import { PaginationQuery } from '../../common/pagination/pagination.js';
+import { ConfigurationFilter } from './configuration-filter.js';
 import { RESULT_STATUSES, type ResultStatus } from '../entities/result-status.js';
 import { describeResultItem } from '../result-item-fields.js';
 import { MAX_RESULTS_PER_CALL } from '../result-items.js';
 
 const toBoolean = () =>
   Transform(({ value }) => (value === 'true' ? true : value === 'false' ? false : value));
+
+/** An earlier attempt of one execution (CONTRACT §13). */
+export class AttemptDto {
+  @ApiProperty({ enum: RESULT_STATUSES })
+  status!: ResultStatus;
+
+  @ApiNullable(Number, { example: 1250 })
+  duration_ms!: number | null;
+
+  @ApiNullable(String)
+  message!: string | null;
+
+  @ApiNullable(String)
+  failure_type!: string | null;
+
+  @ApiNullable(String)
+  stack_trace!: string | null;
+}
 
 export class ResultResponse {
   @ApiId()
@@ -69,6 +88,21 @@ export class ResultResponse {
     example: '3f9a0c1d2b4e5f60',
   })
   signature!: string | null;
+
+  @ApiNullable(String, {
+    maxLength: 100,
+    description:
+      'The environment the result ran in (a browser, an OS, a Playwright project, a CI matrix leg); null for none. A run keeps one current result per test case and configuration',
+    example: 'firefox',
+  })
+  configuration!: string | null;
+
+  @ApiProperty({
+    type: () => [AttemptDto],
+    description:
+      'The earlier attempts of the same execution, oldest first (at most 20); the result’s own fields are the final attempt’s',
+  })
+  attempts!: AttemptDto[];
 }
 
 /** A result as the console lists it: with the title and automation id of its test case. */
@@ -252,6 +286,9 @@ export class ResultQuery extends PaginationQuery {
   @toBoolean()
   @IsBoolean({ message: 'include_history must be true or false' })
   include_history?: boolean;
+
+  @ConfigurationFilter()
+  configuration?: string;
 }
 
 /** The console's results listing: the public filters and a search. */

@@ -8,6 +8,7 @@ import {
   Uuid,
   Varchar,
 } from '../../database/columns.js';
+import type { AttemptResponse } from '../stored-result.js';
 import { RESULT_STATUSES, type ResultStatus } from './result-status.js';
 
 /**
@@ -60,6 +61,17 @@ export class TestResult extends TenantRow {
   @Flag(false) flaky!: boolean;
 
   @Timestamp({ nullable: true }) executedAt!: Date | null;
+
+  /** The environment it ran in (CONTRACT §13); '' for none, as in `test_run_case`. */
+  @Varchar(100, { default: '' })
+  configuration!: string;
+
+  /**
+   * The earlier attempts of the same execution, oldest first (CONTRACT §13), as the API shows
+   * them; null for none (most results), which the API shows as [].
+   */
+  @Column({ type: 'jsonb', nullable: true })
+  attempts!: AttemptResponse[] | null;
 
   /** Storage order within a run: "latest" means the highest sequence. */
   @Column({ type: 'bigint', generated: 'increment' })

@@ -2,8 +2,10 @@ import { Column, Entity, Index, PrimaryColumn } from 'typeorm';
 import { RESULT_STATUSES, type ResultStatus } from './result-status.js';
 
 /**
- * Each case's current result in a run: the pointer to its latest stored result, with its
- * status copied in. A batch upserts its cases here in one statement, which also tells it what
+ * Each slot's current result in a run: the pointer to its latest stored result, with its
+ * status copied in. A slot is a test case in one configuration (CONTRACT §13); the slot with
+ * no configuration has `configuration` '' (a configuration is never blank), so the key needs no
+ * NULL and the API shows it as null. A batch upserts its cases here in one statement, which also tells it what
  * each replaced; only unindexed columns change, so updates stay cheap (HOT) and the results
  * table itself is append-only.
  *
@@ -19,6 +21,9 @@ export class TestRunCase {
 
   @PrimaryColumn({ type: 'uuid' })
   testCaseId!: string;
+
+  @PrimaryColumn({ type: 'varchar', length: 100, default: '' })
+  configuration!: string;
 
   @Column({ type: 'uuid' })
   resultId!: string;

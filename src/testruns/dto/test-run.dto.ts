@@ -32,6 +32,15 @@ export class TestRunCounts {
   flaky!: number;
 }
 
+/** The quality gate's verdict kept on a run from its last completion (CONTRACT §12). */
+export class KeptGateVerdict {
+  @ApiProperty({ description: 'Whether the run passed its quality gate when completed' })
+  passed!: boolean;
+
+  @ApiTimestamp('When the gate was evaluated, in the completion’s transaction')
+  evaluated_at!: string;
+}
+
 export class TestRunResponse {
   @ApiId()
   id!: string;
@@ -60,8 +69,16 @@ export class TestRunResponse {
   @ApiNullableTimestamp()
   submitted_at!: string | null;
 
-  @ApiNullableTimestamp()
+  @ApiNullableTimestamp('Null again while a completed run is reopened')
   completed_at!: string | null;
+
+  @ApiProperty({
+    type: KeptGateVerdict,
+    nullable: true,
+    description:
+      'The gate’s verdict at the run’s last completion: null until completed, kept through a reopening, renewed by the next completion',
+  })
+  gate!: KeptGateVerdict | null;
 
   @ApiTimestamp()
   created_at!: string;
@@ -108,7 +125,7 @@ export class UpdateTestRunDto {
   @ApiProperty({
     enum: TEST_RUN_STATUSES,
     description:
-      '`submitted` from `in_progress`; `completed` from either. Completed is final; any other move is 409.',
+      '`submitted` from `in_progress`; `completed` from either; `in_progress` from `submitted` or `completed` reopens the run (it takes results again). Any other move, the same status included, is 409.',
   })
   @IsIn(TEST_RUN_STATUSES)
   status!: TestRunStatus;

@@ -63,4 +63,14 @@ export class TestRun extends ChangingTenantRow {
 
   @Timestamp({ nullable: true }) submittedAt!: Date | null;
   @Timestamp({ nullable: true }) completedAt!: Date | null;
+
+  /**
+   * The quality gate's verdict when the run was last completed (CONTRACT §12), null until its
+   * first completion: kept through a reopening, renewed by the next completion, while
+   * `GET …/gate` judges again with today's quarantine.
+   */
+  @Column({ type: 'boolean', nullable: true })
+  gatePassed!: boolean | null;
+
+  @Timestamp({ nullable: true }) gateEvaluatedAt!: Date | null;
 }

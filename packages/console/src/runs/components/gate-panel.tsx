@@ -7,6 +7,7 @@ const RULE_NAMES: Record<string, string> = {
   no_new_failures: 'No new failures',
   min_pass_rate: 'Minimum pass rate',
   no_missing_tests: 'No missing tests',
+  min_tests: 'Minimum tests run',
 };
 
 /** The quality gate's verdict as the server gives it: passed or failed, rule by rule. */
