@@ -2,7 +2,12 @@ import { ApiError } from '../common/errors/api-error.js';
 import { isUuid } from '../common/ids.js';
 import { INGEST_BODY_FIELDS, type IngestQuery, SUBMIT_BODY_FIELDS } from './dto/result.dto.js';
 import { parseJunitReport } from './junit/junit-parser.js';
-import { parseResultItems, type ResultItem } from './result-items.js';
+import {
+  CONFIGURATION_RULE,
+  configurationOf,
+  parseResultItems,
+  type ResultItem,
+} from './result-items.js';
 
 /** `POST /testruns/{id}/results`, checked: the results, and whether to complete the run. */
 export interface SubmitResultsCommand {
@@ -31,7 +36,7 @@ const INGEST_FIELDS = Object.keys(INGEST_BODY_FIELDS) as Array<keyof typeof INGE
 export function parseSubmitResults(body: unknown): SubmitResultsCommand {
   const fields = objectBody(body, SUBMIT_FIELDS);
   const complete = optionalBoolean(fields, 'complete');
-  return { complete, items: parseResultItems(fields.results) };
+  return { complete, items: parseResultItems(fields.results, callConfiguration(fields)) };
 }
 
 /** A JUnit XML report (`xml` content types; its parameters in the query) or a JSON body. */
@@ -72,13 +77,15 @@ function fromJson(body: unknown, query: IngestQuery): IngestCommand {
     buildId: optionalId(fields, 'build_id'),
     releaseId: optionalId(fields, 'release_id'),
     complete: optionalBoolean(fields, 'complete'),
-    items: parseResultItems(fields.results),
+    items: parseResultItems(fields.results, callConfiguration(fields)),
   };
 }
 
 function fromJunit(body: unknown, query: IngestQuery): IngestCommand {
   if (typeof body !== 'string')
     throw ApiError.invalidField('body', 'Send the JUnit report as the body.');
+  if (query.format !== undefined && query.format !== 'junit')
+    throw ApiError.invalidField('format', `This service does not read ${query.format} reports yet`);
   return {
     projectId: query.project_id,
     testRunId: query.test_run_id,
@@ -86,7 +93,7 @@ function fromJunit(body: unknown, query: IngestQuery): IngestCommand {
     buildId: query.build_id,
     releaseId: query.release_id,
     complete: query.complete ?? false,
-    items: parseJunitReport(body),
+    items: parseJunitReport(body, query.configuration ?? null),
   };
 }
 
@@ -109,6 +116,15 @@ function optionalBoolean(body: Body, field: string): boolean {
   if (typeof value !== 'boolean')
     throw ApiError.invalidField(field, `${field} must be true or false`);
   return value;
+}
+
+/** The body's `configuration`: the items' that name none (CONTRACT §13). */
+function callConfiguration(body: Body): string | null {
+  const configuration = configurationOf(body.configuration);
+  if (configuration === undefined) {
+    throw ApiError.invalidField('configuration', `configuration ${CONFIGURATION_RULE}`);
+  }
+  return configuration;
 }
 
 function optionalId(body: Body, field: string): string | undefined {

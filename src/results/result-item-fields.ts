@@ -8,9 +8,10 @@ import { RESULT_STATUSES } from './entities/result-status.js';
 export interface ResultItemField {
   /**
    * What the value is: `id` a UUID, `text` a string, `status` one of `enum`, `integer` a whole
-   * number, `texts` an array of strings, `timestamp` an ISO 8601 date-time.
+   * number, `texts` an array of strings, `timestamp` an ISO 8601 date-time, `attempts` an
+   * array of attempts (`ATTEMPT_FIELDS`).
    */
-  type: 'id' | 'text' | 'status' | 'integer' | 'texts' | 'timestamp';
+  type: 'id' | 'text' | 'status' | 'integer' | 'texts' | 'timestamp' | 'attempts';
   required: boolean;
   /** Bounds of a `text`, or of each string of `texts`. */
   minLength: number;
@@ -23,7 +24,7 @@ export interface ResultItemField {
   /** Bounds of an `integer`. */
   minimum: number;
   maximum: number;
-  /** The most strings a `texts` may hold. */
+  /** The most strings a `texts`, or attempts an `attempts`, may hold. */
   maxItems: number;
   enum: readonly string[] | undefined;
   default: number | undefined;
@@ -33,7 +34,7 @@ export interface ResultItemField {
    * Bounds the parser checks that openapi.json does not show (yet): documenting them is a
    * change of the contract, not of its source.
    */
-  undocumented: ReadonlyArray<'minLength' | 'maximum' | 'itemLength'>;
+  undocumented: ReadonlyArray<'minLength' | 'maximum' | 'itemLength' | 'maxItems'>;
 }
 
 /** Every field with the same keys in the same order, so the parser's reads of them stay fast. */
@@ -119,12 +120,40 @@ export const RESULT_ITEM_FIELDS = {
     description: 'Failed attempts before this one',
   }),
   executed_at: field({ type: 'timestamp' }),
+  configuration: field({
+    type: 'text',
+    minLength: 1,
+    maxLength: 100,
+    description:
+      'The environment it ran in (a browser, an OS, a CI matrix leg), compared after trimming: with the case, the result’s slot. Absent, null or blank: the call’s `configuration`, else none',
+    example: 'firefox',
+    undocumented: ['minLength'],
+  }),
+  attempts: field({
+    type: 'attempts',
+    // As many as `retries` can count; beyond 20 the oldest are dropped (still counted).
+    maxItems: 1000,
+    description:
+      'Earlier attempts of the same execution, oldest first; the result’s own fields are the final attempt’s. At most 20 are kept: the oldest beyond are dropped, and still counted in `retries`, which must then agree when both are sent',
+    undocumented: ['maxItems'],
+  }),
 } as const satisfies Record<string, ResultItemField>;
 
 export type ResultItemFieldName = keyof typeof RESULT_ITEM_FIELDS;
 
+/** The fields of one earlier attempt: the item's own, checked the same way. */
+export const ATTEMPT_FIELDS = [
+  'status',
+  'duration_ms',
+  'message',
+  'failure_type',
+  'stack_trace',
+] as const satisfies readonly ResultItemFieldName[];
+
+type DtoClass = abstract new () => object;
+
 /** The OpenAPI schema of one field, as `@ApiProperty` takes it. */
-function schemaOf(spec: ResultItemField): ApiPropertyOptions {
+function schemaOf(spec: ResultItemField, attempt: DtoClass | undefined): ApiPropertyOptions {
   const shown = (bound: ResultItemField['undocumented'][number]) =>
     !spec.undocumented.includes(bound);
   const schema: Record<string, unknown> = { required: spec.required };
@@ -148,6 +177,10 @@ function schemaOf(spec: ResultItemField): ApiPropertyOptions {
     case 'texts':
       Object.assign(schema, { type: [String], maxItems: spec.maxItems });
       break;
+    case 'attempts':
+      schema.type = [attempt];
+      if (shown('maxItems')) schema.maxItems = spec.maxItems;
+      break;
     case 'timestamp':
       Object.assign(schema, { type: String, format: 'date-time' });
       break;
@@ -158,9 +191,19 @@ function schemaOf(spec: ResultItemField): ApiPropertyOptions {
   return schema as ApiPropertyOptions;
 }
 
-/** Documents every field of the table on `target` (a DTO class), in the table's order. */
-export function describeResultItem(target: abstract new () => object): void {
+/**
+ * Documents every field of the table on `target` (a DTO class), in the table's order;
+ * `attempt` is the class of one of its `attempts` (described by `describeResultAttempt`).
+ */
+export function describeResultItem(target: DtoClass, attempt: DtoClass): void {
   for (const [name, spec] of Object.entries(RESULT_ITEM_FIELDS)) {
-    ApiProperty(schemaOf(spec))(target.prototype, name);
+    ApiProperty(schemaOf(spec, attempt))(target.prototype, name);
+  }
+}
+
+/** Documents the fields of one attempt on `target`, as the item's own. */
+export function describeResultAttempt(target: DtoClass): void {
+  for (const name of ATTEMPT_FIELDS) {
+    ApiProperty(schemaOf(RESULT_ITEM_FIELDS[name], undefined))(target.prototype, name);
   }
 }

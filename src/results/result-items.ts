@@ -5,7 +5,11 @@ import { isUuid } from '../common/ids.js';
 import { cutText } from '../common/text.js';
 import { parseTimestamp, TIMESTAMP_RULE } from '../common/validation.js';
 import type { ResultStatus } from './entities/result-status.js';
-import { RESULT_ITEM_FIELDS, type ResultItemFieldName } from './result-item-fields.js';
+import {
+  ATTEMPT_FIELDS,
+  RESULT_ITEM_FIELDS,
+  type ResultItemFieldName,
+} from './result-item-fields.js';
 
 /** Results one JSON call may carry (CONTRACT §2: more is 413). */
 export const MAX_RESULTS_PER_CALL = 5000;
@@ -19,16 +23,26 @@ export function tooManyResults(): ApiError {
   );
 }
 
+/** Earlier attempts a result keeps (CONTRACT §13): beyond, the oldest are dropped. */
+export const MAX_KEPT_ATTEMPTS = 20;
+
+/**
+ * Objects and lists one full item may hold: itself, its `defects`, its `attempts` and the 20
+ * attempts kept. An item may send more attempts (they are counted, then dropped), but a full
+ * batch of them would be 5,000 × 1,000 objects: the bound is what a full batch keeps.
+ */
+const CONTAINERS_PER_ITEM = 3 + MAX_KEPT_ATTEMPTS;
+
 /**
  * Marks a route whose JSON body carries result items in `results`: more than
  * `MAX_RESULTS_PER_CALL` are refused from the raw bytes, before the body is parsed, and so is
  * any other list as long, or more objects and lists than such a batch holds (the body, the
- * list, each item and its `defects`).
+ * list, and each item's `CONTAINERS_PER_ITEM`: 115,002, about 10 MB parsed at most).
  */
 export const ResultsPerCallAtMost = () =>
   ListsInBodyAtMost({
     items: MAX_RESULTS_PER_CALL,
-    containers: 2 + 2 * MAX_RESULTS_PER_CALL,
+    containers: 2 + CONTAINERS_PER_ITEM * MAX_RESULTS_PER_CALL,
     tooManyItems: tooManyResults,
   });
 
@@ -68,6 +82,7 @@ export interface ResultAttempt {
 
 const FIELDS = RESULT_ITEM_FIELDS;
 const ITEM_FIELDS = new Set(Object.keys(FIELDS));
+const ATTEMPT_FIELD_NAMES = new Set<string>(ATTEMPT_FIELDS);
 const STATUSES: readonly string[] = FIELDS.status.enum ?? [];
 const STATUS_RULE = STATUSES.join(', ');
 
@@ -105,6 +120,28 @@ const DEFECTS = FIELDS.defects;
 const DEFECTS_RULE = `must be an array of at most ${DEFECTS.maxItems} defect references`;
 const DEFECT_RULE = `must contain strings of ${DEFECTS.minLength} to ${DEFECTS.maxLength} characters`;
 const DEFAULT_RETRIES = FIELDS.retries.default ?? 0;
+const ATTEMPTS = FIELDS.attempts;
+const ATTEMPTS_RULE = `must be an array of at most ${ATTEMPTS.maxItems} attempts`;
+const MAX_CONFIGURATION = FIELDS.configuration.maxLength;
+/** What a `configuration` must be, wherever it is given (an item, a body, a query). */
+export const CONFIGURATION_RULE = `must be a string of at most ${MAX_CONFIGURATION} characters once trimmed (blank or null for none)`;
+
+/**
+ * A configuration as given (CONTRACT §13): trimmed, and none (null) when absent, null or blank
+ * once trimmed; `undefined` when it is not one (not a string, or too long once trimmed).
+ */
+export function configurationOf(value: unknown): string | null | undefined {
+  if (value === undefined || value === null) return null;
+  if (typeof value !== 'string') return undefined;
+  const trimmed = value.trim();
+  if (trimmed.length > MAX_CONFIGURATION) return undefined;
+  return trimmed === '' ? null : trimmed;
+}
+
+/** Whether an attempt with this status counts in `retries`. */
+export function isRetry(status: ResultStatus): boolean {
+  return status === 'failed' || status === 'blocked';
+}
 
 function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
@@ -113,9 +150,14 @@ function isRecord(value: unknown): value is Record<string, unknown> {
 /**
  * Validates the `results` array of a JSON call by hand: it is the hottest path of the API
  * (up to 5,000 items a call), and every error names its exact place (`results[7].status`).
- * All or nothing: any error rejects the whole call.
+ * All or nothing: any error rejects the whole call. `configuration` is the call's, for the
+ * items that name none.
  */
-export function parseResultItems(value: unknown, field = 'results'): ResultItem[] {
+export function parseResultItems(
+  value: unknown,
+  configuration: string | null = null,
+  field = 'results',
+): ResultItem[] {
   if (!Array.isArray(value))
     throw ApiError.invalidField(field, `${field} must be an array of results`);
   if (value.length === 0)
@@ -127,21 +169,32 @@ export function parseResultItems(value: unknown, field = 'results'): ResultItem[
   // shared anyway). On an error the list is thrown away with the request.
   const items = value as unknown[];
   for (let i = 0; i < items.length && errors.length < MAX_REPORTED_ERRORS; i++) {
-    items[i] = parseItem(items[i], `${field}[${i}]`, errors);
+    items[i] = parseItem(items[i], `${field}[${i}]`, configuration, errors);
   }
   if (errors.length > 0) throw ApiError.invalid(errors);
   return items as ResultItem[];
 }
 
-function parseItem(raw: unknown, path: string, errors: FieldError[]): ResultItem | null {
+type Fail = (name: string, message: string) => null;
+
+function failingAt(path: string, errors: FieldError[]): Fail {
+  return (name, message) => {
+    errors.push({ field: `${path}.${name}`, message: `${path}.${name} ${message}` });
+    return null;
+  };
+}
+
+function parseItem(
+  raw: unknown,
+  path: string,
+  callConfiguration: string | null,
+  errors: FieldError[],
+): ResultItem | null {
   if (!isRecord(raw)) {
     errors.push({ field: path, message: `${path} must be an object` });
     return null;
   }
-  const fail = (name: string, message: string) => {
-    errors.push({ field: `${path}.${name}`, message: `${path}.${name} ${message}` });
-    return null;
-  };
+  const fail = failingAt(path, errors);
   for (const key of Object.keys(raw)) {
     if (!ITEM_FIELDS.has(key)) fail(key, 'is not a result field');
   }
@@ -159,14 +212,21 @@ function parseItem(raw: unknown, path: string, errors: FieldError[]): ResultItem
     fail('test_case_id', 'or automation_id is required to name the test case');
   }
 
-  let status: ResultStatus = 'untested';
-  if (!present('status')) fail('status', `is required (one of ${STATUS_RULE})`);
-  else if (typeof raw.status === 'string' && STATUSES.includes(raw.status))
-    status = raw.status as ResultStatus;
-  else fail('status', `must be one of ${STATUS_RULE}`);
-
+  const status = statusOf(raw, fail);
   const durationMs = integer(raw, DURATION_MS, fail);
-  const retries = integer(raw, RETRIES, fail) ?? DEFAULT_RETRIES;
+  // Absent: undefined; holding an error: null (then retries are not compared with it).
+  const attempts = present('attempts') ? attemptsOf(raw.attempts, path, errors) : undefined;
+  const givenRetries = integer(raw, RETRIES, fail);
+  if (attempts && givenRetries !== null && givenRetries !== attempts.retries) {
+    fail(
+      'retries',
+      `must be ${attempts.retries}, the number of failed or blocked attempts in attempts`,
+    );
+  }
+  const retries = givenRetries ?? attempts?.retries ?? DEFAULT_RETRIES;
+
+  let configuration = configurationOf(raw.configuration);
+  if (configuration === undefined) configuration = fail('configuration', CONFIGURATION_RULE);
 
   let defects: string[] = [];
   if (present('defects')) {
@@ -199,9 +259,64 @@ function parseItem(raw: unknown, path: string, errors: FieldError[]): ResultItem
     defects,
     retries,
     executedAt,
-    configuration: null,
-    attempts: [],
+    configuration: configuration ?? callConfiguration,
+    attempts: attempts?.kept ?? [],
   };
+}
+
+function statusOf(raw: Record<string, unknown>, fail: Fail): ResultStatus {
+  const value = raw.status;
+  if (value === undefined || value === null) fail('status', `is required (one of ${STATUS_RULE})`);
+  else if (typeof value === 'string' && STATUSES.includes(value)) return value as ResultStatus;
+  else fail('status', `must be one of ${STATUS_RULE}`);
+  return 'untested';
+}
+
+/** An item's checked `attempts`: the kept ones, and how many of all sent count as retries. */
+interface Attempts {
+  kept: ResultAttempt[];
+  retries: number;
+}
+
+/** Checks `attempts`; null when it holds an error (then `retries` is not compared). */
+function attemptsOf(list: unknown, path: string, errors: FieldError[]): Attempts | null {
+  const field = `${path}.attempts`;
+  if (!Array.isArray(list) || list.length > ATTEMPTS.maxItems) {
+    errors.push({ field, message: `${field} ${ATTEMPTS_RULE}` });
+    return null;
+  }
+  const before = errors.length;
+  const checked: ResultAttempt[] = [];
+  let retries = 0;
+  for (let j = 0; j < list.length && errors.length < MAX_REPORTED_ERRORS; j++) {
+    const attempt = parseAttempt(list[j], `${field}[${j}]`, errors);
+    if (attempt === null) continue;
+    if (isRetry(attempt.status)) retries++;
+    checked.push(attempt);
+  }
+  if (errors.length > before) return null;
+  // Oldest first: the ones dropped are the first, and were counted above.
+  return { kept: checked.slice(-MAX_KEPT_ATTEMPTS), retries };
+}
+
+function parseAttempt(raw: unknown, path: string, errors: FieldError[]): ResultAttempt | null {
+  if (!isRecord(raw)) {
+    errors.push({ field: path, message: `${path} must be an object` });
+    return null;
+  }
+  const before = errors.length;
+  const fail = failingAt(path, errors);
+  for (const key of Object.keys(raw)) {
+    if (!ATTEMPT_FIELD_NAMES.has(key)) fail(key, 'is not an attempt field');
+  }
+  const attempt: ResultAttempt = {
+    status: statusOf(raw, fail),
+    durationMs: integer(raw, DURATION_MS, fail),
+    message: text(raw, MESSAGE, fail),
+    failureType: text(raw, FAILURE_TYPE, fail),
+    stackTrace: text(raw, STACK_TRACE, fail),
+  };
+  return errors.length > before ? null : attempt;
 }
 
 function isDefect(value: unknown): boolean {
@@ -212,11 +327,7 @@ function isDefect(value: unknown): boolean {
   );
 }
 
-function text(
-  raw: Record<string, unknown>,
-  bounds: Bounds,
-  fail: (name: string, message: string) => null,
-): string | null {
+function text(raw: Record<string, unknown>, bounds: Bounds, fail: Fail): string | null {
   const value = raw[bounds.name];
   if (value === undefined || value === null) return null;
   if (typeof value !== 'string' || value.length < bounds.min) return fail(bounds.name, bounds.rule);
@@ -228,11 +339,7 @@ function text(
   return value;
 }
 
-function integer(
-  raw: Record<string, unknown>,
-  bounds: Bounds,
-  fail: (name: string, message: string) => null,
-): number | null {
+function integer(raw: Record<string, unknown>, bounds: Bounds, fail: Fail): number | null {
   const value = raw[bounds.name];
   if (value === undefined || value === null) return null;
   const { min, max } = bounds;

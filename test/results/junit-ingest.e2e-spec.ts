@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { DataSource } from 'typeorm';
 import { createProject } from '../factories/catalog.js';
@@ -297,7 +298,8 @@ describe('POST /results/ingest (JUnit XML)', () => {
       failed
         ? `<testcase classname="big.Suite" name="case${i}"><failure message="no"/></testcase>`
         : `<testcase classname="big.Suite" name="case${i}"/>`;
-    // Every 7th case fails; case 0 runs again at the end and fails, so it ends failed.
+    // Every 7th case fails; case 0 runs again at the end and fails, so it ends failed: a rerun
+    // of the same execution (CONTRACT §13), one result with an attempt, counted once.
     const cases = Array.from({ length: n }, (_, i) => testcase(i, i % 7 === 3));
     const report = `<testsuite>${cases.join('')}${testcase(0, true)}</testsuite>`;
     const failing = Array.from({ length: n }, (_, i) => i % 7 === 3 || i === 0).filter(
@@ -306,7 +308,7 @@ describe('POST /results/ingest (JUnit XML)', () => {
 
     const first = await postXml(key, `project_id=${project.id}`, report);
     expect(first.status).toBe(201);
-    expect(first.body).toMatchObject({ accepted: n + 1, created_test_cases: n });
+    expect(first.body).toMatchObject({ accepted: n, created_test_cases: n });
     const runId = first.body.test_run_id as string;
     const counts = async () =>
       (await t.http.get(`/api/v1/testruns/${runId}`).set(withKey(key)).expect(200)).body.counts;
@@ -323,7 +325,7 @@ describe('POST /results/ingest (JUnit XML)', () => {
          FROM test_result WHERE test_run_id = $1`,
       [runId],
     );
-    expect({ stored, current }).toEqual({ stored: 2 * n + 1, current: n });
+    expect({ stored, current }).toEqual({ stored: 2 * n, current: n });
   });
 
   it('takes two large reports into one run at once, the same cases in opposite orders', async () => {
@@ -351,6 +353,21 @@ describe('POST /results/ingest (JUnit XML)', () => {
     expect(run.counts).toMatchObject({ total: n, failed: n, passed: 0 });
   });
 
+  it('counts a rerun once and each configuration of a test apart in accepted', async () => {
+    const { key, project } = await setup();
+    // Playwright's projects in hostname; the chromium run of "logs in" retried by a rerun.
+    const xml = `<testsuites>
+      <testsuite name="a.spec.ts" hostname="chromium">
+        <testcase classname="a.spec.ts" name="logs in"><failure message="flaky"/></testcase>
+      </testsuite>
+      <testsuite name="a.spec.ts" hostname="firefox"><testcase classname="a.spec.ts" name="logs in"/></testsuite>
+      <testsuite name="a.spec.ts" hostname="chromium"><testcase classname="a.spec.ts" name="logs in"/></testsuite>
+    </testsuites>`;
+    const res = await postXml(key, `project_id=${project.id}&configuration=ci`, xml);
+    expect(res.status).toBe(201);
+    expect(res.body).toMatchObject({ accepted: 2, created_test_cases: 1 });
+  });
+
   it('cuts long messages and names between code points, never inside a surrogate pair', async () => {
     const { key, project } = await setup();
     // The cut at 65,535 (message) and 1,000 (names) UTF-16 units falls between the two halves
@@ -369,7 +386,10 @@ describe('POST /results/ingest (JUnit XML)', () => {
     expect(row.message).toBe('m'.repeat(65_534));
     expect(row.title).toBe('n'.repeat(999));
     expect(row.section).toBe('c'.repeat(999));
-    expect(row.automation_id).toBe(`${'c'.repeat(999)}`);
+    // The automation id is longer than 1,000: its first 983 characters, ~ and a hash (§13).
+    const whole = `${'c'.repeat(999)}\u{1F600}.${name}`;
+    const hash = createHash('sha256').update(whole, 'utf8').digest('hex').slice(0, 16);
+    expect(row.automation_id).toBe(`${'c'.repeat(983)}~${hash}`);
   });
 
   it('refuses an unpaired surrogate or a NUL in an XML body of any encoding, naming body', async () => {

@@ -1115,6 +1115,23 @@ export interface components {
             /** @description Cases of the project to start as `untested` */
             test_case_ids?: string[];
         };
+        ResultAttemptDto: {
+            /** @enum {string} */
+            status: "passed" | "failed" | "blocked" | "skipped" | "retest" | "untested";
+            duration_ms?: number;
+            message?: string;
+            /**
+             * @description What kind of failure: the exception class, or JUnit’s `type` attribute
+             * @example java.lang.AssertionError
+             */
+            failure_type?: string;
+            /**
+             * @description The failure’s stack trace; a longer one is cut to its first 65,536 characters (between code points)
+             * @example java.lang.AssertionError: expected:<200> but was:<500>
+             *     	at checkout.PaymentTest.paysWithSavedCard(PaymentTest.java:42)
+             */
+            stack_trace?: string;
+        };
         ResultItemDto: {
             /**
              * Format: uuid
@@ -1153,6 +1170,13 @@ export interface components {
             retries?: number;
             /** Format: date-time */
             executed_at?: string;
+            /**
+             * @description The environment it ran in (a browser, an OS, a CI matrix leg), compared after trimming: with the case, the result’s slot. Absent, null or blank: the call’s `configuration`, else none
+             * @example firefox
+             */
+            configuration?: string;
+            /** @description Earlier attempts of the same execution, oldest first; the result’s own fields are the final attempt’s. At most 20 are kept: the oldest beyond are dropped, and still counted in `retries`, which must then agree when both are sent */
+            attempts?: components["schemas"]["ResultAttemptDto"][];
         };
         SubmitResultsDto: {
             results: components["schemas"]["ResultItemDto"][];
@@ -1161,6 +1185,11 @@ export interface components {
              * @default false
              */
             complete?: boolean;
+            /**
+             * @description The configuration (CONTRACT §13) of every result that names none; trimmed, blank for none
+             * @example linux / node 22
+             */
+            configuration?: string;
         };
         AttemptDto: {
             /** @enum {string} */

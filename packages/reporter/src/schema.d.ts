@@ -988,6 +988,23 @@ export interface components {
              */
             status: "in_progress" | "submitted" | "completed";
         };
+        ResultAttemptDto: {
+            /** @enum {string} */
+            status: "passed" | "failed" | "blocked" | "skipped" | "retest" | "untested";
+            duration_ms?: number;
+            message?: string;
+            /**
+             * @description What kind of failure: the exception class, or JUnit’s `type` attribute
+             * @example java.lang.AssertionError
+             */
+            failure_type?: string;
+            /**
+             * @description The failure’s stack trace; a longer one is cut to its first 65,536 characters (between code points)
+             * @example java.lang.AssertionError: expected:<200> but was:<500>
+             *     	at checkout.PaymentTest.paysWithSavedCard(PaymentTest.java:42)
+             */
+            stack_trace?: string;
+        };
         ResultItemDto: {
             /**
              * Format: uuid
@@ -1026,6 +1043,13 @@ export interface components {
             retries?: number;
             /** Format: date-time */
             executed_at?: string;
+            /**
+             * @description The environment it ran in (a browser, an OS, a CI matrix leg), compared after trimming: with the case, the result’s slot. Absent, null or blank: the call’s `configuration`, else none
+             * @example firefox
+             */
+            configuration?: string;
+            /** @description Earlier attempts of the same execution, oldest first; the result’s own fields are the final attempt’s. At most 20 are kept: the oldest beyond are dropped, and still counted in `retries`, which must then agree when both are sent */
+            attempts?: components["schemas"]["ResultAttemptDto"][];
         };
         IngestJsonDto: {
             /**
@@ -1047,6 +1071,11 @@ export interface components {
             results: components["schemas"]["ResultItemDto"][];
             /** @default false */
             complete?: boolean;
+            /**
+             * @description The configuration (CONTRACT §13) of every result that names none; trimmed, blank for none
+             * @example linux / node 22
+             */
+            configuration?: string;
         };
         SubmitResultsDto: {
             results: components["schemas"]["ResultItemDto"][];
@@ -1055,6 +1084,11 @@ export interface components {
              * @default false
              */
             complete?: boolean;
+            /**
+             * @description The configuration (CONTRACT §13) of every result that names none; trimmed, blank for none
+             * @example linux / node 22
+             */
+            configuration?: string;
         };
         AttemptDto: {
             /** @enum {string} */
@@ -3159,6 +3193,12 @@ export interface operations {
                 build_id?: string;
                 release_id?: string;
                 complete?: boolean;
+                /** @description The configuration (CONTRACT §13) of every result that names none; trimmed, blank for none (the report's own comes first: JUnit's testsuite hostnames when they tell configurations apart) */
+                configuration?: string;
+                /** @description The report’s format; by default it is recognised from the document (a document of another shape is then refused) */
+                format?: "junit" | "playwright" | "ctrf" | "jest" | "cucumber" | "trx" | "nunit" | "xunit" | "robot";
+                /** @description Taken off the front of the report’s file paths (a CI workspace such as `/home/runner/work/app/app/`), so that ids do not depend on where the checkout lay */
+                path_root?: string;
             };
             header?: {
                 /** @description Makes the POST safe to retry: the same key with the same request within 24 h replays the first response (with `Idempotent-Replayed: true`). */

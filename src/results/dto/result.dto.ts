@@ -7,12 +7,17 @@ import {
 import { IsId, IsOptionalId } from '../../common/validation.js';
 import { ApiProperty, type ApiPropertyOptions, ApiPropertyOptional } from '@nestjs/swagger';
 import { Transform } from 'class-transformer';
-import { IsBoolean, IsIn, IsOptional, IsString, Length } from 'class-validator';
+import { IsBoolean, IsIn, IsOptional, IsString, Length, MaxLength } from 'class-validator';
 import { PaginationQuery } from '../../common/pagination/pagination.js';
 import { ConfigurationFilter } from './configuration-filter.js';
+import { MAX_PATH_ROOT, REPORT_FORMATS, type ReportFormat } from '../formats/report-formats.js';
 import { RESULT_STATUSES, type ResultStatus } from '../entities/result-status.js';
-import { describeResultItem } from '../result-item-fields.js';
-import { MAX_RESULTS_PER_CALL } from '../result-items.js';
+import {
+  describeResultAttempt,
+  describeResultItem,
+  RESULT_ITEM_FIELDS,
+} from '../result-item-fields.js';
+import { CONFIGURATION_RULE, configurationOf, MAX_RESULTS_PER_CALL } from '../result-items.js';
 
 const toBoolean = () =>
   Transform(({ value }) => (value === 'true' ? true : value === 'false' ? false : value));
@@ -124,6 +129,16 @@ export class InternalResultResponse extends ResultResponse {
   quarantined!: boolean;
 }
 
+/** An earlier attempt of a result's execution (CONTRACT §13), checked as the item's fields. */
+export class ResultAttemptDto {
+  status!: ResultStatus;
+  duration_ms?: number;
+  message?: string;
+  failure_type?: string;
+  stack_trace?: string;
+}
+describeResultAttempt(ResultAttemptDto);
+
 /**
  * One result in a submission. Name the case by `test_case_id` or by `automation_id`. Its schema
  * comes from the field table the parser checks with (`result-item-fields.ts`).
@@ -141,8 +156,10 @@ export class ResultItemDto {
   defects?: string[];
   retries?: number;
   executed_at?: string;
+  configuration?: string;
+  attempts?: ResultAttemptDto[];
 }
-describeResultItem(ResultItemDto);
+describeResultItem(ResultItemDto, ResultAttemptDto);
 
 /** Documents each field of a JSON body from its table (see `SUBMIT_BODY_FIELDS`). */
 function describeBody(target: abstract new () => object, fields: BodyFields): void {
@@ -160,6 +177,17 @@ const RESULTS_FIELD: ApiPropertyOptions = {
   required: true,
 };
 
+const CONFIGURATION_DESCRIPTION =
+  'The configuration (CONTRACT §13) of every result that names none; trimmed, blank for none';
+
+const CONFIGURATION_FIELD: ApiPropertyOptions = {
+  type: String,
+  maxLength: RESULT_ITEM_FIELDS.configuration.maxLength,
+  description: CONFIGURATION_DESCRIPTION,
+  example: 'linux / node 22',
+  required: false,
+};
+
 /**
  * The fields of `POST /testruns/{id}/results`: the one source of its documented schema and of
  * the fields its hand parser accepts (`result-commands.ts`).
@@ -172,11 +200,13 @@ export const SUBMIT_BODY_FIELDS = {
     description: 'Also complete the run',
     required: false,
   },
+  configuration: CONFIGURATION_FIELD,
 } satisfies BodyFields;
 
 export class SubmitResultsDto {
   results!: ResultItemDto[];
   complete?: boolean;
+  configuration?: string;
 }
 describeBody(SubmitResultsDto, SUBMIT_BODY_FIELDS);
 
@@ -215,6 +245,7 @@ export const INGEST_BODY_FIELDS = {
   release_id: { type: String, format: 'uuid', required: false },
   results: RESULTS_FIELD,
   complete: { type: Boolean, default: false, required: false },
+  configuration: CONFIGURATION_FIELD,
 } satisfies BodyFields;
 
 export class IngestJsonDto {
@@ -225,6 +256,7 @@ export class IngestJsonDto {
   release_id?: string;
   results!: ResultItemDto[];
   complete?: boolean;
+  configuration?: string;
 }
 describeBody(IngestJsonDto, INGEST_BODY_FIELDS);
 
@@ -266,6 +298,42 @@ export class IngestQuery {
   @toBoolean()
   @IsBoolean({ message: 'complete must be true or false' })
   complete?: boolean;
+
+  @ApiPropertyOptional({
+    type: String,
+    maxLength: RESULT_ITEM_FIELDS.configuration.maxLength,
+    description: `${CONFIGURATION_DESCRIPTION} (the report's own comes first: JUnit's testsuite hostnames when they tell configurations apart)`,
+  })
+  @IsOptional()
+  // Trimmed, blank is none; what is not a configuration stays as sent for the checks below.
+  @Transform(({ value }) => {
+    const configuration = configurationOf(value);
+    return configuration === undefined ? value : configuration;
+  })
+  @IsString({ message: `configuration ${CONFIGURATION_RULE}` })
+  @MaxLength(RESULT_ITEM_FIELDS.configuration.maxLength, {
+    message: `configuration ${CONFIGURATION_RULE}`,
+  })
+  configuration?: string | null;
+
+  @ApiPropertyOptional({
+    enum: REPORT_FORMATS,
+    description:
+      'The report’s format; by default it is recognised from the document (a document of another shape is then refused)',
+  })
+  @IsOptional()
+  @IsIn(REPORT_FORMATS, { message: `format must be one of ${REPORT_FORMATS.join(', ')}` })
+  format?: ReportFormat;
+
+  @ApiPropertyOptional({
+    maxLength: MAX_PATH_ROOT,
+    description:
+      'Taken off the front of the report’s file paths (a CI workspace such as `/home/runner/work/app/app/`), so that ids do not depend on where the checkout lay',
+  })
+  @IsOptional()
+  @IsString({ message: 'path_root must be a string' })
+  @Length(1, MAX_PATH_ROOT, { message: `path_root must be 1 to ${MAX_PATH_ROOT} characters` })
+  path_root?: string;
 }
 
 export class ResultQuery extends PaginationQuery {
