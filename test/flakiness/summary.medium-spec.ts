@@ -1,7 +1,7 @@
 import { BuildsModule } from '../../src/builds/builds.module.js';
 import { BuildsService } from '../../src/builds/builds.service.js';
 import { organizationCaller } from '../../src/common/caller.js';
-import { BACKFILL, OUTCOME_SLOTS } from '../../src/flakiness/case-outcomes.sql.js';
+import { BACKFILL, OUTCOME_SLOTS } from '../../src/flakiness/case-outcomes.repository.js';
 import { FlakyTestsQuery } from '../../src/flakiness/dto/flaky-test.dto.js';
 import { FlakinessModule } from '../../src/flakiness/flakiness.module.js';
 import { FlakyTestsService } from '../../src/flakiness/flaky-tests.service.js';
