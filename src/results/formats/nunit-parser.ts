@@ -81,7 +81,10 @@ function openCase(tag: SaxesTagPlain): OpenCase {
   return {
     tag,
     status: statusOf(attribute(tag, 'result'), RESULTS, (result) =>
-      notOfFormat(LABEL, `the test-case "${attribute(tag, 'fullname')}" has the result "${result}"`),
+      notOfFormat(
+        LABEL,
+        `the test-case "${attribute(tag, 'fullname')}" has the result "${result}"`,
+      ),
     ),
     failureMessage: new BoundedText(),
     reasonMessage: new BoundedText(),

@@ -1,12 +1,7 @@
 import type { ResultStatus } from '../entities/result-status.js';
 import type { ResultItem } from '../result-items.js';
 import type { ReportOptions } from './report-formats.js';
-import {
-  millisecondsOf,
-  type ReportedTest,
-  reportItems,
-  statusOf,
-} from './report-item.js';
+import { millisecondsOf, type ReportedTest, reportItems, statusOf } from './report-item.js';
 import { attribute, BoundedText, notOfFormat, streamXml } from './xml-stream.js';
 
 const LABEL = 'TRX report (VSTest <TestRun>)';

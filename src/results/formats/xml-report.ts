@@ -64,7 +64,7 @@ export function parseXmlReport(
     if (recognised !== format) {
       throw ApiError.invalidField(
         'body',
-        `format=${format} names a ${XML_FORMATS[format].shape} report, but the body's root element is <${root}>.`,
+        `format=${format} is a ${XML_FORMATS[format].shape} document, but the body's root element is <${root}>.`,
       );
     }
   }

@@ -61,7 +61,8 @@ export function streamXml(
     const name = localName(tag.name);
     if (!sawRoot) {
       sawRoot = true;
-      if (root !== null && name !== root && failure === null) throw notOfFormat(label, `the root element is <${name}>, not <${root}>`);
+      if (root !== null && name !== root && failure === null)
+        throw notOfFormat(label, `the root element is <${name}>, not <${root}>`);
     }
     handlers.open(name, tag);
   });
