@@ -106,6 +106,8 @@ describe('parseTrxReport', () => {
     expect(parseTrxReport(xml, NO_OPTIONS).map((item) => [item.title, item.status])).toEqual(
       outcomes,
     );
+    const noOutcome = trx('<UnitTestResult testId="n" testName="Cut short" />');
+    expect(parseTrxReport(noOutcome, NO_OPTIONS)[0].status).toBe('untested');
     const error = refusal(() => parseTrxReport(trx(result('t', 'Odd', 'Sideways')), NO_OPTIONS));
     expect(error.details.field).toBe('body');
     expect(error.message).toMatch(/"Odd" has the outcome "Sideways"/);

@@ -95,9 +95,13 @@ function readResult(tag: Parameters<typeof attribute>[0]): ReadResult {
   return {
     testId: attribute(tag, 'testId'),
     testName,
-    status: statusOf(attribute(tag, 'outcome'), OUTCOMES, (outcome) =>
-      notOfFormat(LABEL, `the UnitTestResult "${testName}" has the outcome "${outcome}"`),
-    ),
+    // A result without an outcome recorded none (a run cut short): untested, not a guess.
+    status:
+      attribute(tag, 'outcome') === ''
+        ? 'untested'
+        : statusOf(attribute(tag, 'outcome'), OUTCOMES, (outcome) =>
+            notOfFormat(LABEL, `the UnitTestResult "${testName}" has the outcome "${outcome}"`),
+          ),
     durationMs: durationOf(attribute(tag, 'duration')),
     message: new BoundedText(),
     stackTrace: new BoundedText(),

@@ -45,7 +45,9 @@ describe('parseXmlReport', () => {
   it('refuses a document of another shape than the format named, naming body', () => {
     const error = refusal(() => parseXmlReport(fixture('trx/mstest.trx'), 'nunit', NO_OPTIONS));
     expect(error.details.field).toBe('body');
-    expect(error.message).toMatch(/format=nunit is a NUnit 3 <test-run> document.*root element is <TestRun>/);
+    expect(error.message).toMatch(
+      /format=nunit is a NUnit 3 <test-run> document.*root element is <TestRun>/,
+    );
   });
 
   it('refuses a JSON format named for an XML body, naming body', () => {
