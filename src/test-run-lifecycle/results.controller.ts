@@ -66,11 +66,16 @@ export class ResultsController {
   @ResultsPerCallAtMost()
   @AcceptsXml()
   @ApiBody({
-    description: 'Results as JSON, or a JUnit XML report (parameters then go in the query)',
+    description:
+      'Results as JSON, or an XML report (parameters then go in the query): JUnit, VSTest TRX, NUnit 3, xUnit.net v2 or Robot Framework output.xml, recognised from the root element or named by `format`',
     schema: {
       oneOf: [
         { $ref: '#/components/schemas/IngestJsonDto' },
-        { type: 'string', description: 'JUnit XML' },
+        {
+          type: 'string',
+          description:
+            'An XML report: JUnit <testsuites>/<testsuite>, TRX <TestRun>, NUnit 3 <test-run>, xUnit.net v2 <assemblies> or Robot Framework <robot> (versions 3–7)',
+        },
       ],
     },
   })

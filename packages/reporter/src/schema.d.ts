@@ -3207,7 +3207,7 @@ export interface operations {
             path?: never;
             cookie?: never;
         };
-        /** @description Results as JSON, or a JUnit XML report (parameters then go in the query) */
+        /** @description Results as JSON, or an XML report (parameters then go in the query): JUnit, VSTest TRX, NUnit 3, xUnit.net v2 or Robot Framework output.xml, recognised from the root element or named by `format` */
         requestBody: {
             content: {
                 "application/json": components["schemas"]["IngestJsonDto"] | string;

@@ -271,7 +271,7 @@ export class IngestResponse {
   created_test_cases!: number;
 }
 
-/** Query parameters of the JUnit XML form of `/results/ingest`. */
+/** Query parameters of the XML report form of `/results/ingest` (CONTRACT §14). */
 export class IngestQuery {
   @ApiPropertyOptional({ format: 'uuid', description: 'Required unless `test_run_id` is given' })
   @IsOptional()
