@@ -129,6 +129,17 @@ const SEARCHED_CURRENT_RESULTS = sql(
 );
 const COUNT_SEARCHED = sql('results.list.countSearched', 'SELECT count(*) FROM searched');
 
+/**
+ * The configurations of the run's current results ('' for none) and how many each has: the
+ * run's slots read once from their key's first column, as the counts are.
+ */
+const RUN_CONFIGURATIONS = sql(
+  'results.runConfigurations',
+  `SELECT configuration, count(*)::int AS results FROM test_run_case
+    WHERE test_run_id = $1
+    GROUP BY configuration ORDER BY configuration = '', configuration`,
+);
+
 /** Which of a run's results a page lists. */
 export interface ResultFilter {
   status?: ResultStatus;
@@ -246,6 +257,11 @@ export class ResultsRepository {
       .innerJoin('searched', 'searched', 'searched.result_id = result.id')
       .setParameters({ ...current, q: likePattern(filter.search) });
     return fetchPage(newestFirst(qb), pagination, COUNT_SEARCHED);
+  }
+
+  /** The configurations the run's current results are in ('' for none), by name. */
+  configurations(runId: string): Promise<Array<{ configuration: string; results: number }>> {
+    return this.transactions.manager.query(RUN_CONFIGURATIONS, [runId]);
   }
 
   /** Every result of the run that matches, each case's current one or not. */
