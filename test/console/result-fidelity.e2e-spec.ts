@@ -22,6 +22,7 @@ describe('web console: configurations, attempts and the kept verdict', () => {
   let pipeline: Record<string, string>;
   let runId: string;
   let paysId: string;
+  let projectId: string;
 
   /** A run named Matrix with `results`, completed. */
   async function matrixRun(projectId: string, results: object[]): Promise<string> {
@@ -54,6 +55,7 @@ describe('web console: configurations, attempts and the kept verdict', () => {
     ]);
     pipeline = { Authorization: `Bearer ${key}` };
     const project = await seedProject(outside, org.id, { name: 'Web shop', key: 'WEB' });
+    projectId = project.id;
     await matrixRun(project.id, [
       { automation_id: 'shop.pays', status: 'passed', configuration: 'firefox' },
       { automation_id: 'shop.pays', status: 'passed', configuration: 'chromium' },
@@ -257,6 +259,45 @@ describe('web console: configurations, attempts and the kept verdict', () => {
     );
     expect(await page().locator('.title-row').textContent()).toMatch(/In progress/);
     await atEachWidth('run-reopened');
+
+    // Reported from its row, a result goes to that row's slot: firefox's is replaced.
+    await page().getByRole('button', { name: 'Report a result for shop.pays in firefox' }).click();
+    const report = page().getByRole('dialog', {
+      name: 'Report a result for “shop.pays” in firefox',
+    });
+    await report.getByLabel('Status').selectOption('failed');
+    await report.getByLabel('Message').fill('still declined');
+    await report.getByLabel('Message').press('Enter');
+    await report.waitFor({ state: 'detached' });
+    expect(await textWhen(rows().filter({ hasText: 'firefox' }), 'still declined')).toMatch(
+      /^shop\.pays.*firefox.*Failed.*still declined/,
+    );
+    expect(await page().locator('dd[data-count="total"]').textContent()).toBe('3');
+    expect(await rows().filter({ hasText: 'chromium' }).textContent()).toMatch(/Passed/);
+  }, 30_000);
+
+  it('says when the kept verdict and today’s agree, and why a passed gate fails now', async () => {
+    await json(
+      outside.patch(`/api/v1/testruns/${runId}`, {
+        headers: pipeline,
+        data: { status: 'completed' },
+      }),
+      200,
+    );
+    await page().goto(`/console/runs/${runId}`);
+    expect(await textWhen(gate(), 'the same now')).toMatch(
+      /At completion: Passed Completed with the gate passed \(.+ UTC\); the same now\./,
+    );
+    const unquarantined = await outside.delete(
+      `/api/v1/projects/${projectId}/quarantine/${paysId}`,
+      { headers: pipeline },
+    );
+    expect(unquarantined.status()).toBe(204);
+    await page().reload();
+    expect(await textWhen(gate(), 'fails now')).toMatch(
+      /^Quality gate FailedAt completion: Passed Completed with the gate passed \(.+ UTC\); fails now: 1 new failure outside quarantine\./,
+    );
+    await atEachWidth('run-gate-fails-now');
   }, 30_000);
 
   it('shows a case’s history as a strip per configuration', async () => {
@@ -266,7 +307,8 @@ describe('web console: configurations, attempts and the kept verdict', () => {
     await page().locator('.duration-chart canvas').waitFor();
     expect(await groups.locator('h4').allTextContents()).toEqual(['chromium', 'firefox']);
     const firefox = page().getByRole('list', { name: 'Statuses in firefox, oldest first' });
-    expect(await statuses(firefox)).toEqual(['passed', 'failed']);
+    // The firefox result replaced in the reopened run stays in the history.
+    expect(await statuses(firefox)).toEqual(['passed', 'failed', 'failed']);
     expect(await firefox.getByRole('link').last().getAttribute('aria-label')).toMatch(
       /^Matrix \(firefox\): Failed, /,
     );
