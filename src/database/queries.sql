@@ -867,6 +867,11 @@ SELECT release_id, status, count(*)::int AS n FROM (
      ORDER BY t.release_id, c.test_case_id, c.configuration, r.created_at DESC, r.id DESC
   ) latest GROUP BY release_id, status;
 
+-- results.runConfigurations
+SELECT configuration, count(*)::int AS results FROM test_run_case
+  WHERE test_run_id = $1
+  GROUP BY configuration ORDER BY configuration = '', configuration;
+
 -- results.savepointBatch
 SAVEPOINT write_batch;
 

@@ -179,6 +179,17 @@ const SEARCHED = pagedSql('results.list.searched', {
   total: 'SELECT count(*) FROM searched',
 });
 
+/**
+ * The configurations of the run's current results ('' for none) and how many each has: the
+ * run's slots read once from their key's first column, as the counts are.
+ */
+const RUN_CONFIGURATIONS = sql(
+  'results.runConfigurations',
+  `SELECT configuration, count(*)::int AS results FROM test_run_case
+    WHERE test_run_id = $1
+    GROUP BY configuration ORDER BY configuration = '', configuration`,
+);
+
 /** Which of a run's results a page lists. */
 export interface ResultFilter {
   status?: ResultStatus;
@@ -286,6 +297,11 @@ export class ResultsRepository {
       pagination,
     );
     return [rows.map((row) => manager.create(TestResult, row)), total];
+  }
+
+  /** The configurations the run's current results are in ('' for none), by name. */
+  configurations(runId: string): Promise<Array<{ configuration: string; results: number }>> {
+    return this.transactions.manager.query(RUN_CONFIGURATIONS, [runId]);
   }
 }
 
