@@ -138,6 +138,9 @@ export function configurationOf(value: unknown): string | null | undefined {
   return trimmed === '' ? null : trimmed;
 }
 
+/** The attempts of the items that send none (most): one list, never changed. */
+const NO_ATTEMPTS: ResultAttempt[] = [];
+
 /** Whether an attempt with this status counts in `retries`. */
 export function isRetry(status: ResultStatus): boolean {
   return status === 'failed' || status === 'blocked';
@@ -260,7 +263,7 @@ function parseItem(
     retries,
     executedAt,
     configuration: configuration ?? callConfiguration,
-    attempts: attempts?.kept ?? [],
+    attempts: attempts?.kept ?? NO_ATTEMPTS,
   };
 }
 

@@ -48,6 +48,8 @@ interface Batch {
 }
 
 const FOREIGN_KEY_VIOLATION = '23503';
+/** Shared by the results without earlier attempts (most), never changed. */
+const NO_ATTEMPTS: AttemptResponse[] = [];
 /** Results made between two turns of the event loop. */
 const RESULTS_PER_TURN = 1000;
 
@@ -200,7 +202,7 @@ async function prepareRound(
         // Null unless failed or blocked, decided before any hashing: passed results pay nothing.
         signature: failureSignature(item.status, item.failureType, item.message),
         configuration: item.configuration,
-        attempts: item.attempts.map(toAttemptResponse),
+        attempts: item.attempts.length === 0 ? NO_ATTEMPTS : item.attempts.map(toAttemptResponse),
       };
     }
   }

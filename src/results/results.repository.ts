@@ -253,7 +253,7 @@ export class ResultsRepository {
       copyLines(
         current,
         (r) =>
-          `${run.id}\t${r.test_case_id}\t${copyText(r.configuration ?? '')}\t${r.id}\t${r.status}\t${r.flaky ? 't' : 'f'}\n`,
+          `${run.id}\t${r.test_case_id}\t${r.configuration === null ? '' : copyText(r.configuration)}\t${r.id}\t${r.status}\t${r.flaky ? 't' : 'f'}\n`,
       ),
     );
   }
@@ -310,7 +310,7 @@ function resultLines(run: TestRun, results: StoredResult[]): Generator<string> {
   return copyLines(
     results,
     (r) =>
-      `${r.id}\t${run.organizationId}\t${run.id}\t${r.test_case_id}\t${copyText(r.configuration ?? '')}\t${r.status}\t${
+      `${r.id}\t${run.organizationId}\t${run.id}\t${r.test_case_id}\t${r.configuration === null ? '' : copyText(r.configuration)}\t${r.status}\t${
         r.duration_ms ?? COPY_NULL
       }\t${copyText(r.message)}\t${copyTextArray(r.defects)}\t${r.retries}\t${r.flaky ? 't' : 'f'}\t${
         r.executed_at ? r.executed_at.toISOString() : COPY_NULL

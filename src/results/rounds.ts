@@ -15,13 +15,17 @@ export function* inRounds<T>(values: T[]): Generator<T[]> {
 
 /**
  * Each item's slot (CONTRACT §13: its case and configuration) as one string that sorts by case,
- * then configuration: the case's id, a NUL (which no id has) and the configuration ('' for none).
+ * then configuration: the case's id alone for none (most items: no string is made), else the
+ * id, a NUL (which no id has) and the configuration, which sorts right after the id alone.
  */
 export function slotKeys(
   caseIds: readonly string[],
   items: ReadonlyArray<{ configuration: string | null }>,
 ): string[] {
-  return caseIds.map((caseId, i) => `${caseId}\u0000${items[i].configuration ?? ''}`);
+  return caseIds.map((caseId, i) => {
+    const configuration = items[i].configuration;
+    return configuration === null ? caseId : `${caseId}\u0000${configuration}`;
+  });
 }
 
 /**
