@@ -3,7 +3,7 @@ import { IsNull } from 'typeorm';
 import type { PaginationQuery } from '../common/pagination/pagination.js';
 import { preparedSql, sql } from '../database/sql.js';
 import { Transactions } from '../database/transactions.js';
-import { countCallSql } from '../limits/count-call.js';
+import { COUNT_CALL_OF_FOUND_KEY } from '../limits/quota.repository.js';
 import { Organization } from '../tenants/organization.entity.js';
 import { PLAN_MONTHLY_CALL_LIMIT } from '../tenants/plans.js';
 import { ApiKey } from './entities/api-key.entity.js';
@@ -27,19 +27,6 @@ const AUTHENTICATE = preparedSql(
 );
 
 /**
- * The call of key `k` counted in the quota, in the period starting $4, if the key belongs to
- * organization $3 with subscription start $5 and its plan has calls to count.
- */
-const COUNT_KNOWN_KEY_CALL = countCallSql({
-  organizationId: 'k.organization_id',
-  periodStart: '$4',
-  limit: '(SELECT call_limit FROM k)',
-  from: `k
-      WHERE k.organization_id = $3 AND k.org_subscription_started_at = $5
-        AND k.org_plan <> 'basic' AND k.call_limit > 0`,
-});
-
-/**
  * `AUTHENTICATE`, and the call counted as `QuotaRepository.countCall` counts it: one
  * statement, one round trip.
  */
@@ -47,7 +34,7 @@ const AUTHENTICATE_AND_COUNT = preparedSql(
   'apiKeys.authenticateAndCount',
   `WITH k AS (${AUTHENTICATE}),
    counted AS (
-     ${COUNT_KNOWN_KEY_CALL})
+     ${COUNT_CALL_OF_FOUND_KEY})
    SELECT k.*, (SELECT calls FROM counted) AS calls FROM k`,
 );
 

@@ -1,20 +1,17 @@
 import { Injectable } from '@nestjs/common';
-import { requireReference } from '../database/references.js';
-import { Transactions } from '../database/transactions.js';
+import { organizationCaller } from '../common/caller.js';
+import { ApiError } from '../common/errors/api-error.js';
 import { BuildsRepository } from './builds.repository.js';
-import { Build } from './entities/build.entity.js';
 
 /** What other modules may ask of builds. */
 @Injectable()
 export class BuildLookup {
-  constructor(
-    private readonly transactions: Transactions,
-    private readonly builds: BuildsRepository,
-  ) {}
+  constructor(private readonly builds: BuildsRepository) {}
 
   /** Checks `id`, given in `field`, names a build of the organization (400 otherwise). */
   async require(organizationId: string, id: string, field: string): Promise<void> {
-    await requireReference(this.transactions, Build, organizationId, id, field);
+    if (!(await this.builds.find(organizationCaller(organizationId), id)))
+      throw ApiError.unknownReference(field);
   }
 
   /** How many builds are assigned to each of the releases, by release id. */

@@ -681,6 +681,12 @@ UPDATE project
   RETURNING id, name, key, description, gate_min_pass_rate, gate_forbid_missing_tests,
             gate_min_tests, created_at, updated_at;
 
+-- organizations.exists
+SELECT EXISTS (SELECT 1 FROM organization WHERE id = $1) AS "exists";
+
+-- organizations.find
+SELECT "id" AS "id", "name" AS "name", "plan" AS "plan", "subscription_started_at" AS "subscriptionStartedAt", "monthly_call_limit" AS "monthlyCallLimit", "created_at" AS "createdAt", "updated_at" AS "updatedAt" FROM organization WHERE id = $1;
+
 -- projects.find
 SELECT "id" AS "id", "organization_id" AS "organizationId", "name" AS "name", "key" AS "key", "description" AS "description", "gate_min_pass_rate" AS "gateMinPassRate", "gate_forbid_missing_tests" AS "gateForbidMissingTests", "gate_min_tests" AS "gateMinTests", "runs_created" AS "runsCreated", "created_at" AS "createdAt", "updated_at" AS "updatedAt" FROM project
   WHERE id = $1 AND ($2::uuid IS NULL OR organization_id = $2);
@@ -971,9 +977,17 @@ SELECT coalesce((SELECT count(*) FROM test_case tc
 SELECT id, title, automation_id AS "automationId" FROM test_case
   WHERE project_id = $1 AND id = ANY($2::uuid[]);
 
+-- testRuns.complete
+UPDATE test_run SET status = 'completed', completed_at = $3, updated_at = now()
+  WHERE id = $1 AND organization_id = $2;
+
 -- testRuns.find
 SELECT "id" AS "id", "organization_id" AS "organizationId", "project_id" AS "projectId", "build_id" AS "buildId", "release_id" AS "releaseId", "name" AS "name", "position" AS "position", "status" AS "status", "source" AS "source", "total" AS "total", "passed" AS "passed", "failed" AS "failed", "blocked" AS "blocked", "skipped" AS "skipped", "retest" AS "retest", "untested" AS "untested", "flaky" AS "flaky", "submitted_at" AS "submittedAt", "completed_at" AS "completedAt", "gate_passed" AS "gatePassed", "gate_evaluated_at" AS "gateEvaluatedAt", "created_at" AS "createdAt", "updated_at" AS "updatedAt" FROM test_run
   WHERE id = $1 AND ($2::uuid IS NULL OR organization_id = $2);
+
+-- testRuns.keepGate
+UPDATE test_run SET gate_passed = $3, gate_evaluated_at = $4, updated_at = now()
+  WHERE id = $1 AND organization_id = $2;
 
 -- testRuns.list
 SELECT "id" AS "id", "organization_id" AS "organizationId", "project_id" AS "projectId", "build_id" AS "buildId", "release_id" AS "releaseId", "name" AS "name", "position" AS "position", "status" AS "status", "source" AS "source", "total" AS "total", "passed" AS "passed", "failed" AS "failed", "blocked" AS "blocked", "skipped" AS "skipped", "retest" AS "retest", "untested" AS "untested", "flaky" AS "flaky", "submitted_at" AS "submittedAt", "completed_at" AS "completedAt", "gate_passed" AS "gatePassed", "gate_evaluated_at" AS "gateEvaluatedAt", "created_at" AS "createdAt", "updated_at" AS "updatedAt",
@@ -1015,6 +1029,18 @@ SELECT "id" AS "id", "organization_id" AS "organizationId", "project_id" AS "pro
 -- testRuns.notifyChanged
 SELECT pg_notify('run_changes', $1::text || ' ' || $2::text);
 
+-- testRuns.reopen
+UPDATE test_run SET status = 'in_progress', completed_at = NULL, updated_at = now()
+  WHERE id = $1 AND organization_id = $2;
+
+-- testRuns.setPosition
+UPDATE test_run SET position = $3, updated_at = now()
+  WHERE id = $1 AND organization_id = $2;
+
 -- testRuns.statusCountsInReleases
 SELECT release_id, status, count(*)::int AS n FROM test_run
   WHERE release_id = ANY($1::uuid[]) GROUP BY release_id, status;
+
+-- testRuns.submit
+UPDATE test_run SET status = 'submitted', submitted_at = $3, updated_at = now()
+  WHERE id = $1 AND organization_id = $2;

@@ -7,7 +7,7 @@ import { QuotaRepository } from './quota.repository.js';
 
 /**
  * The monthly call quota, counted in PostgreSQL with one atomic upsert per request
- * (`countCallSql`: `QuotaRepository.countCall` runs it alone, `ApiKeysRepository.authenticate`
+ * (`quota.repository.ts`: `QuotaRepository.countCall` runs it alone, `ApiKeysRepository.findByHash`
  * with a known key's look-up).
  *
  * Why PostgreSQL and not Redis: the count must be exact under concurrency and across

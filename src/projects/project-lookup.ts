@@ -1,23 +1,18 @@
 import { Injectable } from '@nestjs/common';
-import { type Caller, OPERATOR } from '../common/caller.js';
+import { type Caller, OPERATOR, organizationCaller } from '../common/caller.js';
 import { ApiError } from '../common/errors/api-error.js';
-import { requireReference } from '../database/references.js';
-import { Transactions } from '../database/transactions.js';
-import { Project } from './entities/project.entity.js';
 import { TestCase } from './entities/test-case.entity.js';
 import { ProjectsRepository } from './projects.repository.js';
 
 /** What other modules may ask of projects. */
 @Injectable()
 export class ProjectLookup {
-  constructor(
-    private readonly transactions: Transactions,
-    private readonly projects: ProjectsRepository,
-  ) {}
+  constructor(private readonly projects: ProjectsRepository) {}
 
   /** Checks `id`, given in `field`, names a project of the organization (400 otherwise). */
   async require(organizationId: string, id: string, field: string): Promise<void> {
-    await requireReference(this.transactions, Project, organizationId, id, field);
+    if (!(await this.projects.find(organizationCaller(organizationId), id)))
+      throw ApiError.unknownReference(field);
   }
 
   /**
@@ -26,8 +21,7 @@ export class ProjectLookup {
    */
   async numberRun(organizationId: string, id: string, field: string): Promise<number> {
     const position = await this.projects.numberRun(organizationId, id);
-    if (position === null)
-      throw ApiError.invalidField(field, `${field} does not name a resource of this organization`);
+    if (position === null) throw ApiError.unknownReference(field);
     return position;
   }
 

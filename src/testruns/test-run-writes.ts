@@ -6,7 +6,8 @@ import { uuid7 } from '../common/uuid7.js';
 import { Transactions } from '../database/transactions.js';
 import { ProjectLookup } from '../projects/project-lookup.js';
 import { ReleaseLookup } from '../releases/release-lookup.js';
-import { TestRun, type TestRunStatus } from './entities/test-run.entity.js';
+import type { TestRun, TestRunStatus } from './entities/test-run.entity.js';
+import { TestRunsRepository } from './test-runs.repository.js';
 
 /**
  * Allowed moves: in_progress → submitted → completed, or in_progress → completed; and back to
@@ -16,17 +17,6 @@ const NEXT: Record<TestRunStatus, readonly TestRunStatus[]> = {
   in_progress: ['submitted', 'completed'],
   submitted: ['completed', 'in_progress'],
   completed: ['in_progress'],
-};
-
-/**
- * What each move stamps. A reopened run is not completed any more, so it loses its completion
- * time (the next completion stamps it again); it was submitted, so it keeps that time until a
- * later submission. Its kept gate verdict stays until the next completion renews it.
- */
-const STAMP: Record<TestRunStatus, () => Partial<TestRun>> = {
-  in_progress: () => ({ completedAt: null }),
-  submitted: () => ({ submittedAt: new Date() }),
-  completed: () => ({ completedAt: new Date() }),
 };
 
 export interface NewRun {
@@ -42,6 +32,7 @@ export interface NewRun {
 export class TestRunWrites {
   constructor(
     private readonly transactions: Transactions,
+    private readonly runs: TestRunsRepository,
     private readonly projects: ProjectLookup,
     private readonly releases: ReleaseLookup,
     private readonly builds: BuildLookup,
@@ -49,7 +40,6 @@ export class TestRunWrites {
 
   /** Inserts a run in progress, checking every reference (400 naming the field). */
   async insert(organizationId: string, source: Source, fields: NewRun): Promise<TestRun> {
-    const manager = this.transactions.manager;
     await this.projects.require(organizationId, fields.projectId, 'project_id');
     if (fields.buildId) await this.builds.require(organizationId, fields.buildId, 'build_id');
     if (fields.releaseId) {
@@ -61,7 +51,7 @@ export class TestRunWrites {
         );
       }
     }
-    const run = manager.create(TestRun, {
+    const run = await this.runs.insert({
       id: uuid7(),
       organizationId,
       projectId: fields.projectId,
@@ -72,9 +62,6 @@ export class TestRunWrites {
       status: 'in_progress',
       source,
     });
-    // An insert, not a save: with its id chosen here, a save would first look the run up to
-    // decide between insert and update. The defaults (counts, times) come back into `run`.
-    await manager.insert(TestRun, run);
     // Its number among the project's runs is taken last, so that the project's row (the
     // counter) is locked only while the transaction commits, not while a report is stored:
     // runs of one project are created side by side.
@@ -86,12 +73,12 @@ export class TestRunWrites {
   async number(run: TestRun): Promise<void> {
     if (run.position !== null) return;
     run.position = await this.projects.numberRun(run.organizationId, run.projectId, 'project_id');
-    await this.transactions.manager.update(TestRun, run.id, { position: run.position });
+    await this.runs.setPosition(run, run.position);
   }
 
   /**
    * Moves a run the caller holds exclusively to another status, stamping when (409 for a move
-   * `NEXT` does not allow). Only these columns: the counts belong to the result batches.
+   * `NEXT` does not allow; what each move stamps: `TestRunsRepository`'s `MOVE`).
    */
   async moveTo(run: TestRun, status: TestRunStatus): Promise<void> {
     if (!NEXT[run.status].includes(status)) {
@@ -100,19 +87,16 @@ export class TestRunWrites {
         `A test run cannot move from ${run.status} to ${status}.`,
       );
     }
-    await this.transactions.manager.update(TestRun, run.id, { status, ...STAMP[status]() });
+    await this.runs.move(run, status, new Date());
   }
 
   /** Keeps the gate's verdict of the completion this transaction makes (CONTRACT §12). */
   async keepGate(run: TestRun, passed: boolean, evaluatedAt: Date): Promise<void> {
-    await this.transactions.manager.update(TestRun, run.id, {
-      gatePassed: passed,
-      gateEvaluatedAt: evaluatedAt,
-    });
+    await this.runs.keepGate(run, passed, evaluatedAt);
   }
 
   /** The run's row as this transaction sees it now. */
   reread(run: TestRun): Promise<TestRun> {
-    return this.transactions.manager.findOneByOrFail(TestRun, { id: run.id });
+    return this.runs.reread(run);
   }
 }

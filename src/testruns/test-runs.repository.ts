@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { type Caller, organizationOf } from '../common/caller.js';
+import { type Caller, organizationCaller, organizationOf } from '../common/caller.js';
 import { RUN_CHANGES_CHANNEL } from './live/run-changes.js';
 import type { CreatedBetweenQuery, PaginationQuery } from '../common/pagination/pagination.js';
 import { selectColumns } from '../database/entity-columns.js';
@@ -66,6 +66,45 @@ const STATUS_COUNTS_IN_RELEASES = sql(
   'testRuns.statusCountsInReleases',
   `SELECT release_id, status, count(*)::int AS n FROM test_run
     WHERE release_id = ANY($1::uuid[]) GROUP BY release_id, status`,
+);
+
+/**
+ * Moving run $1 of organization $2 to each status, stamping when ($3, the move's time): a
+ * reopened run is not completed any more, so it loses its completion time (the next completion
+ * stamps it again); it was submitted, so it keeps that time until a later submission. Its kept
+ * gate verdict stays until the next completion renews it. Only these columns: the counts
+ * belong to the result batches.
+ */
+const MOVE: Record<TestRunStatus, string> = {
+  in_progress: sql(
+    'testRuns.reopen',
+    `UPDATE test_run SET status = 'in_progress', completed_at = NULL, updated_at = now()
+      WHERE id = $1 AND organization_id = $2`,
+  ),
+  submitted: sql(
+    'testRuns.submit',
+    `UPDATE test_run SET status = 'submitted', submitted_at = $3, updated_at = now()
+      WHERE id = $1 AND organization_id = $2`,
+  ),
+  completed: sql(
+    'testRuns.complete',
+    `UPDATE test_run SET status = 'completed', completed_at = $3, updated_at = now()
+      WHERE id = $1 AND organization_id = $2`,
+  ),
+};
+
+/** Gives run $1 of organization $2 its position $3 among its project's runs. */
+const SET_POSITION = sql(
+  'testRuns.setPosition',
+  `UPDATE test_run SET position = $3, updated_at = now()
+    WHERE id = $1 AND organization_id = $2`,
+);
+
+/** Keeps the gate's verdict $3, evaluated at $4, on run $1 of organization $2. */
+const KEEP_GATE = sql(
+  'testRuns.keepGate',
+  `UPDATE test_run SET gate_passed = $3, gate_evaluated_at = $4, updated_at = now()
+    WHERE id = $1 AND organization_id = $2`,
 );
 
 /** The list's filters, in this order, each left out when its value is null. */
@@ -144,5 +183,55 @@ export class TestRunsRepository {
     releaseIds: string[],
   ): Promise<Array<{ release_id: string; status: TestRunStatus; n: number }>> {
     return this.transactions.manager.query(STATUS_COUNTS_IN_RELEASES, [releaseIds]);
+  }
+
+  /** Inserts a run; the defaults (counts, times) come back into it. In the caller's transaction. */
+  async insert(fields: Partial<TestRun>): Promise<TestRun> {
+    const manager = this.transactions.manager;
+    const run = manager.create(TestRun, fields);
+    // An insert, not a save: with its id chosen by the caller, a save would first look the run
+    // up to decide between insert and update.
+    await manager.insert(TestRun, run);
+    return run;
+  }
+
+  /** Moves the run to `status`, stamped `at` (see `MOVE`), in the caller's transaction. */
+  async move(
+    run: Pick<TestRun, 'id' | 'organizationId'>,
+    status: TestRunStatus,
+    at: Date,
+  ): Promise<void> {
+    const parameters = status === 'in_progress' ? [] : [at];
+    await this.transactions.manager.query(MOVE[status], [
+      run.id,
+      run.organizationId,
+      ...parameters,
+    ]);
+  }
+
+  /** Writes the run's position among its project's runs. */
+  async setPosition(run: Pick<TestRun, 'id' | 'organizationId'>, position: number): Promise<void> {
+    await this.transactions.manager.query(SET_POSITION, [run.id, run.organizationId, position]);
+  }
+
+  /** Keeps the gate's verdict of a completion on the run. */
+  async keepGate(
+    run: Pick<TestRun, 'id' | 'organizationId'>,
+    passed: boolean,
+    evaluatedAt: Date,
+  ): Promise<void> {
+    await this.transactions.manager.query(KEEP_GATE, [
+      run.id,
+      run.organizationId,
+      passed,
+      evaluatedAt,
+    ]);
+  }
+
+  /** The run's row as this transaction sees it now (it must exist). */
+  async reread(run: Pick<TestRun, 'id' | 'organizationId'>): Promise<TestRun> {
+    const found = await this.find(organizationCaller(run.organizationId), run.id);
+    if (!found) throw new Error(`test run ${run.id} is gone`);
+    return found;
   }
 }

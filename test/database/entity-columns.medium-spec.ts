@@ -15,12 +15,15 @@ import { DELIVERY_COLUMNS } from '../../src/webhooks/deliveries.repository.js';
 import { WebhookDelivery } from '../../src/webhooks/entities/webhook-delivery.entity.js';
 import { WebhookSubscription } from '../../src/webhooks/entities/webhook-subscription.entity.js';
 import { SUBSCRIPTION_COLUMNS } from '../../src/webhooks/subscriptions.repository.js';
+import { Organization } from '../../src/tenants/organization.entity.js';
+import { ORGANIZATION_COLUMNS } from '../../src/tenants/organization-lookup.repository.js';
 import { startServiceTier, type ServiceTier } from '../support/service-tier.js';
 
 // The repositories' reads name their columns (`selectColumns`) and make entities of the rows:
 // a column added to an entity and not to its list would be missing from every read.
 const READS: Array<[string, EntityTarget<ObjectLiteral>, readonly string[]]> = [
   ['build', Build, BUILD_COLUMNS],
+  ['organization', Organization, ORGANIZATION_COLUMNS],
   ['project', Project, PROJECT_COLUMNS],
   ['test_case', TestCase, TEST_CASE_COLUMNS],
   ['release', Release, RELEASE_COLUMNS],

@@ -54,6 +54,14 @@ export class ApiError extends HttpException {
     return ApiError.invalid([{ field, message }]);
   }
 
+  /**
+   * An id given in a body or query that names no row of the caller's organization: unknown and
+   * foreign ids alike, so that the answer never tells another organization's ids (CONTRACT §5b).
+   */
+  static unknownReference(field: string): ApiError {
+    return ApiError.invalidField(field, `${field} does not name a resource of this organization`);
+  }
+
   static notFound(resource?: string): ApiError {
     const message = resource ? `No such ${resource}.` : 'Not found.';
     return new ApiError(404, ErrorCode.NotFound, message, resource ? { resource } : {});
