@@ -63,7 +63,7 @@ export class ResultsController {
     scopes: ['results:submit'],
     errors: [400, 409, 413, 415, 422],
   })
-  @ResultsPerCallAtMost()
+  @ResultsPerCallAtMost({ orReport: true })
   @AcceptsXml()
   @ApiBody({
     description: 'Results as JSON, or a JUnit XML report (parameters then go in the query)',
