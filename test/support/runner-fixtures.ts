@@ -13,6 +13,7 @@ export const FIXTURE_ROOT = '/tmp/tm-fixture-suites/';
 
 export interface FixtureFacts {
   format: string;
+  runner: string;
   records: number;
   distinct_tests: number;
   statuses: Record<string, number>;
