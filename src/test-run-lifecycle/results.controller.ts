@@ -66,10 +66,22 @@ export class ResultsController {
   @ResultsPerCallAtMost({ orReport: true })
   @AcceptsXml()
   @ApiBody({
-    description: 'Results as JSON, or a JUnit XML report (parameters then go in the query)',
+    description:
+      'Results as the JSON command (an object whose `results` is an array; its parameters in the body), or a report a test runner wrote, its parameters then in the query: JUnit XML (`application/xml`), or as JSON Playwright’s JSON reporter (`config` and `suites`), CTRF (`results.tool` and `results.tests`), Jest’s or Vitest’s `--json` (`testResults`) or Cucumber JSON (an array of features with `elements`), recognised by shape or named by `format`. A report is bounded by the body’s 10 MiB, not by the command’s 5,000 results',
     schema: {
       oneOf: [
         { $ref: '#/components/schemas/IngestJsonDto' },
+        {
+          type: 'object',
+          description:
+            'Playwright (`config`, `suites`), CTRF (`results`) or Jest/Vitest (`testResults`) JSON report',
+          additionalProperties: true,
+        },
+        {
+          type: 'array',
+          description: 'Cucumber JSON: features with `elements`',
+          items: { type: 'object', additionalProperties: true },
+        },
         { type: 'string', description: 'JUnit XML' },
       ],
     },
