@@ -74,6 +74,28 @@ describe('parseJestReport', () => {
     expect(failing?.message).toBe('Error: attempt 3 failed');
   });
 
+  it('counts a huge invocations without building an attempt per invocation', () => {
+    const document = {
+      testResults: [
+        {
+          name: 'f.test.js',
+          assertionResults: [
+            {
+              title: 't',
+              ancestorTitles: [],
+              status: 'passed',
+              invocations: 1e9,
+              failureMessages: [],
+            },
+          ],
+        },
+      ],
+    };
+    const [item] = parseJestReport(document, NO_OPTIONS);
+    expect(item).toMatchObject({ automationId: 'f.test.js.t', status: 'passed', retries: 1000 });
+    expect(item.attempts).toHaveLength(20);
+  });
+
   it.each([
     [{ testResults: {} }, 'body.testResults'],
     [{ testResults: [{ name: 1, assertionResults: [] }] }, 'body.testResults[0].name'],

@@ -1,6 +1,6 @@
 import type { ResultStatus } from '../entities/result-status.js';
 import { mergeReruns } from '../report-reruns.js';
-import type { ResultItem } from '../result-items.js';
+import { MAX_KEPT_ATTEMPTS, type ResultItem } from '../result-items.js';
 import {
   enumField,
   isObject,
@@ -78,10 +78,16 @@ function readAssertion(
     ...(status === 'failed' ? splitError(failures.at(-1) ?? null) : NO_FAILURE),
   };
   let earlier: ReportAttempt[];
+  let unshownRetries = 0;
   if (invocations !== null) {
     const reasons = stringList(assertion, 'retryReasons', path);
     const count = Math.max(0, Math.floor(invocations) - 1);
-    earlier = Array.from({ length: count }, (_, k) => failedAttempt(reasons[k] ?? null));
+    // A count is only a number: the attempts beyond those kept are counted, never built.
+    const shown = Math.min(count, MAX_KEPT_ATTEMPTS);
+    unshownRetries = count - shown;
+    earlier = Array.from({ length: shown }, (_, k) =>
+      failedAttempt(reasons[unshownRetries + k] ?? null),
+    );
   } else {
     const before =
       status === 'failed' ? failures.slice(0, -1) : status === 'passed' ? failures : [];
@@ -95,6 +101,7 @@ function readAssertion(
       section: joinTitles([file, ...ancestors]) || null,
       final,
       earlier,
+      unshownRetries,
       configuration: null,
     },
     options.configuration,
