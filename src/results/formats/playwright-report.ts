@@ -74,14 +74,8 @@ function readSuite(
 ): void {
   const specs = optionalList(suite, 'specs', path);
   for (let i = 0; i < specs.length; i++) {
-    readSpec(
-      objectAt(specs[i], `${path}.specs[${i}]`),
-      `${path}.specs[${i}]`,
-      titles,
-      file,
-      options,
-      items,
-    );
+    const specPath = `${path}.specs[${i}]`;
+    readSpec(objectAt(specs[i], specPath), specPath, titles, file, options, items);
   }
   const children = optionalList(suite, 'suites', path);
   for (let i = 0; i < children.length; i++) {
