@@ -21,9 +21,9 @@ import {
   NO_FAILURE,
   type ReportAttempt,
   type ReportFailure,
-  reportItem,
+  jsonReportItem,
   withoutAnsi,
-} from './report-item.js';
+} from './json-report-item.js';
 
 /** Whether a parsed document is a CTRF report: `results.tool` and `results.tests`. */
 export function isCtrfReport(document: unknown): boolean {
@@ -83,7 +83,7 @@ function readTest(test: JsonObject, path: string, options: ReportOptions): Resul
     }));
     unshownRetries = Math.max(0, Math.floor(retries)) - shown;
   }
-  return reportItem(
+  return jsonReportItem(
     {
       derivedId,
       title: name,

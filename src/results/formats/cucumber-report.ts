@@ -18,9 +18,9 @@ import {
   durationMs,
   NO_FAILURE,
   type ReportFailure,
-  reportItem,
+  jsonReportItem,
   splitError,
-} from './report-item.js';
+} from './json-report-item.js';
 
 /** Whether a parsed document is Cucumber JSON: a list of features with `elements`. */
 export function isCucumberReport(document: unknown): boolean {
@@ -109,7 +109,7 @@ function readFeature(
           ? 'skipped'
           : 'passed';
     items.push(
-      reportItem(
+      jsonReportItem(
         {
           derivedId,
           title: optionalString(element, 'name', elementPath) || id,

@@ -17,9 +17,9 @@ import {
   joinTitles,
   NO_FAILURE,
   type ReportAttempt,
-  reportItem,
+  jsonReportItem,
   splitError,
-} from './report-item.js';
+} from './json-report-item.js';
 
 /** Whether a parsed document is Jest's or Vitest's `--json`: `testResults`. */
 export function isJestReport(document: unknown): boolean {
@@ -94,7 +94,7 @@ function readAssertion(
     earlier = before.map(failedAttempt);
   }
   const name = joinTitles([...ancestors, title]);
-  return reportItem(
+  return jsonReportItem(
     {
       derivedId: file === '' ? name : `${file}.${name}`,
       title,

@@ -19,10 +19,10 @@ import {
   NO_FAILURE,
   type ReportAttempt,
   type ReportFailure,
-  reportItem,
+  jsonReportItem,
   splitError,
   withoutAnsi,
-} from './report-item.js';
+} from './json-report-item.js';
 
 /** Whether a parsed document is Playwright's JSON report: `config` and `suites`. */
 export function isPlaywrightReport(document: unknown): boolean {
@@ -111,7 +111,7 @@ function readSpec(
     const attempts = attemptsOf(test, testPath);
     const final = attempts.pop() ?? { status, durationMs: null, ...NO_FAILURE };
     items.push(
-      reportItem(
+      jsonReportItem(
         {
           derivedId,
           title,

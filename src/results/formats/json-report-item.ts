@@ -54,7 +54,7 @@ export interface ReportTest {
  * stored (a report's megabytes of trace keep what a JSON item could carry), its attempts the
  * last 20 with every failed one counted in `retries`.
  */
-export function reportItem(test: ReportTest, callConfiguration: string | null): ResultItem {
+export function jsonReportItem(test: ReportTest, callConfiguration: string | null): ResultItem {
   const { final, earlier } = test;
   let retries = test.unshownRetries ?? 0;
   for (const attempt of earlier) if (isRetry(attempt.status)) retries++;
