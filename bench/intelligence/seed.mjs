@@ -22,7 +22,7 @@ import { pipeline } from 'node:stream/promises';
 import { Readable } from 'node:stream';
 import copyStreams from 'pg-copy-streams';
 // The statement that fills the flaky list's summary from a project's runs (needs `npm run build`).
-import { BACKFILL as BACKFILL_CASE_OUTCOMES } from '../../dist/flakiness/case-outcomes.sql.js';
+import { BACKFILL as BACKFILL_CASE_OUTCOMES } from '../../dist/flakiness/case-outcomes.repository.js';
 
 export const SEED_VERSION = 1;
 

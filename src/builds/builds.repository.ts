@@ -1,11 +1,8 @@
 import { Injectable } from '@nestjs/common';
-import {
-  type CreatedBetweenQuery,
-  fetchPage,
-  PaginationQuery,
-  whereFiltersNewestFirst,
-} from '../common/pagination/pagination.js';
-import { type Caller, tenantOf } from '../common/caller.js';
+import type { CreatedBetweenQuery, PaginationQuery } from '../common/pagination/pagination.js';
+import { type Caller, organizationOf } from '../common/caller.js';
+import { selectColumns } from '../database/entity-columns.js';
+import { fetchPage, pagedSql } from '../database/paged-sql.js';
 import { sql } from '../database/sql.js';
 import { Transactions } from '../database/transactions.js';
 import { Build } from './entities/build.entity.js';
@@ -34,60 +31,123 @@ const COUNT_IN_RELEASES = sql(
     WHERE release_id = ANY($1::uuid[]) GROUP BY release_id`,
 );
 
-/** The list's filters, each a condition on `build`, applied in this order. */
-const LIST_FILTERS = {
-  status: sql('builds.list.whereStatus', 'build.status = :status'),
-  branch: sql('builds.list.whereBranch', 'build.branch = :branch'),
-  commitSha: sql('builds.list.whereCommitSha', 'build.commitSha = :commitSha'),
-  buildNumber: sql('builds.list.whereBuildNumber', 'build.buildNumber = :buildNumber'),
-  releaseId: sql('builds.list.whereRelease', 'build.releaseId = :releaseId'),
-  projectId: sql('builds.list.whereProject', 'build.projectId = :projectId'),
-  source: sql('builds.list.whereSource', 'build.source = :source'),
-};
-/** All of the organization's builds, unfiltered: the counter the database keeps. */
-const COUNT_ALL = sql(
-  'builds.list.countAll',
-  'SELECT total FROM build_count WHERE organization_id = :organizationId',
-);
+/** Every column of `build`, by the entity's property names (a test checks them). */
+export const BUILD_COLUMNS = [
+  'id',
+  'organizationId',
+  'projectId',
+  'releaseId',
+  'name',
+  'buildNumber',
+  'commitSha',
+  'branch',
+  'repoUrl',
+  'status',
+  'source',
+  'queuePosition',
+  'createdAt',
+  'updatedAt',
+] as const satisfies ReadonlyArray<keyof Build>;
 
-export type BuildFilters = Partial<Record<keyof typeof LIST_FILTERS, string>>;
+/** Build $1 if it is organization $2's, or any organization's when $2 is null (the operator). */
+const FIND = `SELECT ${selectColumns(BUILD_COLUMNS)} FROM build
+  WHERE id = $1 AND ($2::uuid IS NULL OR organization_id = $2)`;
+const FIND_BUILD = sql('builds.find', FIND);
+const LOCK_BUILD = sql('builds.lock', `${FIND} FOR UPDATE`);
+
+const NEWEST_FIRST = 'created_at DESC, id DESC';
+
+/** The list's filters, in this order, each left out when its value is null. */
+const LIST_FILTERS = [
+  'status',
+  'branch',
+  'commitSha',
+  'buildNumber',
+  'releaseId',
+  'projectId',
+  'source',
+] as const;
+
+/**
+ * Organization $1's builds that match the filters ($2 … $8 in `LIST_FILTERS` order, then
+ * created strictly after $9 and before $10), newest first.
+ */
+const LIST = pagedSql('builds.list', {
+  select: selectColumns(BUILD_COLUMNS),
+  from: 'build',
+  where: `organization_id = $1
+          AND ($2::build_status IS NULL OR status = $2)
+          AND ($3::varchar IS NULL OR branch = $3)
+          AND ($4::varchar IS NULL OR commit_sha = $4)
+          AND ($5::varchar IS NULL OR build_number = $5)
+          AND ($6::uuid IS NULL OR release_id = $6)
+          AND ($7::uuid IS NULL OR project_id = $7)
+          AND ($8::source IS NULL OR source = $8)
+          AND ($9::timestamptz IS NULL OR created_at > $9)
+          AND ($10::timestamptz IS NULL OR created_at < $10)`,
+  orderBy: NEWEST_FIRST,
+});
+
+/** All of organization $1's builds, unfiltered: its total is the counter the database keeps. */
+const LIST_ALL = pagedSql('builds.listAll', {
+  select: selectColumns(BUILD_COLUMNS),
+  from: 'build',
+  where: 'organization_id = $1',
+  orderBy: NEWEST_FIRST,
+  total: 'SELECT total FROM build_count WHERE organization_id = $1',
+});
+
+/** Organization $1's planned builds, in queue order. */
+const QUEUE = pagedSql('builds.queue', {
+  select: selectColumns(BUILD_COLUMNS),
+  from: 'build',
+  where: 'organization_id = $1 AND queue_position IS NOT NULL',
+  orderBy: 'queue_position ASC',
+});
+
+export type BuildFilters = Partial<Record<(typeof LIST_FILTERS)[number], string>>;
 
 /** How builds are read and queued: the SQL of the `build` table. */
 @Injectable()
 export class BuildsRepository {
   constructor(private readonly transactions: Transactions) {}
 
+  private get manager() {
+    return this.transactions.manager;
+  }
+
+  private builds(rows: Build[]): Build[] {
+    return rows.map((row) => this.manager.create(Build, row));
+  }
+
   /** The build if the caller may see it: the organization's, or any for the operator. */
-  find(caller: Caller, id: string, lock = false): Promise<Build | null> {
-    return this.transactions.manager.findOne(Build, {
-      where: { id, ...tenantOf(caller) },
-      ...(lock ? { lock: { mode: 'pessimistic_write' as const } } : {}),
-    });
+  async find(caller: Caller, id: string, lock = false): Promise<Build | null> {
+    const [row]: Build[] = await this.manager.query(lock ? LOCK_BUILD : FIND_BUILD, [
+      id,
+      organizationOf(caller),
+    ]);
+    return row ? this.manager.create(Build, row) : null;
   }
 
   /** A page of the organization's builds, newest first, and the number of all that match. */
-  page(
+  async page(
     organizationId: string,
     filters: BuildFilters,
     query: CreatedBetweenQuery,
   ): Promise<[Build[], number]> {
-    const qb = this.transactions.manager
-      .createQueryBuilder(Build, 'build')
-      .where('build.organizationId = :organizationId', { organizationId });
-    const filtered = whereFiltersNewestFirst(qb, 'build', LIST_FILTERS, filters, query);
-    return fetchPage(qb, query, filtered ? undefined : COUNT_ALL);
+    const values = LIST_FILTERS.map((key) => filters[key] ?? null);
+    const times = [query.created_after ?? null, query.created_before ?? null];
+    const filtered = [...values, ...times].some((value) => value !== null);
+    const [rows, total] = filtered
+      ? await fetchPage<Build>(this.manager, LIST, [organizationId, ...values, ...times], query)
+      : await fetchPage<Build>(this.manager, LIST_ALL, [organizationId], query);
+    return [this.builds(rows), total];
   }
 
   /** A page of the organization's planned builds in queue order. */
-  queuePage(organizationId: string, query: PaginationQuery): Promise<[Build[], number]> {
-    return fetchPage(
-      this.transactions.manager
-        .createQueryBuilder(Build, 'build')
-        .where('build.organizationId = :organizationId', { organizationId })
-        .andWhere('build.queuePosition IS NOT NULL')
-        .orderBy('build.queuePosition', 'ASC'),
-      query,
-    );
+  async queuePage(organizationId: string, query: PaginationQuery): Promise<[Build[], number]> {
+    const [rows, total] = await fetchPage<Build>(this.manager, QUEUE, [organizationId], query);
+    return [this.builds(rows), total];
   }
 
   /** The position after the organization's last queued build (1 for an empty queue). */

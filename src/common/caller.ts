@@ -12,9 +12,9 @@ export function organizationCaller(organizationId: string): Caller {
   return { kind: 'organization', organizationId };
 }
 
-/** The tenant part of a `where`: the caller's organization, or nothing for the operator. */
-export function tenantOf(caller: Caller): { organizationId?: string } {
-  return caller.kind === 'organization' ? { organizationId: caller.organizationId } : {};
+/** The organization a statement is kept in: the caller's, or null for the operator (any). */
+export function organizationOf(caller: Caller): string | null {
+  return caller.kind === 'organization' ? caller.organizationId : null;
 }
 
 /**

@@ -41,36 +41,84 @@ UPDATE build SET queue_position = queue_position - 1
 SELECT release_id, count(*)::int AS n FROM build
   WHERE release_id = ANY($1::uuid[]) GROUP BY release_id;
 
+-- builds.find
+SELECT "id" AS "id", "organization_id" AS "organizationId", "project_id" AS "projectId", "release_id" AS "releaseId", "name" AS "name", "build_number" AS "buildNumber", "commit_sha" AS "commitSha", "branch" AS "branch", "repo_url" AS "repoUrl", "status" AS "status", "source" AS "source", "queue_position" AS "queuePosition", "created_at" AS "createdAt", "updated_at" AS "updatedAt" FROM build
+  WHERE id = $1 AND ($2::uuid IS NULL OR organization_id = $2);
+
 -- builds.leaveQueue
 UPDATE build SET queue_position = NULL WHERE id = $1;
 
--- builds.list.countAll
-SELECT total FROM build_count WHERE organization_id = :organizationId;
+-- builds.list
+SELECT "id" AS "id", "organization_id" AS "organizationId", "project_id" AS "projectId", "release_id" AS "releaseId", "name" AS "name", "build_number" AS "buildNumber", "commit_sha" AS "commitSha", "branch" AS "branch", "repo_url" AS "repoUrl", "status" AS "status", "source" AS "source", "queue_position" AS "queuePosition", "created_at" AS "createdAt", "updated_at" AS "updatedAt",
+        coalesce((SELECT count(*) FROM build
+  WHERE organization_id = $1
+    AND ($2::build_status IS NULL OR status = $2)
+    AND ($3::varchar IS NULL OR branch = $3)
+    AND ($4::varchar IS NULL OR commit_sha = $4)
+    AND ($5::varchar IS NULL OR build_number = $5)
+    AND ($6::uuid IS NULL OR release_id = $6)
+    AND ($7::uuid IS NULL OR project_id = $7)
+    AND ($8::source IS NULL OR source = $8)
+    AND ($9::timestamptz IS NULL OR created_at > $9)
+    AND ($10::timestamptz IS NULL OR created_at < $10)), 0)::int AS pagination_total
+   FROM build
+  WHERE organization_id = $1
+    AND ($2::build_status IS NULL OR status = $2)
+    AND ($3::varchar IS NULL OR branch = $3)
+    AND ($4::varchar IS NULL OR commit_sha = $4)
+    AND ($5::varchar IS NULL OR build_number = $5)
+    AND ($6::uuid IS NULL OR release_id = $6)
+    AND ($7::uuid IS NULL OR project_id = $7)
+    AND ($8::source IS NULL OR source = $8)
+    AND ($9::timestamptz IS NULL OR created_at > $9)
+    AND ($10::timestamptz IS NULL OR created_at < $10)
+  ORDER BY created_at DESC, id DESC
+  LIMIT $11 OFFSET $12;
 
--- builds.list.whereBranch
-build.branch = :branch;
+-- builds.list.total
+SELECT coalesce((SELECT count(*) FROM build
+  WHERE organization_id = $1
+    AND ($2::build_status IS NULL OR status = $2)
+    AND ($3::varchar IS NULL OR branch = $3)
+    AND ($4::varchar IS NULL OR commit_sha = $4)
+    AND ($5::varchar IS NULL OR build_number = $5)
+    AND ($6::uuid IS NULL OR release_id = $6)
+    AND ($7::uuid IS NULL OR project_id = $7)
+    AND ($8::source IS NULL OR source = $8)
+    AND ($9::timestamptz IS NULL OR created_at > $9)
+    AND ($10::timestamptz IS NULL OR created_at < $10)), 0)::int AS total;
 
--- builds.list.whereBuildNumber
-build.buildNumber = :buildNumber;
+-- builds.listAll
+SELECT "id" AS "id", "organization_id" AS "organizationId", "project_id" AS "projectId", "release_id" AS "releaseId", "name" AS "name", "build_number" AS "buildNumber", "commit_sha" AS "commitSha", "branch" AS "branch", "repo_url" AS "repoUrl", "status" AS "status", "source" AS "source", "queue_position" AS "queuePosition", "created_at" AS "createdAt", "updated_at" AS "updatedAt",
+        coalesce((SELECT total FROM build_count WHERE organization_id = $1), 0)::int AS pagination_total
+   FROM build
+  WHERE organization_id = $1
+  ORDER BY created_at DESC, id DESC
+  LIMIT $2 OFFSET $3;
 
--- builds.list.whereCommitSha
-build.commitSha = :commitSha;
+-- builds.listAll.total
+SELECT coalesce((SELECT total FROM build_count WHERE organization_id = $1), 0)::int AS total;
 
--- builds.list.whereProject
-build.projectId = :projectId;
-
--- builds.list.whereRelease
-build.releaseId = :releaseId;
-
--- builds.list.whereSource
-build.source = :source;
-
--- builds.list.whereStatus
-build.status = :status;
+-- builds.lock
+SELECT "id" AS "id", "organization_id" AS "organizationId", "project_id" AS "projectId", "release_id" AS "releaseId", "name" AS "name", "build_number" AS "buildNumber", "commit_sha" AS "commitSha", "branch" AS "branch", "repo_url" AS "repoUrl", "status" AS "status", "source" AS "source", "queue_position" AS "queuePosition", "created_at" AS "createdAt", "updated_at" AS "updatedAt" FROM build
+  WHERE id = $1 AND ($2::uuid IS NULL OR organization_id = $2) FOR UPDATE;
 
 -- builds.nextQueuePosition
 SELECT coalesce(max(queue_position), 0) + 1 AS next
   FROM build WHERE organization_id = $1 AND queue_position IS NOT NULL;
+
+-- builds.queue
+SELECT "id" AS "id", "organization_id" AS "organizationId", "project_id" AS "projectId", "release_id" AS "releaseId", "name" AS "name", "build_number" AS "buildNumber", "commit_sha" AS "commitSha", "branch" AS "branch", "repo_url" AS "repoUrl", "status" AS "status", "source" AS "source", "queue_position" AS "queuePosition", "created_at" AS "createdAt", "updated_at" AS "updatedAt",
+        coalesce((SELECT count(*) FROM build
+  WHERE organization_id = $1 AND queue_position IS NOT NULL), 0)::int AS pagination_total
+   FROM build
+  WHERE organization_id = $1 AND queue_position IS NOT NULL
+  ORDER BY queue_position ASC
+  LIMIT $2 OFFSET $3;
+
+-- builds.queue.total
+SELECT coalesce((SELECT count(*) FROM build
+  WHERE organization_id = $1 AND queue_position IS NOT NULL), 0)::int AS total;
 
 -- builds.queuePosition
 SELECT queue_position FROM build WHERE id = $1 AND organization_id = $2;
@@ -123,6 +171,29 @@ DELETE FROM webhook_delivery WHERE id IN (
 -- deliveries.endRetries
 UPDATE webhook_delivery SET status = 'failed', next_attempt_at = NULL, updated_at = now()
   WHERE id = $1 AND organization_id = $2 AND status = 'pending';
+
+-- deliveries.find
+SELECT "id" AS "id", "organization_id" AS "organizationId", "subscription_id" AS "subscriptionId", "event_id" AS "eventId", "event_type" AS "eventType", "status" AS "status", "attempts" AS "attempts", "next_attempt_at" AS "nextAttemptAt", "lease_until" AS "leaseUntil", "attempt_log" AS "attemptLog", "created_at" AS "createdAt", "updated_at" AS "updatedAt" FROM webhook_delivery
+  WHERE id = $1 AND subscription_id = $2;
+
+-- deliveries.list
+SELECT "id" AS "id", "organization_id" AS "organizationId", "subscription_id" AS "subscriptionId", "event_id" AS "eventId", "event_type" AS "eventType", "status" AS "status", "attempts" AS "attempts", "next_attempt_at" AS "nextAttemptAt", "lease_until" AS "leaseUntil", "attempt_log" AS "attemptLog", "created_at" AS "createdAt", "updated_at" AS "updatedAt",
+        coalesce((SELECT count(*) FROM webhook_delivery
+  WHERE subscription_id = $1
+    AND ($2::webhook_delivery_status IS NULL OR status = $2)
+    AND ($3::varchar IS NULL OR event_type = $3)), 0)::int AS pagination_total
+   FROM webhook_delivery
+  WHERE subscription_id = $1
+    AND ($2::webhook_delivery_status IS NULL OR status = $2)
+    AND ($3::varchar IS NULL OR event_type = $3)
+  ORDER BY created_at DESC, id DESC
+  LIMIT $4 OFFSET $5;
+
+-- deliveries.list.total
+SELECT coalesce((SELECT count(*) FROM webhook_delivery
+  WHERE subscription_id = $1
+    AND ($2::webhook_delivery_status IS NULL OR status = $2)
+    AND ($3::varchar IS NULL OR event_type = $3)), 0)::int AS total;
 
 -- deliveries.overdue
 SELECT id, attempts FROM webhook_delivery
@@ -610,10 +681,27 @@ UPDATE project
   RETURNING id, name, key, description, gate_min_pass_rate, gate_forbid_missing_tests,
             gate_min_tests, created_at, updated_at;
 
+-- projects.find
+SELECT "id" AS "id", "organization_id" AS "organizationId", "name" AS "name", "key" AS "key", "description" AS "description", "gate_min_pass_rate" AS "gateMinPassRate", "gate_forbid_missing_tests" AS "gateForbidMissingTests", "gate_min_tests" AS "gateMinTests", "runs_created" AS "runsCreated", "created_at" AS "createdAt", "updated_at" AS "updatedAt" FROM project
+  WHERE id = $1 AND ($2::uuid IS NULL OR organization_id = $2);
+
 -- projects.insert
 INSERT INTO project (organization_id, name, key, description) VALUES ($1, $2, $3, $4)
   ON CONFLICT (organization_id, lower(key)) DO NOTHING
   RETURNING id, created_at, updated_at;
+
+-- projects.list
+SELECT "id" AS "id", "organization_id" AS "organizationId", "name" AS "name", "key" AS "key", "description" AS "description", "gate_min_pass_rate" AS "gateMinPassRate", "gate_forbid_missing_tests" AS "gateForbidMissingTests", "gate_min_tests" AS "gateMinTests", "runs_created" AS "runsCreated", "created_at" AS "createdAt", "updated_at" AS "updatedAt",
+        coalesce((SELECT count(*) FROM project
+  WHERE organization_id = $1), 0)::int AS pagination_total
+   FROM project
+  WHERE organization_id = $1
+  ORDER BY created_at DESC, id DESC
+  LIMIT $2 OFFSET $3;
+
+-- projects.list.total
+SELECT coalesce((SELECT count(*) FROM project
+  WHERE organization_id = $1), 0)::int AS total;
 
 -- projects.numberRun
 UPDATE project SET runs_created = runs_created + 1
@@ -632,6 +720,27 @@ INSERT INTO organization_usage AS u (organization_id, period_start, calls)
   ON CONFLICT (organization_id, period_start)
   DO UPDATE SET calls = u.calls + 1 WHERE u.calls < $3
   RETURNING u.calls;
+
+-- releases.find
+SELECT "id" AS "id", "organization_id" AS "organizationId", "project_id" AS "projectId", "name" AS "name", "version" AS "version", "status" AS "status", "released_at" AS "releasedAt", "created_at" AS "createdAt", "updated_at" AS "updatedAt", target_date::text AS "targetDate" FROM release
+  WHERE id = $1 AND ($2::uuid IS NULL OR organization_id = $2);
+
+-- releases.list
+SELECT "id" AS "id", "organization_id" AS "organizationId", "project_id" AS "projectId", "name" AS "name", "version" AS "version", "status" AS "status", "released_at" AS "releasedAt", "created_at" AS "createdAt", "updated_at" AS "updatedAt", target_date::text AS "targetDate",
+        coalesce((SELECT count(*) FROM release
+  WHERE project_id = $1), 0)::int AS pagination_total
+   FROM release
+  WHERE project_id = $1
+  ORDER BY created_at DESC, id DESC
+  LIMIT $2 OFFSET $3;
+
+-- releases.list.total
+SELECT coalesce((SELECT count(*) FROM release
+  WHERE project_id = $1), 0)::int AS total;
+
+-- releases.lock
+SELECT "id" AS "id", "organization_id" AS "organizationId", "project_id" AS "projectId", "name" AS "name", "version" AS "version", "status" AS "status", "released_at" AS "releasedAt", "created_at" AS "createdAt", "updated_at" AS "updatedAt", target_date::text AS "targetDate" FROM release
+  WHERE id = $1 AND ($2::uuid IS NULL OR organization_id = $2) FOR UPDATE;
 
 -- results.addRunCounts
 UPDATE test_run SET total = total + $2, passed = passed + $3, failed = failed + $4, blocked = blocked + $5, skipped = skipped + $6, retest = retest + $7, untested = untested + $8, flaky = flaky + $9, updated_at = now()
@@ -666,31 +775,87 @@ RELEASE SAVEPOINT create_cases;
 -- results.knownCaseIds
 SELECT id FROM test_case WHERE project_id = $1 AND id = ANY($2::uuid[]);
 
--- results.list.countCurrent
-SELECT count(*) FROM test_run_case c
-  WHERE c.test_run_id = :runId
-    AND (CAST(:status AS result_status) IS NULL OR c.status = :status)
-    AND (CAST(:caseId AS uuid) IS NULL OR c.test_case_id = :caseId)
-    AND (CAST(:configuration AS text) IS NULL OR c.configuration = :configuration);
+-- results.list.current
+SELECT result."id" AS "id", result."created_at" AS "createdAt", result."organization_id" AS "organizationId", result."test_run_id" AS "testRunId", result."test_case_id" AS "testCaseId", result."status" AS "status", result."duration_ms" AS "durationMs", result."message" AS "message", result."defects" AS "defects", result."failure_type" AS "failureType", result."stack_trace" AS "stackTrace", result."signature" AS "signature", result."retries" AS "retries", result."flaky" AS "flaky", result."executed_at" AS "executedAt", result."configuration" AS "configuration", result."attempts" AS "attempts", result."seq" AS "seq",
+        coalesce((SELECT count(*) FROM test_run_case c WHERE c.test_run_id = $1
+      AND ($2::result_status IS NULL OR c.status = $2)
+      AND ($3::uuid IS NULL OR c.test_case_id = $3)
+      AND ($4::text IS NULL OR c.configuration = $4)), 0)::int AS pagination_total
+   FROM test_result result
+  WHERE result.test_run_id = $1
+    AND (SELECT c.result_id = result.id AND ($2::result_status IS NULL OR c.status = $2)
+           FROM test_run_case c
+          WHERE c.configuration = result.configuration
+            AND c.test_run_id = result.test_run_id AND c.test_case_id = result.test_case_id)
+    AND ($3::uuid IS NULL OR result.test_case_id = $3)
+    AND ($4::text IS NULL OR result.configuration = $4)
+  ORDER BY result.created_at DESC, result.id DESC
+  LIMIT $5 OFFSET $6;
 
--- results.list.countSearched
-SELECT count(*) FROM searched;
+-- results.list.current.total
+SELECT coalesce((SELECT count(*) FROM test_run_case c WHERE c.test_run_id = $1
+  AND ($2::result_status IS NULL OR c.status = $2)
+  AND ($3::uuid IS NULL OR c.test_case_id = $3)
+  AND ($4::text IS NULL OR c.configuration = $4)), 0)::int AS total;
 
--- results.list.searchedCurrent
-SELECT c.result_id FROM test_run_case c
-   JOIN test_case tc ON tc.id = c.test_case_id
-  WHERE c.test_run_id = :runId
-    AND (CAST(:status AS result_status) IS NULL OR c.status = :status)
-    AND (CAST(:caseId AS uuid) IS NULL OR c.test_case_id = :caseId)
-    AND (CAST(:configuration AS text) IS NULL OR c.configuration = :configuration)
-    AND (tc.title ILIKE :q ESCAPE '\' OR tc.automation_id ILIKE :q ESCAPE '\');
+-- results.list.history
+SELECT result."id" AS "id", result."created_at" AS "createdAt", result."organization_id" AS "organizationId", result."test_run_id" AS "testRunId", result."test_case_id" AS "testCaseId", result."status" AS "status", result."duration_ms" AS "durationMs", result."message" AS "message", result."defects" AS "defects", result."failure_type" AS "failureType", result."stack_trace" AS "stackTrace", result."signature" AS "signature", result."retries" AS "retries", result."flaky" AS "flaky", result."executed_at" AS "executedAt", result."configuration" AS "configuration", result."attempts" AS "attempts", result."seq" AS "seq",
+        coalesce((SELECT count(*) FROM test_result result
+  WHERE result.test_run_id = $1
+    AND ($2::result_status IS NULL OR result.status = $2)
+    AND ($3::uuid IS NULL OR result.test_case_id = $3)
+    AND ($4::text IS NULL OR result.configuration = $4)
+    AND ($5::text IS NULL OR EXISTS (
+          SELECT 1 FROM test_case tc
+           WHERE tc.id = result.test_case_id AND (tc.title ILIKE $5 ESCAPE '\' OR tc.automation_id ILIKE $5 ESCAPE '\')))), 0)::int AS pagination_total
+   FROM test_result result
+  WHERE result.test_run_id = $1
+    AND ($2::result_status IS NULL OR result.status = $2)
+    AND ($3::uuid IS NULL OR result.test_case_id = $3)
+    AND ($4::text IS NULL OR result.configuration = $4)
+    AND ($5::text IS NULL OR EXISTS (
+          SELECT 1 FROM test_case tc
+           WHERE tc.id = result.test_case_id AND (tc.title ILIKE $5 ESCAPE '\' OR tc.automation_id ILIKE $5 ESCAPE '\')))
+  ORDER BY result.created_at DESC, result.id DESC
+  LIMIT $6 OFFSET $7;
 
--- results.list.whereCurrent
-(SELECT c.result_id = result.id
-        AND (CAST(:status AS result_status) IS NULL OR c.status = :status)
-   FROM test_run_case c
-  WHERE c.configuration = result.configuration
-    AND c.test_run_id = result.testRunId AND c.test_case_id = result.testCaseId);
+-- results.list.history.total
+SELECT coalesce((SELECT count(*) FROM test_result result
+  WHERE result.test_run_id = $1
+    AND ($2::result_status IS NULL OR result.status = $2)
+    AND ($3::uuid IS NULL OR result.test_case_id = $3)
+    AND ($4::text IS NULL OR result.configuration = $4)
+    AND ($5::text IS NULL OR EXISTS (
+          SELECT 1 FROM test_case tc
+           WHERE tc.id = result.test_case_id AND (tc.title ILIKE $5 ESCAPE '\' OR tc.automation_id ILIKE $5 ESCAPE '\')))), 0)::int AS total;
+
+-- results.list.searched
+WITH searched AS MATERIALIZED (
+             SELECT c.result_id FROM test_run_case c
+               JOIN test_case tc ON tc.id = c.test_case_id
+              WHERE c.test_run_id = $1
+              AND ($2::result_status IS NULL OR c.status = $2)
+              AND ($3::uuid IS NULL OR c.test_case_id = $3)
+              AND ($4::text IS NULL OR c.configuration = $4)
+                AND (tc.title ILIKE $5 ESCAPE '\' OR tc.automation_id ILIKE $5 ESCAPE '\')
+           )
+  SELECT result."id" AS "id", result."created_at" AS "createdAt", result."organization_id" AS "organizationId", result."test_run_id" AS "testRunId", result."test_case_id" AS "testCaseId", result."status" AS "status", result."duration_ms" AS "durationMs", result."message" AS "message", result."defects" AS "defects", result."failure_type" AS "failureType", result."stack_trace" AS "stackTrace", result."signature" AS "signature", result."retries" AS "retries", result."flaky" AS "flaky", result."executed_at" AS "executedAt", result."configuration" AS "configuration", result."attempts" AS "attempts", result."seq" AS "seq",
+                coalesce((SELECT count(*) FROM searched), 0)::int AS pagination_total
+           FROM test_result result JOIN searched ON searched.result_id = result.id
+          ORDER BY result.created_at DESC, result.id DESC
+          LIMIT $6 OFFSET $7;
+
+-- results.list.searched.total
+WITH searched AS MATERIALIZED (
+             SELECT c.result_id FROM test_run_case c
+               JOIN test_case tc ON tc.id = c.test_case_id
+              WHERE c.test_run_id = $1
+              AND ($2::result_status IS NULL OR c.status = $2)
+              AND ($3::uuid IS NULL OR c.test_case_id = $3)
+              AND ($4::text IS NULL OR c.configuration = $4)
+                AND (tc.title ILIKE $5 ESCAPE '\' OR tc.automation_id ILIKE $5 ESCAPE '\')
+           )
+  SELECT coalesce((SELECT count(*) FROM searched), 0)::int AS total;
 
 -- results.releasesLatestStatusCounts
 SELECT release_id, status, count(*)::int AS n FROM (
@@ -701,6 +866,11 @@ SELECT release_id, status, count(*)::int AS n FROM (
      WHERE t.release_id = ANY($1::uuid[])
      ORDER BY t.release_id, c.test_case_id, c.configuration, r.created_at DESC, r.id DESC
   ) latest GROUP BY release_id, status;
+
+-- results.runConfigurations
+SELECT configuration, count(*)::int AS results FROM test_run_case
+  WHERE test_run_id = $1
+  GROUP BY configuration ORDER BY configuration = '', configuration;
 
 -- results.savepointBatch
 SAVEPOINT write_batch;
@@ -738,32 +908,103 @@ WITH changed AS (
     (count(*) FILTER (WHERE status = 'untested') - count(*) FILTER (WHERE NOT created AND replaced_status = 'untested'))::int AS untested,
     (count(*) FILTER (WHERE flaky) - count(*) FILTER (WHERE NOT created AND replaced_flaky))::int AS flaky FROM changed;
 
+-- subscriptions.count
+SELECT count(*)::int AS n FROM webhook_subscription
+  WHERE organization_id = $1 AND deleted_at IS NULL;
+
 -- subscriptions.deactivate
 UPDATE webhook_subscription SET active = false, updated_at = now() WHERE id = $1;
 
--- testCases.list.whereAutomationId
-tc.automationId = :automationId;
+-- subscriptions.find
+SELECT "id" AS "id", "organization_id" AS "organizationId", "url" AS "url", "events" AS "events", "description" AS "description", "active" AS "active", "deleted_at" AS "deletedAt", "created_at" AS "createdAt", "updated_at" AS "updatedAt" FROM webhook_subscription
+  WHERE id = $1 AND ($2::uuid IS NULL OR organization_id = $2) AND deleted_at IS NULL;
 
--- testCases.list.whereTitleContains
-tc.title ILIKE :q ESCAPE '\';
+-- subscriptions.list
+SELECT "id" AS "id", "organization_id" AS "organizationId", "url" AS "url", "events" AS "events", "description" AS "description", "active" AS "active", "deleted_at" AS "deletedAt", "created_at" AS "createdAt", "updated_at" AS "updatedAt",
+        coalesce((SELECT count(*) FROM webhook_subscription
+  WHERE organization_id = $1 AND deleted_at IS NULL), 0)::int AS pagination_total
+   FROM webhook_subscription
+  WHERE organization_id = $1 AND deleted_at IS NULL
+  ORDER BY created_at DESC, id DESC
+  LIMIT $2 OFFSET $3;
 
--- testCases.list.whereTitleOrAutomationIdContains
-(tc.title ILIKE :q ESCAPE '\' OR tc.automationId ILIKE :q ESCAPE '\');
+-- subscriptions.list.total
+SELECT coalesce((SELECT count(*) FROM webhook_subscription
+  WHERE organization_id = $1 AND deleted_at IS NULL), 0)::int AS total;
 
--- testCases.list.whereUpdatedAfter
-tc.updatedAt > :updatedAfter;
+-- testCases.automationIdTaken
+SELECT EXISTS (SELECT 1 FROM test_case WHERE project_id = $1 AND automation_id = $2) AS taken;
 
--- testRuns.list.whereBuild
-run.buildId = :buildId;
+-- testCases.find
+SELECT "id" AS "id", "organization_id" AS "organizationId", "project_id" AS "projectId", "title" AS "title", "automation_id" AS "automationId", "section" AS "section", "priority" AS "priority", "status" AS "status", "created_at" AS "createdAt", "updated_at" AS "updatedAt" FROM test_case
+  WHERE id = $1 AND ($2::uuid IS NULL OR organization_id = $2);
 
--- testRuns.list.whereProject
-run.projectId = :projectId;
+-- testCases.inProject
+SELECT EXISTS (SELECT 1 FROM test_case WHERE id = $1 AND project_id = $2) AS found;
 
--- testRuns.list.whereRelease
-run.releaseId = :releaseId;
+-- testCases.list
+SELECT tc."id" AS "id", tc."organization_id" AS "organizationId", tc."project_id" AS "projectId", tc."title" AS "title", tc."automation_id" AS "automationId", tc."section" AS "section", tc."priority" AS "priority", tc."status" AS "status", tc."created_at" AS "createdAt", tc."updated_at" AS "updatedAt",
+        coalesce((SELECT count(*) FROM test_case tc
+  WHERE tc.project_id = $1 AND tc.organization_id = $2
+    AND ($3::varchar IS NULL OR tc.automation_id = $3)
+    AND ($4::timestamptz IS NULL OR tc.updated_at > $4)
+    AND ($5::text IS NULL OR tc.title ILIKE $5 ESCAPE '\'
+         OR ($6 AND tc.automation_id ILIKE $5 ESCAPE '\'))), 0)::int AS pagination_total
+   FROM test_case tc
+  WHERE tc.project_id = $1 AND tc.organization_id = $2
+    AND ($3::varchar IS NULL OR tc.automation_id = $3)
+    AND ($4::timestamptz IS NULL OR tc.updated_at > $4)
+    AND ($5::text IS NULL OR tc.title ILIKE $5 ESCAPE '\'
+         OR ($6 AND tc.automation_id ILIKE $5 ESCAPE '\'))
+  ORDER BY tc.created_at DESC, tc.id DESC
+  LIMIT $7 OFFSET $8;
 
--- testRuns.list.whereStatus
-run.status = :status;
+-- testCases.list.total
+SELECT coalesce((SELECT count(*) FROM test_case tc
+  WHERE tc.project_id = $1 AND tc.organization_id = $2
+    AND ($3::varchar IS NULL OR tc.automation_id = $3)
+    AND ($4::timestamptz IS NULL OR tc.updated_at > $4)
+    AND ($5::text IS NULL OR tc.title ILIKE $5 ESCAPE '\'
+         OR ($6 AND tc.automation_id ILIKE $5 ESCAPE '\'))), 0)::int AS total;
+
+-- testCases.names
+SELECT id, title, automation_id AS "automationId" FROM test_case
+  WHERE project_id = $1 AND id = ANY($2::uuid[]);
+
+-- testRuns.find
+SELECT "id" AS "id", "organization_id" AS "organizationId", "project_id" AS "projectId", "build_id" AS "buildId", "release_id" AS "releaseId", "name" AS "name", "position" AS "position", "status" AS "status", "source" AS "source", "total" AS "total", "passed" AS "passed", "failed" AS "failed", "blocked" AS "blocked", "skipped" AS "skipped", "retest" AS "retest", "untested" AS "untested", "flaky" AS "flaky", "submitted_at" AS "submittedAt", "completed_at" AS "completedAt", "gate_passed" AS "gatePassed", "gate_evaluated_at" AS "gateEvaluatedAt", "created_at" AS "createdAt", "updated_at" AS "updatedAt" FROM test_run
+  WHERE id = $1 AND ($2::uuid IS NULL OR organization_id = $2);
+
+-- testRuns.list
+SELECT "id" AS "id", "organization_id" AS "organizationId", "project_id" AS "projectId", "build_id" AS "buildId", "release_id" AS "releaseId", "name" AS "name", "position" AS "position", "status" AS "status", "source" AS "source", "total" AS "total", "passed" AS "passed", "failed" AS "failed", "blocked" AS "blocked", "skipped" AS "skipped", "retest" AS "retest", "untested" AS "untested", "flaky" AS "flaky", "submitted_at" AS "submittedAt", "completed_at" AS "completedAt", "gate_passed" AS "gatePassed", "gate_evaluated_at" AS "gateEvaluatedAt", "created_at" AS "createdAt", "updated_at" AS "updatedAt",
+        coalesce((SELECT count(*) FROM test_run
+  WHERE organization_id = $1
+    AND ($2::test_run_status IS NULL OR status = $2)
+    AND ($3::uuid IS NULL OR project_id = $3)
+    AND ($4::uuid IS NULL OR build_id = $4)
+    AND ($5::uuid IS NULL OR release_id = $5)
+    AND ($6::timestamptz IS NULL OR created_at > $6)
+    AND ($7::timestamptz IS NULL OR created_at < $7)), 0)::int AS pagination_total
+   FROM test_run
+  WHERE organization_id = $1
+    AND ($2::test_run_status IS NULL OR status = $2)
+    AND ($3::uuid IS NULL OR project_id = $3)
+    AND ($4::uuid IS NULL OR build_id = $4)
+    AND ($5::uuid IS NULL OR release_id = $5)
+    AND ($6::timestamptz IS NULL OR created_at > $6)
+    AND ($7::timestamptz IS NULL OR created_at < $7)
+  ORDER BY created_at DESC, id DESC
+  LIMIT $8 OFFSET $9;
+
+-- testRuns.list.total
+SELECT coalesce((SELECT count(*) FROM test_run
+  WHERE organization_id = $1
+    AND ($2::test_run_status IS NULL OR status = $2)
+    AND ($3::uuid IS NULL OR project_id = $3)
+    AND ($4::uuid IS NULL OR build_id = $4)
+    AND ($5::uuid IS NULL OR release_id = $5)
+    AND ($6::timestamptz IS NULL OR created_at > $6)
+    AND ($7::timestamptz IS NULL OR created_at < $7)), 0)::int AS total;
 
 -- testRuns.lockExclusive
 SELECT "id" AS "id", "organization_id" AS "organizationId", "project_id" AS "projectId", "build_id" AS "buildId", "release_id" AS "releaseId", "name" AS "name", "position" AS "position", "status" AS "status", "source" AS "source", "total" AS "total", "passed" AS "passed", "failed" AS "failed", "blocked" AS "blocked", "skipped" AS "skipped", "retest" AS "retest", "untested" AS "untested", "flaky" AS "flaky", "submitted_at" AS "submittedAt", "completed_at" AS "completedAt", "gate_passed" AS "gatePassed", "gate_evaluated_at" AS "gateEvaluatedAt", "created_at" AS "createdAt", "updated_at" AS "updatedAt" FROM test_run WHERE id = $1 AND organization_id = $2 FOR UPDATE;

@@ -58,6 +58,7 @@ export const INTERNAL_SUMMARIES: Record<string, string> = {
   'GET /internal/v1/projects/{id}': 'Get a project, with its organization',
   'GET /internal/v1/testruns/{id}': 'Get a test run',
   'GET /internal/v1/testruns/{id}/results': 'List a test run’s results',
+  'GET /internal/v1/testruns/{id}/configurations': 'The configurations of a run’s results',
   'POST /internal/v1/testruns/{id}/results': 'Submit results to a test run as the operator',
   'PATCH /internal/v1/testruns/{id}': 'Submit or complete a test run as the operator',
   'GET /internal/v1/testruns/{id}/failures': 'A run’s failures grouped by signature',

@@ -1,34 +1,110 @@
 import { Injectable } from '@nestjs/common';
-import { In } from 'typeorm';
-import { type Caller, tenantOf } from '../common/caller.js';
-import { fetchPage, PaginationQuery } from '../common/pagination/pagination.js';
+import { type Caller, organizationOf } from '../common/caller.js';
+import type { PaginationQuery } from '../common/pagination/pagination.js';
+import { selectColumns } from '../database/entity-columns.js';
+import { fetchPage, pagedSql } from '../database/paged-sql.js';
 import { sql } from '../database/sql.js';
 import { Transactions } from '../database/transactions.js';
 import { TestCaseQuery } from './dto/test-case.dto.js';
 import { Project } from './entities/project.entity.js';
 import { TestCase } from './entities/test-case.entity.js';
 
-/** The test-case list's optional filters, each a condition on `tc`. */
-/**
- * The console's case search, on test cases aliased `tc`: the title or automation id contains
- * `:q` (case-insensitive; the pattern from `likePattern`). A run's results page searches with it too.
- */
-export const TITLE_OR_AUTOMATION_ID_CONTAINS = sql(
-  'testCases.list.whereTitleOrAutomationIdContains',
-  `(tc.title ILIKE :q ESCAPE '\\' OR tc.automationId ILIKE :q ESCAPE '\\')`,
+/** Every column of `project`, by the entity's property names (a test checks them). */
+export const PROJECT_COLUMNS = [
+  'id',
+  'organizationId',
+  'name',
+  'key',
+  'description',
+  'gateMinPassRate',
+  'gateForbidMissingTests',
+  'gateMinTests',
+  'runsCreated',
+  'createdAt',
+  'updatedAt',
+] as const satisfies ReadonlyArray<keyof Project>;
+
+/** Every column of `test_case`, by the entity's property names (a test checks them). */
+export const TEST_CASE_COLUMNS = [
+  'id',
+  'organizationId',
+  'projectId',
+  'title',
+  'automationId',
+  'section',
+  'priority',
+  'status',
+  'createdAt',
+  'updatedAt',
+] as const satisfies ReadonlyArray<keyof TestCase>;
+
+/** Project $1 if it is organization $2's, or any organization's when $2 is null (the operator). */
+const FIND_PROJECT = sql(
+  'projects.find',
+  `SELECT ${selectColumns(PROJECT_COLUMNS)} FROM project
+    WHERE id = $1 AND ($2::uuid IS NULL OR organization_id = $2)`,
 );
 
-const CASE_FILTERS = {
-  automationId: sql('testCases.list.whereAutomationId', 'tc.automationId = :automationId'),
-  updatedAfter: sql('testCases.list.whereUpdatedAfter', 'tc.updatedAt > :updatedAfter'),
-  // The pattern comes from `likePattern`, with LIKE's wildcards escaped by a backslash.
-  titleContains: sql('testCases.list.whereTitleContains', `tc.title ILIKE :q ESCAPE '\\'`),
-  // The console's search: the same pattern against the title or the automation id. No index
-  // serves it: it filters the project's cases (walking IDX_test_case_project_created), about
-  // 45 ms for page and count over a project of 20,000 cases. Trigram indexes would make that
-  // 8 ms but made creating 20,000 cases (a first report) four times slower (0.4 s → 1.9 s).
-  titleOrAutomationIdContains: TITLE_OR_AUTOMATION_ID_CONTAINS,
-};
+/** Organization $1's projects, newest first. */
+const PROJECTS = pagedSql('projects.list', {
+  select: selectColumns(PROJECT_COLUMNS),
+  from: 'project',
+  where: 'organization_id = $1',
+  orderBy: 'created_at DESC, id DESC',
+});
+
+/**
+ * The console's case search, on test cases aliased `tc`, with the pattern (from `likePattern`,
+ * LIKE's wildcards escaped by a backslash) as parameter `$n`: the title or automation id
+ * contains it, case-insensitively. A run's results page searches with it too.
+ */
+export const titleOrAutomationIdContains = (n: number): string =>
+  `(tc.title ILIKE $${n} ESCAPE '\\' OR tc.automation_id ILIKE $${n} ESCAPE '\\')`;
+
+/**
+ * Project $1's test cases (of organization $2) with automation id $3, updated strictly after
+ * $4, and whose title contains pattern $5 (from `likePattern`), or with $6 their title or
+ * automation id (the console's search: no index serves it; it filters the project's cases
+ * walking IDX_test_case_project_created, about 45 ms for page and count over a project of
+ * 20,000 cases. Trigram indexes would make that 8 ms but made creating 20,000 cases, a first
+ * report, four times slower: 0.4 s → 1.9 s); each filter left out when null. Newest first.
+ */
+const TEST_CASES = pagedSql('testCases.list', {
+  select: selectColumns(TEST_CASE_COLUMNS, 'tc'),
+  from: 'test_case tc',
+  where: `tc.project_id = $1 AND tc.organization_id = $2
+          AND ($3::varchar IS NULL OR tc.automation_id = $3)
+          AND ($4::timestamptz IS NULL OR tc.updated_at > $4)
+          AND ($5::text IS NULL OR tc.title ILIKE $5 ESCAPE '\\'
+               OR ($6 AND tc.automation_id ILIKE $5 ESCAPE '\\'))`,
+  orderBy: 'tc.created_at DESC, tc.id DESC',
+});
+
+/** Whether project $1 has a case with automation id $2. */
+const AUTOMATION_ID_TAKEN = sql(
+  'testCases.automationIdTaken',
+  'SELECT EXISTS (SELECT 1 FROM test_case WHERE project_id = $1 AND automation_id = $2) AS taken',
+);
+
+/** Project $1's test cases of ids $2 (those that are), with only what names them. */
+const TEST_CASE_NAMES = sql(
+  'testCases.names',
+  `SELECT id, title, automation_id AS "automationId" FROM test_case
+    WHERE project_id = $1 AND id = ANY($2::uuid[])`,
+);
+
+/** Test case $1 if it is organization $2's, or any organization's when $2 is null (the operator). */
+const FIND_TEST_CASE = sql(
+  'testCases.find',
+  `SELECT ${selectColumns(TEST_CASE_COLUMNS)} FROM test_case
+    WHERE id = $1 AND ($2::uuid IS NULL OR organization_id = $2)`,
+);
+
+/** Whether test case $1 is project $2's. */
+const TEST_CASE_IN_PROJECT = sql(
+  'testCases.inProject',
+  'SELECT EXISTS (SELECT 1 FROM test_case WHERE id = $1 AND project_id = $2) AS found',
+);
 
 /** What a test-case list's `q` is matched against. */
 export type CaseSearch = 'title' | 'title_or_automation_id';
@@ -68,20 +144,17 @@ export class ProjectsRepository {
   constructor(private readonly transactions: Transactions) {}
 
   /** A page of the organization's projects, newest first, and their number. */
-  page(organizationId: string, query: PaginationQuery): Promise<[Project[], number]> {
-    return fetchPage(
-      this.transactions.manager
-        .createQueryBuilder(Project, 'project')
-        .where('project.organizationId = :organizationId', { organizationId })
-        .orderBy('project.createdAt', 'DESC')
-        .addOrderBy('project.id', 'DESC'),
-      query,
-    );
+  async page(organizationId: string, query: PaginationQuery): Promise<[Project[], number]> {
+    const manager = this.transactions.manager;
+    const [rows, total] = await fetchPage<Project>(manager, PROJECTS, [organizationId], query);
+    return [rows.map((row) => manager.create(Project, row)), total];
   }
 
   /** The project if the caller may see it: the organization's, or any for the operator. */
-  find(caller: Caller, id: string): Promise<Project | null> {
-    return this.transactions.manager.findOneBy(Project, { id, ...tenantOf(caller) });
+  async find(caller: Caller, id: string): Promise<Project | null> {
+    const manager = this.transactions.manager;
+    const [row]: Project[] = await manager.query(FIND_PROJECT, [id, organizationOf(caller)]);
+    return row ? manager.create(Project, row) : null;
   }
 
   /** The number of the project's new run (see `NUMBER_RUN`); null if not the organization's. */
@@ -109,30 +182,35 @@ export class ProjectsRepository {
   }
 
   /** A page of a project's test cases, newest first, and the number of all that match. */
-  testCasePage(
+  async testCasePage(
     organizationId: string,
     projectId: string,
     query: TestCaseQuery,
     search: CaseSearch = 'title',
   ): Promise<[TestCase[], number]> {
-    const qb = this.transactions.manager
-      .createQueryBuilder(TestCase, 'tc')
-      .where('tc.projectId = :projectId', { projectId })
-      .andWhere('tc.organizationId = :organizationId', { organizationId });
-    if (query.automation_id !== undefined)
-      qb.andWhere(CASE_FILTERS.automationId, { automationId: query.automation_id });
-    if (query.updated_after !== undefined)
-      qb.andWhere(CASE_FILTERS.updatedAfter, { updatedAfter: query.updated_after });
-    if (query.q !== undefined) {
-      const filter =
-        search === 'title' ? CASE_FILTERS.titleContains : CASE_FILTERS.titleOrAutomationIdContains;
-      qb.andWhere(filter, { q: likePattern(query.q) });
-    }
-    return fetchPage(qb.orderBy('tc.createdAt', 'DESC').addOrderBy('tc.id', 'DESC'), query);
+    const manager = this.transactions.manager;
+    const [rows, total] = await fetchPage<TestCase>(
+      manager,
+      TEST_CASES,
+      [
+        projectId,
+        organizationId,
+        query.automation_id ?? null,
+        query.updated_after ?? null,
+        query.q === undefined ? null : likePattern(query.q),
+        search === 'title_or_automation_id',
+      ],
+      query,
+    );
+    return [rows.map((row) => manager.create(TestCase, row)), total];
   }
 
-  automationIdTaken(projectId: string, automationId: string): Promise<boolean> {
-    return this.transactions.manager.existsBy(TestCase, { projectId, automationId });
+  async automationIdTaken(projectId: string, automationId: string): Promise<boolean> {
+    const [{ taken }]: Array<{ taken: boolean }> = await this.transactions.manager.query(
+      AUTOMATION_ID_TAKEN,
+      [projectId, automationId],
+    );
+    return taken;
   }
 
   /** The project's test cases of `ids` (those that are), with only what names them. */
@@ -140,19 +218,22 @@ export class ProjectsRepository {
     projectId: string,
     ids: string[],
   ): Promise<Pick<TestCase, 'id' | 'title' | 'automationId'>[]> {
-    return this.transactions.manager.find(TestCase, {
-      select: { id: true, title: true, automationId: true },
-      where: { projectId, id: In(ids) },
-    });
+    return this.transactions.manager.query(TEST_CASE_NAMES, [projectId, ids]);
   }
 
   /** The test case if the caller may see it: the organization's, or any for the operator. */
-  testCase(caller: Caller, id: string): Promise<TestCase | null> {
-    return this.transactions.manager.findOneBy(TestCase, { id, ...tenantOf(caller) });
+  async testCase(caller: Caller, id: string): Promise<TestCase | null> {
+    const manager = this.transactions.manager;
+    const [row]: TestCase[] = await manager.query(FIND_TEST_CASE, [id, organizationOf(caller)]);
+    return row ? manager.create(TestCase, row) : null;
   }
 
-  testCaseInProject(projectId: string, id: string): Promise<boolean> {
-    return this.transactions.manager.existsBy(TestCase, { id, projectId });
+  async testCaseInProject(projectId: string, id: string): Promise<boolean> {
+    const [{ found }]: Array<{ found: boolean }> = await this.transactions.manager.query(
+      TEST_CASE_IN_PROJECT,
+      [id, projectId],
+    );
+    return found;
   }
 
   /** Inserts a test case, in the caller's transaction. */

@@ -2,7 +2,7 @@ import { ApiError } from '../common/errors/api-error.js';
 import { isUuid } from '../common/ids.js';
 import { INGEST_BODY_FIELDS, type IngestQuery, SUBMIT_BODY_FIELDS } from './dto/result.dto.js';
 import { parseJsonReport } from './formats/json-reports.js';
-import { parseJunitReport } from './junit/junit-parser.js';
+import { parseXmlReport } from './formats/xml-report.js';
 import {
   CONFIGURATION_RULE,
   configurationOf,
@@ -16,7 +16,7 @@ export interface SubmitResultsCommand {
   items: ResultItem[];
 }
 
-/** `POST /results/ingest`, checked, from a JSON body or a JUnit report and the query. */
+/** `POST /results/ingest`, checked, from a JSON body or an XML report and the query. */
 export interface IngestCommand {
   projectId?: string;
   testRunId?: string;
@@ -40,13 +40,13 @@ export function parseSubmitResults(body: unknown): SubmitResultsCommand {
   return { complete, items: parseResultItems(fields.results, callConfiguration(fields)) };
 }
 
-/** A JUnit XML report (`xml` content types; its parameters in the query) or a JSON body. */
+/** An XML report (`xml` content types; its parameters in the query) or a JSON body. */
 export function parseIngest(
   contentType: string | undefined,
   body: unknown,
   query: IngestQuery,
 ): IngestCommand {
-  return /xml/i.test(contentType ?? '') ? fromJunit(body, query) : fromJson(body, query);
+  return /xml/i.test(contentType ?? '') ? fromXmlReport(body, query) : fromJson(body, query);
 }
 
 /**
@@ -112,11 +112,10 @@ function fromCommand(body: unknown, query: IngestQuery): IngestCommand {
   };
 }
 
-function fromJunit(body: unknown, query: IngestQuery): IngestCommand {
+/** A report in one of the XML formats of CONTRACT §14, recognised or named by `format`. */
+function fromXmlReport(body: unknown, query: IngestQuery): IngestCommand {
   if (typeof body !== 'string')
-    throw ApiError.invalidField('body', 'Send the JUnit report as the body.');
-  if (query.format !== undefined && query.format !== 'junit')
-    throw ApiError.invalidField('format', `This service does not read ${query.format} reports yet`);
+    throw ApiError.invalidField('body', 'Send the XML report as the body.');
   return {
     projectId: query.project_id,
     testRunId: query.test_run_id,
@@ -124,7 +123,10 @@ function fromJunit(body: unknown, query: IngestQuery): IngestCommand {
     buildId: query.build_id,
     releaseId: query.release_id,
     complete: query.complete ?? false,
-    items: parseJunitReport(body, query.configuration ?? null),
+    items: parseXmlReport(body, query.format, {
+      configuration: query.configuration ?? null,
+      pathRoot: query.path_root ?? null,
+    }),
   };
 }
 

@@ -1,7 +1,6 @@
 import { Injectable } from '@nestjs/common';
-import type { SelectQueryBuilder } from 'typeorm';
 import { RUN_CHANGES_CHANNEL } from '../testruns/live/run-changes.js';
-import { fetchPage, type PaginationQuery } from '../common/pagination/pagination.js';
+import type { PaginationQuery } from '../common/pagination/pagination.js';
 import {
   arrayLiteral,
   copyInto,
@@ -10,8 +9,9 @@ import {
   copyTextArray,
   COPY_NULL,
 } from '../database/copy.js';
-import { likePattern, TITLE_OR_AUTOMATION_ID_CONTAINS } from '../projects/projects.repository.js';
-import { TestCase } from '../projects/entities/test-case.entity.js';
+import { likePattern, titleOrAutomationIdContains } from '../projects/projects.repository.js';
+import { selectColumns } from '../database/entity-columns.js';
+import { fetchPage, pagedSql } from '../database/paged-sql.js';
 import { preparedSql, sql } from '../database/sql.js';
 import { Transactions } from '../database/transactions.js';
 import type { TestRun } from '../testruns/entities/test-run.entity.js';
@@ -84,50 +84,111 @@ const ADD_RUN_COUNTS = preparedSql(
     RETURNING pg_notify('${RUN_CHANGES_CHANNEL}', $1::text || ' ' || project_id::text)`,
 );
 
-/**
- * A result is its case's current one in the run, with status :status when that is not null:
- * a subquery, run for each result read, that finds the case's row of `test_run_case` by its
- * whole key (that row keeps the current result's status). Written as a join, the planner may
- * read that row by the run alone (see `ResultsRepository.page`). As a yes-or-no subquery it
- * stays opaque to the planner, which then guesses half the run's results pass it, not one,
- * and reads the run newest first by its index until the page is full instead of sorting it all.
- */
-// (TypeORM rewrites `result.property` only where a space, `=` or `)` follows: keep each at a line's end.)
-const IS_CURRENT_RESULT = sql(
-  'results.list.whereCurrent',
-  `(SELECT c.result_id = result.id
-           AND (CAST(:status AS result_status) IS NULL OR c.status = :status)
-      FROM test_run_case c
-     WHERE c.configuration = result.configuration
-       AND c.test_run_id = result.testRunId AND c.test_case_id = result.testCaseId)`,
-);
+/** Every column of `test_result`, by the entity's property names (a test checks them). */
+export const TEST_RESULT_COLUMNS = [
+  'id',
+  'createdAt',
+  'organizationId',
+  'testRunId',
+  'testCaseId',
+  'status',
+  'durationMs',
+  'message',
+  'defects',
+  'failureType',
+  'stackTrace',
+  'signature',
+  'retries',
+  'flaky',
+  'executedAt',
+  'configuration',
+  'attempts',
+  'seq',
+] as const satisfies ReadonlyArray<keyof TestResult>;
 
-/** How many of the run's current results have status :status (any, when null) or case :caseId. */
-const COUNT_CURRENT_RESULTS = sql(
-  'results.list.countCurrent',
-  `SELECT count(*) FROM test_run_case c
-    WHERE c.test_run_id = :runId
-      AND (CAST(:status AS result_status) IS NULL OR c.status = :status)
-      AND (CAST(:caseId AS uuid) IS NULL OR c.test_case_id = :caseId)
-      AND (CAST(:configuration AS text) IS NULL OR c.configuration = :configuration)`,
-);
+const SELECT_RESULT = selectColumns(TEST_RESULT_COLUMNS, 'result');
+const NEWEST_FIRST = 'result.created_at DESC, result.id DESC';
 
 /**
- * The run's current results (as `COUNT_CURRENT_RESULTS` filters them) whose case's title or
- * automation id contains :q: each of the run's cases checked once by its key, for the page and
- * its total alike (`TITLE_OR_AUTOMATION_ID_CONTAINS` by column names: this is plain SQL).
+ * The run's current results ($1) with status $2, of case $3 and in configuration $4 ('': those
+ * without one), each left out when null.
  */
-const SEARCHED_CURRENT_RESULTS = sql(
-  'results.list.searchedCurrent',
-  `SELECT c.result_id FROM test_run_case c
-     JOIN test_case tc ON tc.id = c.test_case_id
-    WHERE c.test_run_id = :runId
-      AND (CAST(:status AS result_status) IS NULL OR c.status = :status)
-      AND (CAST(:caseId AS uuid) IS NULL OR c.test_case_id = :caseId)
-      AND (CAST(:configuration AS text) IS NULL OR c.configuration = :configuration)
-      AND (tc.title ILIKE :q ESCAPE '\\' OR tc.automation_id ILIKE :q ESCAPE '\\')`,
+const CURRENT_OF_RUN = `c.test_run_id = $1
+            AND ($2::result_status IS NULL OR c.status = $2)
+            AND ($3::uuid IS NULL OR c.test_case_id = $3)
+            AND ($4::text IS NULL OR c.configuration = $4)`;
+
+/**
+ * Every result of run $1 with status $2, of case $3, in configuration $4 and whose case's title
+ * or automation id contains pattern $5 (from `likePattern`), each left out when null, each
+ * slot's current one or not. The run's own cases are few beside the project's: each is checked
+ * by its key.
+ */
+const HISTORY = pagedSql('results.list.history', {
+  select: SELECT_RESULT,
+  from: 'test_result result',
+  where: `result.test_run_id = $1
+          AND ($2::result_status IS NULL OR result.status = $2)
+          AND ($3::uuid IS NULL OR result.test_case_id = $3)
+          AND ($4::text IS NULL OR result.configuration = $4)
+          AND ($5::text IS NULL OR EXISTS (
+                SELECT 1 FROM test_case tc
+                 WHERE tc.id = result.test_case_id AND ${titleOrAutomationIdContains(5)}))`,
+  orderBy: NEWEST_FIRST,
+});
+
+/**
+ * The current results of run $1 (with status $2, of case $3, in configuration $4: each left
+ * out when null). Whether a result is its slot's current one is a subquery, run for each
+ * result read, that finds the slot's row of `test_run_case` by its whole key (that row keeps
+ * the current result's status). Written as a join, the planner may read that row by the run
+ * alone (see `ResultsRepository.page`). As a yes-or-no subquery it stays opaque to the planner,
+ * which then guesses half the run's results pass it, not one, and reads the run newest first
+ * by its index until the page is full instead of sorting it all. The total counts
+ * `test_run_case` alone.
+ */
+const CURRENT = pagedSql('results.list.current', {
+  select: SELECT_RESULT,
+  from: 'test_result result',
+  where: `result.test_run_id = $1
+          AND (SELECT c.result_id = result.id AND ($2::result_status IS NULL OR c.status = $2)
+                 FROM test_run_case c
+                WHERE c.configuration = result.configuration
+                  AND c.test_run_id = result.test_run_id AND c.test_case_id = result.test_case_id)
+          AND ($3::uuid IS NULL OR result.test_case_id = $3)
+          AND ($4::text IS NULL OR result.configuration = $4)`,
+  orderBy: NEWEST_FIRST,
+  total: `SELECT count(*) FROM test_run_case c WHERE ${CURRENT_OF_RUN}`,
+});
+
+/**
+ * The current results of run $1 (as `CURRENT` filters them) whose case's title or automation
+ * id contains pattern $5: each of the run's cases checked once by its key, for the page and its
+ * total alike.
+ */
+const SEARCHED = pagedSql('results.list.searched', {
+  with: `WITH searched AS MATERIALIZED (
+           SELECT c.result_id FROM test_run_case c
+             JOIN test_case tc ON tc.id = c.test_case_id
+            WHERE ${CURRENT_OF_RUN}
+              AND ${titleOrAutomationIdContains(5)}
+         )`,
+  select: SELECT_RESULT,
+  from: 'test_result result JOIN searched ON searched.result_id = result.id',
+  orderBy: NEWEST_FIRST,
+  total: 'SELECT count(*) FROM searched',
+});
+
+/**
+ * The configurations of the run's current results ('' for none) and how many each has: the
+ * run's slots read once from their key's first column, as the counts are.
+ */
+const RUN_CONFIGURATIONS = sql(
+  'results.runConfigurations',
+  `SELECT configuration, count(*)::int AS results FROM test_run_case
+    WHERE test_run_id = $1
+    GROUP BY configuration ORDER BY configuration = '', configuration`,
 );
-const COUNT_SEARCHED = sql('results.list.countSearched', 'SELECT count(*) FROM searched');
 
 /** Which of a run's results a page lists. */
 export interface ResultFilter {
@@ -215,59 +276,32 @@ export class ResultsRepository {
    * (`IS_CURRENT_RESULT`), current results are counted in `test_run_case` alone, and a search
    * reads the run's cases from `test_run_case` and joins their results by the results' key.
    */
-  page(
+  async page(
     runId: string,
     filter: ResultFilter,
     pagination: PaginationQuery,
   ): Promise<[TestResult[], number]> {
-    const newestFirst = (qb: SelectQueryBuilder<TestResult>) =>
-      qb.orderBy('result.createdAt', 'DESC').addOrderBy('result.id', 'DESC');
-    if (filter.includeHistory)
-      return fetchPage(newestFirst(this.allResults(runId, filter)), pagination);
-    const current = {
+    const manager = this.transactions.manager;
+    const search = filter.search === undefined ? null : likePattern(filter.search);
+    const list = filter.includeHistory ? HISTORY : search === null ? CURRENT : SEARCHED;
+    const parameters = [
       runId,
-      status: filter.status ?? null,
-      caseId: filter.testCaseId ?? null,
-      configuration: filter.configuration ?? null,
-    };
-    if (filter.search === undefined) {
-      const qb = this.transactions.manager
-        .createQueryBuilder(TestResult, 'result')
-        .where('result.testRunId = :runId')
-        .andWhere(IS_CURRENT_RESULT)
-        .setParameters(current);
-      if (filter.testCaseId) qb.andWhere('result.testCaseId = :caseId');
-      if (filter.configuration !== undefined) qb.andWhere('result.configuration = :configuration');
-      return fetchPage(newestFirst(qb), pagination, COUNT_CURRENT_RESULTS);
-    }
-    const qb = this.transactions.manager
-      .createQueryBuilder(TestResult, 'result')
-      .addCommonTableExpression(SEARCHED_CURRENT_RESULTS, 'searched', { materialized: true })
-      .innerJoin('searched', 'searched', 'searched.result_id = result.id')
-      .setParameters({ ...current, q: likePattern(filter.search) });
-    return fetchPage(newestFirst(qb), pagination, COUNT_SEARCHED);
+      filter.status ?? null,
+      filter.testCaseId ?? null,
+      filter.configuration ?? null,
+    ];
+    const [rows, total] = await fetchPage<TestResult>(
+      manager,
+      list,
+      list === CURRENT ? parameters : [...parameters, search],
+      pagination,
+    );
+    return [rows.map((row) => manager.create(TestResult, row)), total];
   }
 
-  /** Every result of the run that matches, each case's current one or not. */
-  private allResults(runId: string, filter: ResultFilter): SelectQueryBuilder<TestResult> {
-    const qb = this.transactions.manager
-      .createQueryBuilder(TestResult, 'result')
-      .where('result.testRunId = :runId', { runId });
-    if (filter.status) qb.andWhere('result.status = :status', { status: filter.status });
-    if (filter.testCaseId)
-      qb.andWhere('result.testCaseId = :caseId', { caseId: filter.testCaseId });
-    if (filter.configuration !== undefined)
-      qb.andWhere('result.configuration = :configuration', {
-        configuration: filter.configuration,
-      });
-    if (filter.search !== undefined) {
-      // The run's own cases are few beside the project's: each is checked by its key.
-      qb.innerJoin(TestCase, 'tc', 'tc.id = result.testCaseId').andWhere(
-        TITLE_OR_AUTOMATION_ID_CONTAINS,
-        { q: likePattern(filter.search) },
-      );
-    }
-    return qb;
+  /** The configurations the run's current results are in ('' for none), by name. */
+  configurations(runId: string): Promise<Array<{ configuration: string; results: number }>> {
+    return this.transactions.manager.query(RUN_CONFIGURATIONS, [runId]);
   }
 }
 

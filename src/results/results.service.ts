@@ -9,6 +9,7 @@ import { FlakyTestsService } from '../flakiness/flaky-tests.service.js';
 import {
   InternalResultQuery,
   type InternalResultResponse,
+  type RunConfigurationsResponse,
   ResultQuery,
   ResultResponse,
 } from './dto/result.dto.js';
@@ -109,6 +110,21 @@ export class ResultsService {
           quarantined: markers.quarantined.has(result.test_case_id),
         };
       }),
+    };
+  }
+
+  /**
+   * For the console's configuration filter: the configurations of the run's current results
+   * (null for none) and how many each has (404 if the caller may not see the run).
+   */
+  async configurations(caller: Caller, runId: string): Promise<RunConfigurationsResponse> {
+    const run = await this.testRuns.find(caller, runId);
+    const rows = await this.results.configurations(run.id);
+    return {
+      data: rows.map((row) => ({
+        configuration: row.configuration === '' ? null : row.configuration,
+        results: row.results,
+      })),
     };
   }
 }

@@ -67,22 +67,26 @@ export class ResultsController {
   @AcceptsXml()
   @ApiBody({
     description:
-      'Results as the JSON command (an object whose `results` is an array; its parameters in the body), or a report a test runner wrote, its parameters then in the query: JUnit XML (`application/xml`), or as JSON Playwright’s JSON reporter (`config` and `suites`), CTRF (`results.tool` and `results.tests`), Jest’s or Vitest’s `--json` (`testResults`) or Cucumber JSON (an array of features with `elements`), recognised by shape or named by `format`. A report is bounded by the body’s 10 MiB, not by the command’s 5,000 results',
+      'Results as the JSON command (an object whose `results` is an array; its parameters in the body), or a report a test runner wrote, its parameters then in the query, recognised from the document or named by `format`: an XML report (JUnit, VSTest TRX, NUnit 3, xUnit.net v2 or Robot Framework output.xml, by the root element), or a JSON report: Playwright’s JSON reporter (`config` and `suites`), CTRF (`results.tool` and `results.tests`), Jest’s or Vitest’s `--json` (`testResults`) or Cucumber JSON (an array of features with `elements`). A report is bounded by the body’s 10 MiB, not by the command’s 5,000 results',
     schema: {
       oneOf: [
         { $ref: '#/components/schemas/IngestJsonDto' },
         {
           type: 'object',
           description:
-            'Playwright (`config`, `suites`), CTRF (`results`) or Jest/Vitest (`testResults`) JSON report',
+            'A JSON report: Playwright (`config`, `suites`), CTRF (`results`) or Jest/Vitest (`testResults`)',
           additionalProperties: true,
         },
         {
           type: 'array',
-          description: 'Cucumber JSON: features with `elements`',
+          description: 'A Cucumber JSON report: features with `elements`',
           items: { type: 'object', additionalProperties: true },
         },
-        { type: 'string', description: 'JUnit XML' },
+        {
+          type: 'string',
+          description:
+            'An XML report: JUnit <testsuites>/<testsuite>, TRX <TestRun>, NUnit 3 <test-run>, xUnit.net v2 <assemblies> or Robot Framework <robot> (versions 3–7)',
+        },
       ],
     },
   })

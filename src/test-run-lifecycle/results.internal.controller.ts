@@ -1,6 +1,11 @@
 import { Body, Query } from '@nestjs/common';
 import { ApiBody } from '@nestjs/swagger';
-import { CreateRoute, InternalController, ListRoute } from '../routes/route.decorators.js';
+import {
+  CreateRoute,
+  InternalController,
+  ListRoute,
+  ReadRoute,
+} from '../routes/route.decorators.js';
 import { RouteCaller } from '../routes/access.decorators.js';
 import type { Caller } from '../common/caller.js';
 import { PathId } from '../common/ids.js';
@@ -8,6 +13,7 @@ import type { Page } from '../common/pagination/pagination.js';
 import {
   InternalResultQuery,
   InternalResultResponse,
+  RunConfigurationsResponse,
   SubmitResultsDto,
   SubmittedResultsResponse,
 } from '../results/dto/result.dto.js';
@@ -35,6 +41,15 @@ export class ResultsInternalController {
     @Query() query: InternalResultQuery,
   ): Promise<Page<InternalResultResponse>> {
     return this.results.listWithCases(caller, id, query);
+  }
+
+  /** What the console's configuration filter offers: each configuration of the run's results. */
+  @ReadRoute('testruns/:id/configurations', RunConfigurationsResponse, { errors: [404] })
+  configurations(
+    @RouteCaller() caller: Caller,
+    @PathId('test_run') id: string,
+  ): Promise<RunConfigurationsResponse> {
+    return this.results.configurations(caller, id);
   }
 
   /** As `POST /api/v1/testruns/{id}/results`, checked by the same parser, by the operator. */

@@ -1,12 +1,9 @@
 import { Injectable } from '@nestjs/common';
-import { type Caller, tenantOf } from '../common/caller.js';
-import { NOTIFY_RUN_CHANGED } from './live/run-changes.js';
-import {
-  fetchPage,
-  type PaginationQuery,
-  whereFiltersNewestFirst,
-  type CreatedBetweenQuery,
-} from '../common/pagination/pagination.js';
+import { type Caller, organizationOf } from '../common/caller.js';
+import { RUN_CHANGES_CHANNEL } from './live/run-changes.js';
+import type { CreatedBetweenQuery, PaginationQuery } from '../common/pagination/pagination.js';
+import { selectColumns } from '../database/entity-columns.js';
+import { fetchPage, pagedSql } from '../database/paged-sql.js';
 import { preparedSql, sql } from '../database/sql.js';
 import { Transactions } from '../database/transactions.js';
 import { TestRun, type TestRunStatus } from './entities/test-run.entity.js';
@@ -41,8 +38,14 @@ export const TEST_RUN_COLUMNS = [
   'updatedAt',
 ] as const satisfies ReadonlyArray<keyof TestRun>;
 
-const snake = (property: string) => property.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`);
-const SELECT_RUN = `SELECT ${TEST_RUN_COLUMNS.map((p) => `"${snake(p)}" AS "${p}"`).join(', ')} FROM test_run WHERE id = $1 AND organization_id = $2`;
+const SELECT_RUN = `SELECT ${selectColumns(TEST_RUN_COLUMNS)} FROM test_run WHERE id = $1 AND organization_id = $2`;
+
+/** Run $1 if it is organization $2's, or any organization's when $2 is null (the operator). */
+const FIND_RUN = sql(
+  'testRuns.find',
+  `SELECT ${selectColumns(TEST_RUN_COLUMNS)} FROM test_run
+    WHERE id = $1 AND ($2::uuid IS NULL OR organization_id = $2)`,
+);
 
 /**
  * The statements that lock a run and read it (every result batch runs one), prepared once per
@@ -53,22 +56,40 @@ const LOCK: Record<RunLockMode, string> = {
   shared: preparedSql('testRuns.lockShared', `${SELECT_RUN} FOR KEY SHARE`),
 };
 
+/** The NOTIFY of `RUN_CHANGES_CHANNEL` for run $1 of project $2, for changes that send no other statement. */
+const NOTIFY_RUN_CHANGED = preparedSql(
+  'testRuns.notifyChanged',
+  `SELECT pg_notify('${RUN_CHANGES_CHANNEL}', $1::text || ' ' || $2::text)`,
+);
+
 const STATUS_COUNTS_IN_RELEASES = sql(
   'testRuns.statusCountsInReleases',
   `SELECT release_id, status, count(*)::int AS n FROM test_run
     WHERE release_id = ANY($1::uuid[]) GROUP BY release_id, status`,
 );
 
-/** The list's filters, each a condition on `run`, applied in this order. */
-const LIST_FILTERS = {
-  status: sql('testRuns.list.whereStatus', 'run.status = :status'),
-  projectId: sql('testRuns.list.whereProject', 'run.projectId = :projectId'),
-  buildId: sql('testRuns.list.whereBuild', 'run.buildId = :buildId'),
-  releaseId: sql('testRuns.list.whereRelease', 'run.releaseId = :releaseId'),
-};
+/** The list's filters, in this order, each left out when its value is null. */
+const LIST_FILTERS = ['status', 'projectId', 'buildId', 'releaseId'] as const;
+
+/**
+ * Organization $1's runs that match the filters ($2 … $5 in `LIST_FILTERS` order, then created
+ * strictly after $6 and before $7), newest first.
+ */
+const LIST = pagedSql('testRuns.list', {
+  select: selectColumns(TEST_RUN_COLUMNS),
+  from: 'test_run',
+  where: `organization_id = $1
+          AND ($2::test_run_status IS NULL OR status = $2)
+          AND ($3::uuid IS NULL OR project_id = $3)
+          AND ($4::uuid IS NULL OR build_id = $4)
+          AND ($5::uuid IS NULL OR release_id = $5)
+          AND ($6::timestamptz IS NULL OR created_at > $6)
+          AND ($7::timestamptz IS NULL OR created_at < $7)`,
+  orderBy: 'created_at DESC, id DESC',
+});
 
 export type RunLockMode = 'exclusive' | 'shared';
-export type TestRunFilters = Partial<Record<keyof typeof LIST_FILTERS, string>>;
+export type TestRunFilters = Partial<Record<(typeof LIST_FILTERS)[number], string>>;
 
 /** How test runs are read: the SQL of the `test_run` table. */
 @Injectable()
@@ -76,8 +97,10 @@ export class TestRunsRepository {
   constructor(private readonly transactions: Transactions) {}
 
   /** The run if the caller may see it: the organization's, or any for the operator. */
-  find(caller: Caller, id: string): Promise<TestRun | null> {
-    return this.transactions.manager.findOneBy(TestRun, { id, ...tenantOf(caller) });
+  async find(caller: Caller, id: string): Promise<TestRun | null> {
+    const manager = this.transactions.manager;
+    const [row]: TestRun[] = await manager.query(FIND_RUN, [id, organizationOf(caller)]);
+    return row ? manager.create(TestRun, row) : null;
   }
 
   /** Tells the run's (and its project's) live viewers, once this transaction commits, that it changed. */
@@ -96,16 +119,24 @@ export class TestRunsRepository {
   }
 
   /** A page of the organization's runs, newest first, and the number of all that match. */
-  page(
+  async page(
     organizationId: string,
     filters: TestRunFilters,
     query: CreatedBetweenQuery & PaginationQuery,
   ): Promise<[TestRun[], number]> {
-    const qb = this.transactions.manager
-      .createQueryBuilder(TestRun, 'run')
-      .where('run.organizationId = :organizationId', { organizationId });
-    whereFiltersNewestFirst(qb, 'run', LIST_FILTERS, filters, query);
-    return fetchPage(qb, query);
+    const manager = this.transactions.manager;
+    const [rows, total] = await fetchPage<TestRun>(
+      manager,
+      LIST,
+      [
+        organizationId,
+        ...LIST_FILTERS.map((key) => filters[key] ?? null),
+        query.created_after ?? null,
+        query.created_before ?? null,
+      ],
+      query,
+    );
+    return [rows.map((row) => manager.create(TestRun, row)), total];
   }
 
   /** The releases' runs by release and status (statuses without runs are left out). */

@@ -1,6 +1,8 @@
 import { Injectable } from '@nestjs/common';
-import { fetchPage, type PaginationQuery } from '../common/pagination/pagination.js';
+import type { PaginationQuery } from '../common/pagination/pagination.js';
 import { deleteInBatches } from '../database/batched-delete.js';
+import { selectColumns } from '../database/entity-columns.js';
+import { fetchPage, pagedSql } from '../database/paged-sql.js';
 import { sql } from '../database/sql.js';
 import { Transactions } from '../database/transactions.js';
 import {
@@ -94,6 +96,39 @@ const deleteFinished = (limit: string) =>
             LIMIT ${limit})`;
 sql('deliveries.deleteFinished', deleteFinished('$2'));
 
+/** Every column of `webhook_delivery`, by the entity's property names (a test checks them). */
+export const DELIVERY_COLUMNS = [
+  'id',
+  'organizationId',
+  'subscriptionId',
+  'eventId',
+  'eventType',
+  'status',
+  'attempts',
+  'nextAttemptAt',
+  'leaseUntil',
+  'attemptLog',
+  'createdAt',
+  'updatedAt',
+] as const satisfies ReadonlyArray<keyof WebhookDelivery>;
+
+/** Subscription $2's delivery $1. */
+const FIND = sql(
+  'deliveries.find',
+  `SELECT ${selectColumns(DELIVERY_COLUMNS)} FROM webhook_delivery
+    WHERE id = $1 AND subscription_id = $2`,
+);
+
+/** Subscription $1's deliveries with status $2 and event type $3 (each left out when null), newest first. */
+const LIST = pagedSql('deliveries.list', {
+  select: selectColumns(DELIVERY_COLUMNS),
+  from: 'webhook_delivery',
+  where: `subscription_id = $1
+          AND ($2::webhook_delivery_status IS NULL OR status = $2)
+          AND ($3::varchar IS NULL OR event_type = $3)`,
+  orderBy: 'created_at DESC, id DESC',
+});
+
 /** A delivery whose attempt this worker holds the lease of, with what sending it needs. */
 export interface ClaimedAttempt {
   attempts: number;
@@ -164,22 +199,25 @@ export class DeliveriesRepository {
   }
 
   /** A page of a subscription's deliveries, newest first, and how many match. */
-  page(
+  async page(
     subscriptionId: string,
     filter: { status?: DeliveryStatus; eventType?: string },
     page: PaginationQuery,
   ): Promise<[WebhookDelivery[], number]> {
-    const qb = this.transactions.manager
-      .createQueryBuilder(WebhookDelivery, 'delivery')
-      .where('delivery.subscriptionId = :id', { id: subscriptionId });
-    if (filter.status) qb.andWhere('delivery.status = :status', { status: filter.status });
-    if (filter.eventType) qb.andWhere('delivery.eventType = :type', { type: filter.eventType });
-    qb.orderBy('delivery.createdAt', 'DESC').addOrderBy('delivery.id', 'DESC');
-    return fetchPage(qb, page);
+    const manager = this.transactions.manager;
+    const [rows, total] = await fetchPage<WebhookDelivery>(
+      manager,
+      LIST,
+      [subscriptionId, filter.status || null, filter.eventType || null],
+      page,
+    );
+    return [rows.map((row) => manager.create(WebhookDelivery, row)), total];
   }
 
-  find(subscriptionId: string, id: string): Promise<WebhookDelivery | null> {
-    return this.transactions.manager.findOneBy(WebhookDelivery, { id, subscriptionId });
+  async find(subscriptionId: string, id: string): Promise<WebhookDelivery | null> {
+    const manager = this.transactions.manager;
+    const [row]: WebhookDelivery[] = await manager.query(FIND, [id, subscriptionId]);
+    return row ? manager.create(WebhookDelivery, row) : null;
   }
 
   /** Ends the delivery's retries, in the current transaction, if it is still pending. */

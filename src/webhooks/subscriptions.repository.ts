@@ -1,6 +1,8 @@
 import { Injectable } from '@nestjs/common';
-import { type Caller, tenantOf } from '../common/caller.js';
-import { fetchPage, type PaginationQuery } from '../common/pagination/pagination.js';
+import { type Caller, organizationOf } from '../common/caller.js';
+import type { PaginationQuery } from '../common/pagination/pagination.js';
+import { selectColumns } from '../database/entity-columns.js';
+import { fetchPage, pagedSql } from '../database/paged-sql.js';
 import { sql } from '../database/sql.js';
 import { Transactions } from '../database/transactions.js';
 import { WebhookSubscription } from './entities/webhook-subscription.entity.js';
@@ -9,6 +11,44 @@ import { WebhookSubscription } from './entities/webhook-subscription.entity.js';
 const DEACTIVATE = sql(
   'subscriptions.deactivate',
   'UPDATE webhook_subscription SET active = false, updated_at = now() WHERE id = $1',
+);
+
+/**
+ * Every column of `webhook_subscription` a read returns, by the entity's property names: all
+ * but the secret (the entity's `select: false`; a test checks them).
+ */
+export const SUBSCRIPTION_COLUMNS = [
+  'id',
+  'organizationId',
+  'url',
+  'events',
+  'description',
+  'active',
+  'deletedAt',
+  'createdAt',
+  'updatedAt',
+] as const satisfies ReadonlyArray<keyof WebhookSubscription>;
+
+/** Live subscription $1 if it is organization $2's, or any organization's when $2 is null. */
+const FIND = sql(
+  'subscriptions.find',
+  `SELECT ${selectColumns(SUBSCRIPTION_COLUMNS)} FROM webhook_subscription
+    WHERE id = $1 AND ($2::uuid IS NULL OR organization_id = $2) AND deleted_at IS NULL`,
+);
+
+/** Organization $1's live subscriptions, newest first. */
+const LIST = pagedSql('subscriptions.list', {
+  select: selectColumns(SUBSCRIPTION_COLUMNS),
+  from: 'webhook_subscription',
+  where: 'organization_id = $1 AND deleted_at IS NULL',
+  orderBy: 'created_at DESC, id DESC',
+});
+
+/** How many live subscriptions organization $1 has. */
+const COUNT = sql(
+  'subscriptions.count',
+  `SELECT count(*)::int AS n FROM webhook_subscription
+    WHERE organization_id = $1 AND deleted_at IS NULL`,
 );
 
 /** What a new subscription is made of. */
@@ -23,22 +63,32 @@ export class SubscriptionsRepository {
   constructor(private readonly transactions: Transactions) {}
 
   /** A page of the organization's subscriptions, newest first, and how many there are. */
-  page(organizationId: string, page: PaginationQuery): Promise<[WebhookSubscription[], number]> {
-    const qb = this.transactions.manager
-      .createQueryBuilder(WebhookSubscription, 'webhook')
-      .where('webhook.organizationId = :organizationId', { organizationId })
-      .orderBy('webhook.createdAt', 'DESC')
-      .addOrderBy('webhook.id', 'DESC');
-    return fetchPage(qb, page);
+  async page(
+    organizationId: string,
+    page: PaginationQuery,
+  ): Promise<[WebhookSubscription[], number]> {
+    const manager = this.transactions.manager;
+    const [rows, total] = await fetchPage<WebhookSubscription>(
+      manager,
+      LIST,
+      [organizationId],
+      page,
+    );
+    return [rows.map((row) => manager.create(WebhookSubscription, row)), total];
   }
 
   /** A live subscription the caller may see: the organization's, or any for the operator. */
-  find(caller: Caller, id: string): Promise<WebhookSubscription | null> {
-    return this.transactions.manager.findOneBy(WebhookSubscription, { id, ...tenantOf(caller) });
+  async find(caller: Caller, id: string): Promise<WebhookSubscription | null> {
+    const manager = this.transactions.manager;
+    const [row]: WebhookSubscription[] = await manager.query(FIND, [id, organizationOf(caller)]);
+    return row ? manager.create(WebhookSubscription, row) : null;
   }
 
-  count(organizationId: string): Promise<number> {
-    return this.transactions.manager.countBy(WebhookSubscription, { organizationId });
+  async count(organizationId: string): Promise<number> {
+    const [{ n }]: Array<{ n: number }> = await this.transactions.manager.query(COUNT, [
+      organizationId,
+    ]);
+    return n;
   }
 
   /** Inserts an active subscription. */

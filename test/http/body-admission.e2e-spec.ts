@@ -157,8 +157,8 @@ describe('request bodies: admitted before they are read, within a memory budget'
     // Nor a list inside an item that long, or more objects and lists than 5,000 items hold.
     const path = `/api/v1/testruns/${run.id}/results`;
     const zeros = `{"results":[{"automation_id":"x","status":"passed","defects":[${'0,'.repeat(5_000)}0]}],oops`;
-    // 1,200 items of 103 objects and lists: past the 115,002 a full batch of 5,000 may hold.
-    const empties = `{"results":[${Array(1_200).fill(`{"defects":[${Array(101).fill('{}')}]}`)}],oops`;
+    // A batch holds 2 + 5,000 × (item, defects, attempts and 20 attempts) = 115,002 at most.
+    const empties = `{"results":[${Array(1_000).fill(`{"defects":[${Array(120).fill('{}')}]}`)}],oops`;
     for (const [body, limit] of [
       [zeros, 5_000],
       [empties, 115_002],

@@ -1,6 +1,5 @@
 import { OPERATOR, startApp, type TestApp } from '../support/app.js';
 import {
-  createBuild,
   get,
   ids,
   runWith,
@@ -142,65 +141,6 @@ describe('results intelligence: GET /testruns/{id}/comparison', () => {
     });
   });
 
-  describe('the default baseline', () => {
-    let w: Workspace;
-    const runs: Record<string, string> = {};
-    beforeAll(async () => {
-      w = await workspace(t);
-      const main1 = await createBuild(t, w, { branch: 'main' });
-      const main2 = await createBuild(t, w, { branch: 'main' });
-      const feature = await createBuild(t, w, { branch: 'feature' });
-      const one = { 'b.x': 'failed' };
-      runs.oldMain = await runWith(t, w, one, { build_id: main1 });
-      runs.submittedMain = await runWith(t, w, one, { build_id: main1, status: 'submitted' });
-      runs.noBuild = await runWith(t, w, one);
-      runs.feature = await runWith(t, w, one, { build_id: feature });
-      runs.otherName = await runWith(t, w, one, { build_id: main1, name: 'Smoke' });
-      runs.openMain = await runWith(t, w, one, { build_id: main1, status: 'in_progress' });
-      runs.current = await runWith(t, w, one, { build_id: main2, status: 'in_progress' });
-      runs.currentNoBuild = await runWith(t, w, one, { status: 'in_progress' });
-      runs.laterMain = await runWith(t, w, one, { build_id: main1 });
-      runs.lonely = await runWith(t, w, { 'b.x': 'failed', 'b.y': 'passed' }, { name: 'Lonely' });
-    });
-
-    const baselineOf = async (run: string) =>
-      (await compare(w, run).expect(200)).body.baseline_run_id;
-
-    it('is the latest earlier submitted or completed run of the same name and branch', async () => {
-      expect(await baselineOf(runs.current)).toBe(runs.submittedMain);
-      expect(await baselineOf(runs.submittedMain)).toBe(runs.oldMain);
-      expect(await baselineOf(runs.oldMain)).toBeNull();
-    });
-
-    it('matches a run without a build with one without a build', async () => {
-      expect(await baselineOf(runs.currentNoBuild)).toBe(runs.noBuild);
-      expect(await baselineOf(runs.feature)).toBeNull();
-    });
-
-    it('is null when there is none, and then every failure is new', async () => {
-      const res = await compare(w, runs.lonely).expect(200);
-      expect(res.body).toMatchObject({
-        baseline_run_id: null,
-        summary: { new_failures: 1, still_failing: 0, fixed: 0, new_tests: 1, missing_tests: 0 },
-        still_failing: [],
-        fixed: [],
-      });
-      expect(ids(res.body.new_failures)).toEqual([w.cases.get('b.x')]);
-    });
-  });
-
-  it('lists at most 100 cases per category by automation id, and counts them all', async () => {
-    const w = await workspace(t);
-    const results: Record<string, string> = {};
-    for (let i = 104; i >= 0; i--) results[`m.${String(i).padStart(3, '0')}`] = 'failed';
-    const run = await runWith(t, w, results);
-    const res = await compare(w, run).expect(200);
-    expect(res.body.summary.new_failures).toBe(105);
-    expect(res.body.new_failures).toHaveLength(100);
-    const automationIds = res.body.new_failures.map(
-      (i: { automation_id: string }) => i.automation_id,
-    );
-    expect(automationIds).toEqual([...automationIds].sort());
-    expect(automationIds[0]).toBe('m.000');
-  });
+  // The default baseline and the bound of 100 cases per category are at the service tier
+  // (test/insights/run-insights.medium-spec.ts).
 });

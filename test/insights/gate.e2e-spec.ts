@@ -1,4 +1,3 @@
-import { RunVerdicts } from '../../src/insights/run-verdicts/run-verdicts.js';
 import { startApp, withKey, type TestApp } from '../support/app.js';
 import {
   db,
@@ -130,68 +129,8 @@ describe('results intelligence: the quality gate', () => {
       expect(event.data.gate).toEqual(again.body.gate);
     });
 
-    it('fails on a new failure unless its case is in an active quarantine', async () => {
-      const w = await workspace(t);
-      await runWith(t, w, { 'q.a': 'passed', 'q.b': 'passed' });
-      const run = await runWith(t, w, { 'q.a': 'failed', 'q.b': 'failed' });
-      const before = await gate(w, run);
-      expect(before.passed).toBe(false);
-      expect(rule(before, 'no_new_failures')).toEqual({
-        name: 'no_new_failures',
-        passed: false,
-        detail: '2 new failures outside quarantine.',
-      });
-      await quarantine(t, w, w.cases.get('q.a') as string);
-      await quarantine(t, w, w.cases.get('q.b') as string, new Date(Date.now() - 60_000));
-      expect(rule(await gate(w, run), 'no_new_failures')).toMatchObject({ passed: false });
-      await db(t).query(
-        `UPDATE quarantine_entry SET expires_at = now() + interval '1 day' WHERE test_case_id = $1`,
-        [w.cases.get('q.b')],
-      );
-      const after = await gate(w, run);
-      expect(after.passed).toBe(true);
-    });
-
-    it('applies the project’s minimum pass rate to passed / executed', async () => {
-      const w = await workspace(t);
-      // 3 passed of 4 executed (the untested one does not count): 75 %.
-      const run = await runWith(t, w, {
-        'p.a': 'passed',
-        'p.b': 'passed',
-        'p.c': 'passed',
-        'p.d': 'skipped',
-        'p.e': 'untested',
-      });
-      await setGate(t, w.projectId, { gate_min_pass_rate: 0.8 }).expect(200);
-      const below = await gate(w, run);
-      expect(below.passed).toBe(false);
-      expect(rule(below, 'min_pass_rate')).toEqual({
-        name: 'min_pass_rate',
-        passed: false,
-        detail: 'Pass rate 75% (3 of 4 executed) is below the minimum of 80%.',
-      });
-      await setGate(t, w.projectId, { gate_min_pass_rate: 0.75 }).expect(200);
-      expect(rule(await gate(w, run), 'min_pass_rate')).toMatchObject({ passed: true });
-      const empty = await runWith(t, w, { 'p.e': 'untested' }, { name: 'Empty' });
-      expect(rule(await gate(w, empty), 'min_pass_rate')).toMatchObject({ passed: false });
-      await setGate(t, w.projectId, { gate_min_pass_rate: null }).expect(200);
-      expect(rule(await gate(w, run), 'min_pass_rate')).toMatchObject({ passed: true });
-    });
-
-    it('fails on missing tests only when the project forbids them', async () => {
-      const w = await workspace(t);
-      await runWith(t, w, { 'm.a': 'passed', 'm.b': 'passed' });
-      const run = await runWith(t, w, { 'm.a': 'passed' });
-      expect(rule(await gate(w, run), 'no_missing_tests')).toEqual(NOT_REQUIRED);
-      await setGate(t, w.projectId, { gate_forbid_missing_tests: true }).expect(200);
-      const body = await gate(w, run);
-      expect(body.passed).toBe(false);
-      expect(rule(body, 'no_missing_tests')).toEqual({
-        name: 'no_missing_tests',
-        passed: false,
-        detail: '1 test of the baseline is missing.',
-      });
-    });
+    // The rules over seeded runs (quarantine, minimum pass rate, missing tests) and the verdict
+    // in the run's events are at the service tier (test/insights/run-insights.medium-spec.ts).
 
     it('answers 404 for unknown or foreign runs and needs testruns:read', async () => {
       const w = await workspace(t);
@@ -266,80 +205,6 @@ describe('results intelligence: the quality gate', () => {
         .set({ 'X-Forwarded-Proto': 'https', Authorization: `Bearer ${w.key}` })
         .send({ gate_min_pass_rate: 0.5 })
         .expect(401);
-    });
-  });
-
-  describe('RunVerdicts', () => {
-    it('gives the comparison summary and the gate for the run’s events', async () => {
-      const w = await workspace(t);
-      const baseline = await runWith(t, w, { 'v.a': 'passed', 'v.b': 'failed' });
-      const run = await runWith(t, w, { 'v.a': 'failed', 'v.c': 'passed' });
-      const verdict = await t.app.get(RunVerdicts).of(w.orgId, run);
-      expect(verdict).toEqual({
-        comparison: {
-          baseline_run_id: baseline,
-          summary: {
-            new_failures: 1,
-            still_failing: 0,
-            fixed: 0,
-            new_tests: 1,
-            missing_tests: 1,
-            flaky: 0,
-          },
-        },
-        gate: { passed: false, evaluated_at: ISO },
-      });
-      const first = await t.app.get(RunVerdicts).of(w.orgId, baseline);
-      expect(first).toMatchObject({
-        comparison: { baseline_run_id: null },
-        gate: { passed: false },
-      });
-      const other = await workspace(t);
-      await expect(t.app.get(RunVerdicts).of(other.orgId, run)).rejects.toMatchObject({
-        status: 404,
-      });
-    });
-
-    it('is in the payloads of testrun.submitted.v1 and testrun.completed.v1, as of each move', async () => {
-      const w = await workspace(t);
-      const baseline = await runWith(t, w, { 'e.a': 'passed', 'e.b': 'passed' });
-      const run = await runWith(
-        t,
-        w,
-        { 'e.a': 'failed', 'e.b': 'passed' },
-        { status: 'submitted' },
-      );
-      // Fixed between submission and completion: the completed event says so.
-      const fixed = await t.http
-        .post(`/api/v1/testruns/${run}/results`)
-        .set(withKey(w.key))
-        .send({ results: [{ automation_id: 'e.a', status: 'passed' }], complete: true });
-      expect(fixed.status).toBe(201);
-      const events = await db(t).query<Array<{ type: string; data: Record<string, unknown> }>>(
-        `SELECT type, data FROM domain_event
-          WHERE organization_id = $1 AND type IN ('testrun.submitted.v1', 'testrun.completed.v1')
-            AND data->>'id' = $2
-          ORDER BY created_at, id`,
-        [w.orgId, run],
-      );
-      expect(events.map((e) => e.type)).toEqual(['testrun.submitted.v1', 'testrun.completed.v1']);
-      const [submitted, completed] = events.map((e) => e.data);
-      expect(submitted).toMatchObject({
-        id: run,
-        status: 'submitted',
-        comparison: { baseline_run_id: baseline, summary: { new_failures: 1, fixed: 0 } },
-        gate: { passed: false },
-      });
-      expect(completed).toMatchObject({
-        id: run,
-        status: 'completed',
-        comparison: { baseline_run_id: baseline, summary: { new_failures: 0, fixed: 0 } },
-        gate: { passed: true },
-      });
-      // The run keeps the completion's verdict (CONTRACT §12), the same evaluation as its event.
-      const read = await get(t, w.key, `/testruns/${run}`).expect(200);
-      expect(read.body.gate).toEqual(completed.gate);
-      expect(submitted.gate).toEqual({ passed: false, evaluated_at: ISO });
     });
   });
 });

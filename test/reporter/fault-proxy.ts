@@ -22,7 +22,8 @@ export class FaultProxy {
 
   constructor(
     private readonly targetPort: number,
-    private readonly plan: (method: string, path: string, n: number) => Fault,
+    /** The fault for the `n`th request (0-based), by its method, path and body. */
+    private readonly plan: (method: string, path: string, n: number, body: Buffer) => Fault,
   ) {}
 
   async start(): Promise<this> {
@@ -31,9 +32,9 @@ export class FaultProxy {
       req.on('data', (c: Buffer) => chunks.push(c));
       req.on('end', () => {
         const path = (req.url ?? '/').split('?')[0];
-        const fault = this.plan(req.method ?? 'GET', path, this.seen.length);
-        this.seen.push({ method: req.method ?? 'GET', path, fault });
         const body = Buffer.concat(chunks);
+        const fault = this.plan(req.method ?? 'GET', path, this.seen.length, body);
+        this.seen.push({ method: req.method ?? 'GET', path, fault });
         if (fault === 'drop') return void req.socket.destroy();
         if (fault === '429') {
           res.writeHead(429, { 'Content-Type': 'application/json', 'Retry-After': '1' });

@@ -173,6 +173,6 @@ describe('the reporter as a package: npm pack, installed alone, run with npx', (
       pipeline,
     );
     expect(broken.code).toBe(2);
-    expect(broken.err).toContain('reports/broken.xml:2: invalid JUnit XML report');
+    expect(broken.err).toContain('reports/broken.xml:2:3: invalid JUnit XML report');
   }, 200_000);
 });

@@ -347,7 +347,7 @@ describe('pipeline reporter (tm-report) against the service', () => {
     );
     expect(result.code).toBe(2);
     expect(result.err).toContain(
-      'invalid/bad.xml:3: invalid JUnit XML report: closing tag </testsuite> does not match <testcase> opened on line 2',
+      'invalid/bad.xml:3:1: invalid JUnit XML report: closing tag </testsuite> does not match <testcase> opened on line 2',
     );
     expect(calls).toBe(0);
     const dry = await report(['submit', '--dry-run', 'invalid/good.xml']);

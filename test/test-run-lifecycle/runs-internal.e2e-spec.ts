@@ -197,4 +197,57 @@ describe('console reads (internal API)', () => {
       expect(withApiKey.status).toBe(401);
     });
   });
+
+  describe('GET /internal/v1/testruns/{id}/configurations', () => {
+    it('counts the run’s current results per configuration, none last', async () => {
+      const { key, project } = await tenantWithProject();
+      const run = await createRun(t, key, project.id);
+      const other = await createRun(t, key, project.id);
+      await submitResults(t, key, run.id, [
+        { automation_id: 'a', status: 'failed', configuration: 'firefox' },
+        { automation_id: 'a', status: 'passed', configuration: 'chromium' },
+        { automation_id: 'b', status: 'passed', configuration: ' firefox ' },
+        { automation_id: 'c', status: 'passed' },
+      ]).expect(201);
+      // A later result of a slot replaces it: counted once.
+      await submitResults(t, key, run.id, [
+        { automation_id: 'a', status: 'passed', configuration: 'firefox' },
+      ]).expect(201);
+      await submitResults(t, key, other.id, [
+        { automation_id: 'a', status: 'passed', configuration: 'webkit' },
+      ]).expect(201);
+
+      const res = await t.http
+        .get(`/internal/v1/testruns/${run.id}/configurations`)
+        .set(OPERATOR)
+        .expect(200);
+      expect(res.body).toEqual({
+        data: [
+          { configuration: 'chromium', results: 1 },
+          { configuration: 'firefox', results: 2 },
+          { configuration: null, results: 1 },
+        ],
+      });
+      const empty = await createRun(t, key, project.id);
+      const none = await t.http
+        .get(`/internal/v1/testruns/${empty.id}/configurations`)
+        .set(OPERATOR)
+        .expect(200);
+      expect(none.body).toEqual({ data: [] });
+    });
+
+    it('answers 404 for an unknown run and 401 without the operator', async () => {
+      const unknown = await t.http
+        .get(`/internal/v1/testruns/${UNKNOWN_ID}/configurations`)
+        .set(OPERATOR);
+      expect(unknown.status).toBe(404);
+      expect(unknown.body.error).toBe('not_found');
+      const { key, project } = await tenantWithProject();
+      const run = await createRun(t, key, project.id);
+      const withApiKey = await t.http
+        .get(`/internal/v1/testruns/${run.id}/configurations`)
+        .set(withKey(key));
+      expect(withApiKey.status).toBe(401);
+    });
+  });
 });

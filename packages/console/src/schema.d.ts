@@ -286,6 +286,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/internal/v1/testruns/{id}/configurations": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The configurations of a run’s results */
+        get: operations["ResultsInternalController_configurations"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/internal/v1/testcases/{id}/results": {
         parameters: {
             query?: never;
@@ -1327,6 +1344,22 @@ export interface components {
              * @example false
              */
             quarantined: boolean;
+        };
+        RunConfigurationCount: {
+            /**
+             * @description Null: results without one
+             * @example firefox
+             */
+            configuration: string | null;
+            /**
+             * @description The run’s current results in it
+             * @example 120
+             */
+            results: number;
+        };
+        RunConfigurationsResponse: {
+            /** @description By name; none (null) last */
+            data: components["schemas"]["RunConfigurationCount"][];
         };
         CaseHistoryItem: {
             /** Format: uuid */
@@ -3962,6 +3995,63 @@ export interface operations {
             };
             /** @description Idempotency-Key used for another request (`idempotency_key_reused`) */
             422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description Too many wrong operator tokens from this address (`Retry-After`) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+        };
+    };
+    ResultsInternalController_configurations: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RunConfigurationsResponse"];
+                };
+            };
+            /** @description Operator token wrong, or no live console session */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description A change made with the console session without its CSRF token (`csrf_token_invalid`) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description No such resource in your organization (`not_found`) */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };

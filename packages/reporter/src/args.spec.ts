@@ -46,6 +46,40 @@ describe('command line', () => {
     });
   });
 
+  it('takes the configuration from --configuration, else TM_CONFIGURATION, trimmed; blank is none', () => {
+    const submit = ['submit', 'a.xml', '--run-id', 'x'];
+    const env = { TM_CONFIGURATION: ' linux / node 22 ' };
+    expect(parseCommand(submit, env)).toMatchObject({ configuration: 'linux / node 22' });
+    expect(parseCommand([...submit, '--configuration', 'firefox'], env)).toMatchObject({
+      configuration: 'firefox',
+    });
+    expect(parseCommand([...submit, '--configuration', '  '], env)).toMatchObject({
+      configuration: undefined,
+    });
+    expect(parseCommand(submit, { TM_CONFIGURATION: '' })).toMatchObject({
+      configuration: undefined,
+    });
+    expect(() => parseCommand(submit, { TM_CONFIGURATION: 'x'.repeat(101) })).toThrow(
+      'The configuration (TM_CONFIGURATION) is 101 characters long; the service takes at most 100.',
+    );
+    expect(() => parseCommand(['complete', '--run-id', 'x', '--configuration', 'a'])).toThrow(
+      /Unknown option '--configuration'/,
+    );
+  });
+
+  it('takes --repo as an https, scp-like or ssh address, and sends the https one', () => {
+    const submit = ['submit', 'a.xml', '--run-id', 'x', '--repo'];
+    expect(parseCommand([...submit, 'git@github.com:acme/shop.git'])).toMatchObject({
+      repo: 'https://github.com/acme/shop',
+    });
+    expect(parseCommand([...submit, 'https://gitlab.com/acme/shop.git'])).toMatchObject({
+      repo: 'https://gitlab.com/acme/shop',
+    });
+    expect(() => parseCommand([...submit, 'acme/shop'])).toThrow(
+      '--repo acme/shop is not a repository address',
+    );
+  });
+
   it('has help for every command', () => {
     expect(parseCommand([])).toMatchObject({ name: 'help' });
     expect(parseCommand(['submit', '--help'])).toMatchObject({

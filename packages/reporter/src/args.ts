@@ -1,4 +1,6 @@
 import { parseArgs, type ParseArgsConfig } from 'node:util';
+import { repoUrlOf } from './ci.js';
+import type { Env } from './config.js';
 import { ReporterError, UsageError } from './errors.js';
 
 const RUN_OPTIONS = {
@@ -23,6 +25,8 @@ const SUBMIT_OPTIONS = {
   ...RUN_OPTIONS,
   complete: { type: 'boolean' },
   'dry-run': { type: 'boolean' },
+  configuration: { type: 'string' },
+  reopen: { type: 'boolean' },
 } as const satisfies ParseArgsConfig['options'];
 
 export interface RunOptions {
@@ -37,6 +41,11 @@ export interface RunOptions {
   repo?: string;
   releaseId?: string;
   pipelineId?: string;
+  /**
+   * submit: reopen the run when it is completed (a re-run job the CI variables do not tell
+   * apart).
+   */
+  reopen: boolean;
   gate: boolean;
   json: boolean;
   summary?: string;
@@ -44,7 +53,14 @@ export interface RunOptions {
 
 export type Command =
   | { name: 'help'; text: string }
-  | ({ name: 'submit'; patterns: string[]; complete: boolean; dryRun: boolean } & RunOptions)
+  | ({
+      name: 'submit';
+      patterns: string[];
+      complete: boolean;
+      dryRun: boolean;
+      /** The configuration (CONTRACT §13) of every result sent that names none itself. */
+      configuration?: string;
+    } & RunOptions)
   | ({ name: 'complete' } & RunOptions);
 
 const COMMON_HELP = `Run (one of):
@@ -52,10 +68,12 @@ const COMMON_HELP = `Run (one of):
   --run-name <name>       the run: every job of one CI pipeline that names it joins the same run
   --run-id <id>           an existing run instead
 
-Build (optional; in CI one is registered from the pipeline's metadata):
+Build (optional; one is registered from the pipeline's metadata in CI, and from these flags
+anywhere, the flags overriding the metadata):
   --build-id <id>         an existing build
-  --build-name <name>     register a build with this name (with the flags below or CI metadata)
-  --build-number <n>  --commit <sha>  --branch <name>  --repo <url>
+  --build-name <name>     the name of the build registered
+  --build-number <n>  --commit <sha>  --branch <name>
+  --repo <url>            https://host/org/repo, or git@host:org/repo.git (sent as https)
   --release-id <id>       the release of the run (and of a registered build)
   --pipeline-id <id>      what joins the shards of one pipeline (default: from CI variables)
 
@@ -67,7 +85,8 @@ Output:
   -h, --help
 
 Environment: TM_URL (the service, e.g. https://tm.example.com/api/v1), TM_API_KEY (never
-printed), TM_EXTRA_HEADERS (a JSON object of headers a proxy needs; optional).
+printed), TM_EXTRA_HEADERS (a JSON object of headers a proxy needs; optional),
+TM_CONFIGURATION (submit's --configuration).
 Exit codes: 0 done, 1 the gate failed, 2 an error (usage, configuration, a report, the service).`;
 
 export const HELP = {
@@ -86,7 +105,14 @@ them). Parallel jobs (shards) of one pipeline with the same --run-name land in o
 retried or repeated upload of the same file is stored once.
 
   --complete              complete the run after the upload
-  --dry-run               check the reports (well-formed, file and line of an error); send nothing
+  --dry-run               check the reports (well-formed, file, line and column of an
+                          error); send nothing
+  --configuration <name>  the environment the results ran in (a browser, an OS, a matrix leg:
+                          each is a result of its own), for results whose report names none;
+                          default: TM_CONFIGURATION
+  --reopen                reopen the run if it is completed: a job run again in a CI system
+                          that does not say so (a re-run GitHub, Azure or Buildkite job, or a
+                          GitLab job where CI_JOB_RETRY_COUNT is set, reopens it by itself)
 
 ${COMMON_HELP}`,
   complete: `Usage: tm-report complete (--project <id|key> --run-name <name> | --run-id <id>) [options]
@@ -96,6 +122,33 @@ Give it the same run and build options as the submit jobs.
 
 ${COMMON_HELP}`,
 };
+
+/** `--repo` as the service takes it: an http(s) address, from an scp-like or ssh one too. */
+function repoOf(value: string | undefined): string | undefined {
+  if (value === undefined) return undefined;
+  const url = repoUrlOf(value);
+  if (!url) {
+    throw new ReporterError(
+      `--repo ${value} is not a repository address: give https://host/org/repo, git@host:org/repo.git or ssh://git@host/org/repo.git.`,
+    );
+  }
+  return url;
+}
+
+/** Configurations are 1–100 characters once trimmed (CONTRACT §13); blank is none. */
+const CONFIGURATION_MAX_LENGTH = 100;
+
+function configurationOf(flag: unknown, env: Env): string | undefined {
+  const given = typeof flag === 'string' ? flag : env.TM_CONFIGURATION;
+  const value = given?.trim();
+  if (!value) return undefined;
+  if (value.length > CONFIGURATION_MAX_LENGTH) {
+    throw new ReporterError(
+      `The configuration (${typeof flag === 'string' ? '--configuration' : 'TM_CONFIGURATION'}) is ${value.length} characters long; the service takes at most ${CONFIGURATION_MAX_LENGTH}.`,
+    );
+  }
+  return value;
+}
 
 function runOptionsOf(
   values: Record<string, string | boolean | undefined>,
@@ -114,9 +167,10 @@ function runOptionsOf(
     buildNumber: text('build-number'),
     commit: text('commit'),
     branch: text('branch'),
-    repo: text('repo'),
+    repo: repoOf(text('repo')),
     releaseId: text('release-id'),
     pipelineId: text('pipeline-id'),
+    reopen: values.reopen === true,
     gate: values.gate === true,
     json: values.json === true,
     summary: text('summary'),
@@ -137,8 +191,11 @@ function runOptionsOf(
   return options;
 }
 
-/** The command a command line asks for; a usage error is a ReporterError (exit 2). */
-export function parseCommand(argv: string[]): Command {
+/**
+ * The command a command line asks for (with what `env` adds to it); a usage error is a
+ * ReporterError (exit 2).
+ */
+export function parseCommand(argv: string[], env: Env = {}): Command {
   const [name, ...rest] = argv;
   if (name === undefined || name === '--help' || name === '-h' || name === 'help') {
     return { name: 'help', text: HELP.main };
@@ -168,6 +225,7 @@ export function parseCommand(argv: string[]): Command {
     patterns: parsed.positionals,
     complete: values.complete === true,
     dryRun: values['dry-run'] === true,
+    configuration: configurationOf(values.configuration, env),
     ...runOptionsOf(values, values['dry-run'] !== true),
   };
 }

@@ -117,6 +117,26 @@ describe('CI detection', () => {
     expect(detectCi({ ...RECORDED.buildkite, BUILDKITE_COMMIT: 'HEAD' })?.commit).toBeUndefined();
   });
 
+  it('says a job is a re-run of the same pipeline where the CI system tells it', () => {
+    for (const provider of Object.keys(RECORDED))
+      expect(detectCi(RECORDED[provider])?.rerun).toBeUndefined();
+    const rerun = (provider: string, more: Record<string, string>) =>
+      detectCi({ ...RECORDED[provider], ...more })?.rerun;
+    expect(rerun('github', { GITHUB_RUN_ATTEMPT: '2' })).toBe('GITHUB_RUN_ATTEMPT=2');
+    expect(rerun('buildkite', { BUILDKITE_RETRY_COUNT: '0' })).toBeUndefined();
+    expect(rerun('buildkite', { BUILDKITE_RETRY_COUNT: '1' })).toBe('BUILDKITE_RETRY_COUNT=1');
+    expect(rerun('azure', { SYSTEM_JOBATTEMPT: '1', SYSTEM_STAGEATTEMPT: '1' })).toBeUndefined();
+    expect(rerun('azure', { SYSTEM_JOBATTEMPT: '3' })).toBe('SYSTEM_JOBATTEMPT=3');
+    expect(rerun('azure', { SYSTEM_JOBATTEMPT: '1', SYSTEM_STAGEATTEMPT: '2' })).toBe(
+      'SYSTEM_STAGEATTEMPT=2',
+    );
+    expect(rerun('gitlab', { CI_JOB_RETRY_COUNT: '1' })).toBe('CI_JOB_RETRY_COUNT=1');
+    // A value that is no count is no re-run.
+    expect(rerun('github', { GITHUB_RUN_ATTEMPT: 'two' })).toBeUndefined();
+    // Jenkins and CircleCI re-run a pipeline under a new pipeline id: a new run, nothing to reopen.
+    expect(rerun('jenkins', { BUILD_NUMBER: '312' })).toBeUndefined();
+  });
+
   it('finds nothing outside CI', () => {
     expect(detectCi({ HOME: '/home/me', PATH: '/usr/bin' })).toBeUndefined();
   });

@@ -13,6 +13,11 @@ export interface CiMetadata {
   /** A short name of the repository or job, for the build's name. */
   repoName?: string;
   jobUrl?: string;
+  /**
+   * Set when this job is a re-run of a job of the same pipeline (same pipeline id): the variable
+   * that says so, e.g. `GITHUB_RUN_ATTEMPT=2`. The pipeline's run may be completed already.
+   */
+  rerun?: string;
 }
 
 const COMMIT = /^[0-9a-f]{7,64}$/i;
@@ -38,6 +43,15 @@ export function repoUrlOf(value: string | undefined): string | undefined {
   return /^https?:\/\//.test(v) ? v.replace(/\.git$/, '') : undefined;
 }
 
+/**
+ * The variable that says this job is a re-run, when its value is past `first` (the first
+ * attempt's value: 1 where attempts count from 1, 0 where retries are counted).
+ */
+function rerunOf(env: Env, name: string, first: 0 | 1): string | undefined {
+  const value = Number(clean(env[name]));
+  return Number.isInteger(value) && value > first ? `${name}=${value}` : undefined;
+}
+
 const lastSegment = (url: string | undefined) => url?.split('/').filter(Boolean).pop();
 
 type Detector = (env: Env) => CiMetadata | undefined;
@@ -58,6 +72,8 @@ const github: Detector = (env) => {
     repoName: clean(env.GITHUB_REPOSITORY),
     jobUrl:
       repoUrl && env.GITHUB_RUN_ID ? `${repoUrl}/actions/runs/${env.GITHUB_RUN_ID}` : undefined,
+    // "Re-run jobs" keeps GITHUB_RUN_ID and counts attempts from 1.
+    rerun: rerunOf(env, 'GITHUB_RUN_ATTEMPT', 1),
   };
 };
 
@@ -72,6 +88,9 @@ const gitlab: Detector = (env) => {
     repoUrl: repoUrlOf(env.CI_PROJECT_URL),
     repoName: clean(env.CI_PROJECT_PATH),
     jobUrl: clean(env.CI_JOB_URL),
+    // A retried job keeps CI_PIPELINE_ID; only GitLab versions that set CI_JOB_RETRY_COUNT
+    // (0 on the first run) say it is one.
+    rerun: rerunOf(env, 'CI_JOB_RETRY_COUNT', 0),
   };
 };
 
@@ -87,6 +106,7 @@ const jenkins: Detector = (env) => {
     repoUrl: repoUrlOf(env.GIT_URL),
     repoName: clean(env.JOB_NAME),
     jobUrl: clean(env.BUILD_URL),
+    // No re-run: a replay or a restart from a stage is a new build, of a new BUILD_TAG.
   };
 };
 
@@ -106,6 +126,7 @@ const circleci: Detector = (env) => {
         ? `${env.CIRCLE_PROJECT_USERNAME}/${env.CIRCLE_PROJECT_REPONAME}`
         : lastSegment(repoUrl),
     jobUrl: clean(env.CIRCLE_BUILD_URL),
+    // No re-run: re-running a workflow (from failed, or a job) makes a new workflow id.
   };
 };
 
@@ -124,6 +145,8 @@ const azure: Detector = (env) => {
       collection && env.SYSTEM_TEAMPROJECT && env.BUILD_BUILDID
         ? `${collection.replace(/\/?$/, '/')}${encodeURIComponent(env.SYSTEM_TEAMPROJECT)}/_build/results?buildId=${env.BUILD_BUILDID}`
         : undefined,
+    // Re-running failed jobs or a stage keeps BUILD_BUILDID; attempts count from 1.
+    rerun: rerunOf(env, 'SYSTEM_JOBATTEMPT', 1) ?? rerunOf(env, 'SYSTEM_STAGEATTEMPT', 1),
   };
 };
 
@@ -139,6 +162,8 @@ const buildkite: Detector = (env) => {
     repoUrl: repoUrlOf(env.BUILDKITE_REPO),
     repoName: clean(env.BUILDKITE_PIPELINE_SLUG),
     jobUrl: buildUrl && env.BUILDKITE_JOB_ID ? `${buildUrl}#${env.BUILDKITE_JOB_ID}` : buildUrl,
+    // A retried job keeps BUILDKITE_BUILD_ID; its retries are counted from 0.
+    rerun: rerunOf(env, 'BUILDKITE_RETRY_COUNT', 0),
   };
 };
 

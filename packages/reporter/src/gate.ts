@@ -142,13 +142,20 @@ function listed<T>(title: string, total: number, items: T[], line: (item: T) => 
   return lines;
 }
 
+/** The rules a failed gate failed, by name: what a pipeline's log shows first. */
+const failedRules = (gate: Schemas['GateResponse']) =>
+  gate.rules
+    .filter((r) => !r.passed)
+    .map((r) => r.name)
+    .join(', ');
+
 /** Lines of plain text for a CI log (the printer keeps each on its line, output.ts). */
 export function gateLines(report: GateReport): string[] {
   const { gate, comparison, failureGroups } = report;
   const { summary } = comparison;
   const message = (text: string | null) => oneLine(text, 160);
   return [
-    `Gate: ${gate.passed ? 'PASSED' : 'FAILED'}`,
+    `Gate: ${gate.passed ? 'PASSED' : `FAILED (${failedRules(gate)})`}`,
     ...gate.rules.map((r) => `  ${r.passed ? 'ok  ' : 'FAIL'} ${r.name}: ${r.detail}`),
     `Compared with ${comparison.baseline_run_id ? `run ${comparison.baseline_run_id}` : 'no baseline'}: ${summary.new_failures} new failures, ${summary.still_failing} still failing, ${summary.fixed} fixed, ${summary.new_tests} new tests, ${summary.missing_tests} missing, ${summary.flaky} passed on retry (flaky)`,
     ...listed(
@@ -198,7 +205,11 @@ export function summaryLines(
   ];
   if (report) {
     const { gate, comparison } = report;
-    lines.push('', `**Quality gate: ${gate.passed ? '✅ passed' : '❌ failed'}**`, '');
+    lines.push(
+      '',
+      `**Quality gate: ${gate.passed ? '✅ passed' : '❌ failed'}**${gate.passed ? '' : ` (${cell(failedRules(gate))})`}`,
+      '',
+    );
     for (const rule of gate.rules)
       lines.push(`- ${rule.passed ? '✅' : '❌'} ${code(rule.name)}: ${cell(rule.detail)}`);
     const section = (title: string, total: number, items: Schemas['ComparisonItem'][]) => {

@@ -1,8 +1,12 @@
-/** Where a report is not what it should be: the 1-based line and what is wrong there. */
+/**
+ * Where a report is not what it should be: the 1-based line (and column, in characters, when
+ * known) and what is wrong there.
+ */
 export class ReportSyntaxError extends Error {
   constructor(
     readonly line: number,
     message: string,
+    readonly column?: number,
   ) {
     super(message);
     this.name = 'ReportSyntaxError';
@@ -14,6 +18,43 @@ export function lineAt(text: string, index: number): number {
   for (let i = text.indexOf('\n'); i !== -1 && i < index; i = text.indexOf('\n', i + 1)) line++;
   return line;
 }
+
+/** The 1-based column of `index` in its line, in characters (a surrogate pair is one). */
+export function columnAt(text: string, index: number): number {
+  let column = 1;
+  for (let k = text.lastIndexOf('\n', index - 1) + 1; k < index; k++) {
+    const code = text.charCodeAt(k);
+    if (code < 0xdc00 || code > 0xdfff) column++;
+  }
+  return column;
+}
+
+/**
+ * Characters XML 1.0 does not allow anywhere, even in CDATA or a comment (its `Char`
+ * production): the C0 controls but tab, LF and CR (NUL, a raw ESC of a runner's colours), and
+ * U+FFFE, U+FFFF. The service's parser refuses them; lone surrogates cannot come from UTF-8.
+ */
+const ILLEGAL_CHARACTER = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\ufffe\uffff]/;
+const CONTROL_NAMES: Record<number, string> = { 0: 'NUL', 0x1b: 'ESC' };
+
+/** Whether a character reference's code point is one XML 1.0 allows. */
+function isXmlChar(code: number): boolean {
+  return (
+    code === 0x9 ||
+    code === 0xa ||
+    code === 0xd ||
+    (code >= 0x20 && code <= 0xd7ff) ||
+    (code >= 0xe000 && code <= 0xfffd) ||
+    (code >= 0x10000 && code <= 0x10ffff)
+  );
+}
+
+const codePoint = (code: number) =>
+  `U+${code.toString(16).toUpperCase().padStart(4, '0')}${CONTROL_NAMES[code] ? ` (${CONTROL_NAMES[code]})` : ''}`;
+
+/** A reference in text or an attribute value: the five predefined entities, or a character's. */
+const REFERENCE = /&(?:(?:amp|lt|gt|quot|apos)|#([0-9]+)|#x([0-9a-fA-F]+));/y;
+const ENTITY_NAME = /&([A-Za-z_:][-\w.:]*);/y;
 
 const NAME = /[A-Za-z_:][-\w.:]*/y;
 const CLOSING_END = /\s*>/y;
@@ -97,8 +138,45 @@ export function startTagEndStepwise(
  */
 export function checkJunitXml(xml: string): { testcases: number } {
   function fail(index: number, message: string): never {
-    throw new ReportSyntaxError(lineAt(xml, index), message);
+    throw new ReportSyntaxError(lineAt(xml, index), message, columnAt(xml, index));
   }
+  const illegal = ILLEGAL_CHARACTER.exec(xml);
+  if (illegal) {
+    fail(
+      illegal.index,
+      `the character ${codePoint(xml.charCodeAt(illegal.index))}, which XML 1.0 does not allow (the service refuses the report): strip it, or the runner's colour codes, from test names and messages`,
+    );
+  }
+  // Every '&' in text and attribute values starts a reference the service's parser knows;
+  // those in CDATA, comments and the DOCTYPE are skipped over with them.
+  let amp = xml.indexOf('&');
+  const checkReferences = (from: number, to: number) => {
+    if (amp !== -1 && amp < from) amp = xml.indexOf('&', from);
+    for (; amp !== -1 && amp < to; amp = xml.indexOf('&', amp + 1)) {
+      REFERENCE.lastIndex = amp;
+      const reference = REFERENCE.exec(xml);
+      if (!reference) {
+        ENTITY_NAME.lastIndex = amp;
+        const entity = ENTITY_NAME.exec(xml);
+        fail(
+          amp,
+          entity
+            ? `the entity ${entity[0]} is not defined (XML has &amp; &lt; &gt; &quot; &apos;; write a character reference such as &#160; instead)`
+            : "'&' that starts no reference (write &amp;)",
+        );
+      }
+      const digits = reference[1] ?? reference[2];
+      if (digits !== undefined) {
+        const code = reference[1] !== undefined ? Number(digits) : parseInt(digits, 16);
+        if (!isXmlChar(code)) {
+          fail(
+            amp,
+            `the character reference ${reference[0]} names ${code <= 0x10ffff ? codePoint(code) : 'no character'}, which XML 1.0 does not allow (the service refuses the report)`,
+          );
+        }
+      }
+    }
+  };
   const stack: { name: string; at: number }[] = [];
   let root: string | undefined;
   let testcases = 0;
@@ -115,7 +193,7 @@ export function checkJunitXml(xml: string): { testcases: number } {
       const at = firstNonSpace(xml, i, lt === -1 ? xml.length : lt);
       if (at !== -1)
         fail(at, root ? 'text after the root element' : 'text before the root element');
-    }
+    } else checkReferences(i, lt === -1 ? xml.length : lt);
     if (lt === -1) break;
     if (xml.startsWith('<?', lt)) i = until(lt, '?>', 'processing instruction');
     else if (xml.startsWith('<!--', lt)) i = until(lt, '-->', 'comment');
@@ -150,6 +228,7 @@ export function checkJunitXml(xml: string): { testcases: number } {
       const name = NAME.exec(xml)?.[0];
       if (!name) fail(lt, "'<' that starts no tag (write &lt; in text)");
       const { end, selfClosing } = startTagEnd(xml, lt + 1 + name.length, name, fail);
+      checkReferences(lt, end);
       if (stack.length === 0) {
         if (root) fail(lt, `a second root element <${name}>`);
         root = name;

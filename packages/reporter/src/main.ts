@@ -11,8 +11,9 @@ import type { RetryOptions } from './http.js';
 import { document, printer, secretsOf, type Printer } from './output.js';
 import { progressLine } from './progress.js';
 import { readReport, type Report } from './reports.js';
-import { completeRun, resolveRun, type TestRun } from './run.js';
-import { mapConcurrently, uploadReport, type Uploaded } from './upload.js';
+import { completeRun, findRun, resolveRun, type TestRun } from './run.js';
+import { checkScopes, scopesToCheck } from './scopes.js';
+import { IncompleteUploadError, uploadAll, uploadReport, type Uploaded } from './upload.js';
 
 /** What the reporter touches outside itself, so tests can run it in-process. */
 export interface Io {
@@ -130,14 +131,20 @@ async function submit(
   }
   const client = clientFor(io, log);
   const ci = detectCi(io.env);
-  const run = await resolveRun(client, command, ci, log);
-  log(`run "${run.name}" (${run.id})`);
+  const run = await resolveRun(client, command, ci, log, () =>
+    checkScopes(client, scopesToCheck(command, ci?.rerun !== undefined)),
+  );
+  const { configuration } = command;
+  log(`run "${run.name}" (${run.id})${configuration ? `, configuration "${configuration}"` : ''}`);
+  // A job run again sends a new execution, under keys of its own (upload.ts).
+  const rerun = ci?.rerun ?? (command.reopen ? '--reopen' : undefined);
+  const target = { runId: run.id, configuration, rerun };
   let done = 0;
   let results = 0;
   const bar = () => print.err.redraw(progressLine(done, reports.length, results));
   if (io.progressBar) bar();
-  const uploaded = await mapConcurrently(reports, UPLOAD_CONCURRENCY, async (report) => {
-    const result = await uploadReport(client, run.id, report);
+  const upload = async (report: Report) => {
+    const result = await uploadReport(client, target, report);
     done++;
     results += result.accepted;
     if (io.progressBar) bar();
@@ -147,8 +154,15 @@ async function submit(
       );
     }
     return result;
+  };
+  const uploaded = await uploadAll(
+    reports,
+    UPLOAD_CONCURRENCY,
+    upload,
+    `"${run.name}" (${run.id})`,
+  ).finally(() => {
+    if (io.progressBar) print.err.line('');
   });
-  if (io.progressBar) print.err.line('');
   if (command.complete) {
     const completed = await completeRun(client, run.id);
     log(completed.already ? 'run was completed already' : 'run completed');
@@ -172,7 +186,8 @@ async function complete(
   const { log } = print;
   const client = clientFor(io, log);
   const ci = detectCi(io.env);
-  const run = await resolveRun(client, command, ci, log, true);
+  await checkScopes(client, scopesToCheck(command, false));
+  const run = await findRun(client, command, ci, log);
   const completed = await completeRun(client, run.id);
   log(
     completed.already ? `run "${run.name}" was completed already` : `run "${run.name}" completed`,
@@ -196,6 +211,18 @@ function outputOf(io: Io): Output {
  * unexpected error's message and its stack's frames (for a bug report).
  */
 function errorLines(error: unknown): { message: string; more: string[] } {
+  if (error instanceof IncompleteUploadError) {
+    const total = error.stored.length + error.notStored.length;
+    return {
+      message: error.message,
+      more: [
+        `Stored (${error.stored.length} of ${total} reports):`,
+        ...error.stored.map((u) => `  ${u.file}: ${u.accepted} results`),
+        `Not stored (${error.notStored.length} of ${total} reports):`,
+        ...error.notStored.map((n) => `  ${n.file}: ${n.error}`),
+      ],
+    };
+  }
   if (error instanceof UsageError)
     return { message: error.message, more: ['', ...error.usage.split('\n')] };
   if (error instanceof ReporterError) return { message: error.message, more: [] };
@@ -209,12 +236,21 @@ function errorLines(error: unknown): { message: string; more: string[] } {
   };
 }
 
+/** Which reports a submit that failed half-way stored and which not, for its JSON answer. */
+function filesOf(error: unknown) {
+  if (!(error instanceof IncompleteUploadError)) return {};
+  return {
+    stored: error.stored.map((u) => u.file),
+    not_stored: error.notStored.map(({ file, error: why }) => ({ file, error: why })),
+  };
+}
+
 /** Runs a command line; returns the exit code. Errors are reported on stderr (and as JSON). */
 export async function main(argv: string[], io: Io): Promise<number> {
   let json = argv.includes('--json');
   const print = outputOf(io);
   try {
-    const command = parseCommand(argv);
+    const command = parseCommand(argv, io.env);
     if (command.name === 'help') {
       print.out.line(...command.text.split('\n'));
       return EXIT.ok;
@@ -227,7 +263,7 @@ export async function main(argv: string[], io: Io): Promise<number> {
     const { message, more } = errorLines(error);
     print.log(`error: ${message}`);
     print.err.line(...more);
-    if (json) print.out.line(JSON.stringify({ ok: false, error: message }));
+    if (json) print.out.line(JSON.stringify({ ok: false, error: message, ...filesOf(error) }));
     return error instanceof ReporterError ? error.exitCode : EXIT.error;
   }
 }

@@ -43,6 +43,52 @@ describe('JUnit check', () => {
   });
 });
 
+describe('JUnit check: what the service refuses in text', () => {
+  it.each([
+    ['<testsuite>\n  <testcase name="a\u001b[31m"/>\n</testsuite>', 2, 20, 'U+001B (ESC)'],
+    [
+      '<testsuite>\n<testcase name="a"><failure>x\u0000y</failure></testcase></testsuite>',
+      2,
+      30,
+      'U+0000 (NUL)',
+    ],
+    ['<testsuite><![CDATA[\u000b]]></testsuite>', 1, 21, 'U+000B'],
+    ['<testsuite><!-- \uffff --></testsuite>', 1, 17, 'U+FFFF'],
+    ['<testsuite name="😀😀">\u0001</testsuite>', 1, 22, 'U+0001'],
+    ['<testsuite>\n <testcase name="a&#27;"/></testsuite>', 2, 19, '&#27; names U+001B (ESC)'],
+    ['<testsuite>&#x0;</testsuite>', 1, 12, '&#x0; names U+0000 (NUL)'],
+    ['<testsuite>&#xFFFE;</testsuite>', 1, 12, 'names U+FFFE'],
+    ['<testsuite>&#x110000;</testsuite>', 1, 12, 'names no character'],
+    ['<testsuite name="a&nbsp;b"/>', 1, 19, 'the entity &nbsp; is not defined'],
+    ['<testsuite>\n\ta & b</testsuite>', 2, 4, "'&' that starts no reference"],
+    ['<testsuite>&#;</testsuite>', 1, 12, "'&' that starts no reference"],
+  ])('refuses %j at line %i, column %i', (xml, line, column, message) => {
+    expect(() => checkJunitXml(xml)).toThrow(message);
+    try {
+      checkJunitXml(xml);
+    } catch (error) {
+      expect(error).toMatchObject({ line, column });
+    }
+  });
+
+  it('takes tabs, line breaks, C1 characters, the predefined entities and legal references', () => {
+    const xml =
+      '<testsuite name="a&amp;b&lt;&gt;&quot;&apos;">\t\r\n\u0085&#9;&#x1F600;&#65;<![CDATA[& \u0085]]><!-- & --></testsuite>';
+    expect(checkJunitXml(xml)).toEqual({ testcases: 0 });
+  });
+
+  it('names the file, line and column', () => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'tm-report-check-'));
+    writeFileSync(
+      path.join(dir, 'esc.xml'),
+      '<testsuite>\n  <testcase name="red \u001b[31m"/>\n</testsuite>',
+    );
+    expect(() => readReport('esc.xml', dir)).toThrow(
+      /^esc\.xml:2:23: invalid JUnit XML report: the character U\+001B \(ESC\), which XML 1\.0 does not allow/,
+    );
+  });
+});
+
 describe('start tags: the one-regex path and the step-by-step one agree', () => {
   const fail = (index: number, message: string): never => {
     throw new Error(`${index}: ${message}`);
@@ -158,7 +204,7 @@ describe('files and globs', () => {
   it('reports an invalid file with its name and line', () => {
     writeFileSync(path.join(dir, 'bad.xml'), '<testsuite>\n<testcase name="a">\n</testsuite>\n');
     expect(() => readReport('bad.xml', dir)).toThrow(
-      /^bad\.xml:3: invalid JUnit XML report: closing tag/,
+      /^bad\.xml:3:1: invalid JUnit XML report: closing tag/,
     );
   });
 });

@@ -24,7 +24,10 @@ function kindOf(file: string, text: string): 'junit' | 'json' {
     : 'json';
 }
 
-/** Reads and checks one report; an unreadable or invalid one is an error naming file and line. */
+/**
+ * Reads and checks one report; an unreadable or invalid one is an error naming the file and the
+ * line (and column) of what is wrong.
+ */
 export function readReport(file: string, cwd: string): Report {
   let bytes: Buffer;
   try {
@@ -51,7 +54,7 @@ export function readReport(file: string, cwd: string): Report {
   } catch (error) {
     if (error instanceof ReportSyntaxError) {
       throw new ReporterError(
-        `${file}:${error.line}: invalid ${kind === 'junit' ? 'JUnit XML' : 'JSON'} report: ${error.message}.`,
+        `${file}:${error.line}${error.column === undefined ? '' : `:${error.column}`}: invalid ${kind === 'junit' ? 'JUnit XML' : 'JSON'} report: ${error.message}.`,
       );
     }
     throw error;

@@ -3207,7 +3207,7 @@ export interface operations {
             path?: never;
             cookie?: never;
         };
-        /** @description Results as the JSON command (an object whose `results` is an array; its parameters in the body), or a report a test runner wrote, its parameters then in the query: JUnit XML (`application/xml`), or as JSON Playwright’s JSON reporter (`config` and `suites`), CTRF (`results.tool` and `results.tests`), Jest’s or Vitest’s `--json` (`testResults`) or Cucumber JSON (an array of features with `elements`), recognised by shape or named by `format`. A report is bounded by the body’s 10 MiB, not by the command’s 5,000 results */
+        /** @description Results as the JSON command (an object whose `results` is an array; its parameters in the body), or a report a test runner wrote, its parameters then in the query, recognised from the document or named by `format`: an XML report (JUnit, VSTest TRX, NUnit 3, xUnit.net v2 or Robot Framework output.xml, by the root element), or a JSON report: Playwright’s JSON reporter (`config` and `suites`), CTRF (`results.tool` and `results.tests`), Jest’s or Vitest’s `--json` (`testResults`) or Cucumber JSON (an array of features with `elements`). A report is bounded by the body’s 10 MiB, not by the command’s 5,000 results */
         requestBody: {
             content: {
                 "application/json": components["schemas"]["IngestJsonDto"] | {

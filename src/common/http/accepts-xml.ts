@@ -4,7 +4,7 @@ import { ApiConsumes } from '@nestjs/swagger';
 export const ACCEPTS_XML = 'accepts_xml';
 
 /**
- * Marks a route that takes an XML body as well as JSON (the JUnit form of
+ * Marks a route that takes an XML body as well as JSON (the XML report form of
  * `POST /results/ingest`), and documents both media types. The body's reader
  * (`ReadBodyInterceptor`) refuses XML (415) on every other route.
  */

@@ -2,7 +2,6 @@ import { applyDecorators } from '@nestjs/common';
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Transform } from 'class-transformer';
 import { IsInt, IsOptional, Max, Min, type ValidationArguments } from 'class-validator';
-import type { ObjectLiteral, SelectQueryBuilder } from 'typeorm';
 import { IsTimestampFilter } from '../validation.js';
 
 export const DEFAULT_PAGE_SIZE = 25;
@@ -63,42 +62,6 @@ export class CreatedBetweenQuery extends PaginationQuery {
   created_before?: Date;
 }
 
-/** Applies a `CreatedBetweenQuery`'s time range to a query of `alias`. */
-export function whereCreatedBetween<T extends ObjectLiteral>(
-  qb: SelectQueryBuilder<T>,
-  alias: string,
-  query: CreatedBetweenQuery,
-): void {
-  if (query.created_after)
-    qb.andWhere(`${alias}.createdAt > :createdAfter`, { createdAfter: query.created_after });
-  if (query.created_before)
-    qb.andWhere(`${alias}.createdAt < :createdBefore`, { createdBefore: query.created_before });
-}
-
-/**
- * Narrows a list of `alias` to the filters given, newest first: each of `conditions` (in its
- * order) whose value is set, its value named after its key, then the query's time range.
- * Returns whether anything narrowed the list.
- */
-export function whereFiltersNewestFirst<T extends ObjectLiteral, K extends string>(
-  qb: SelectQueryBuilder<T>,
-  alias: string,
-  conditions: Record<K, string>,
-  values: Partial<Record<K, string>>,
-  query: CreatedBetweenQuery,
-): boolean {
-  let filtered = Boolean(query.created_after || query.created_before);
-  for (const [key, condition] of Object.entries(conditions) as Array<[K, string]>) {
-    const value = values[key];
-    if (value === undefined) continue;
-    qb.andWhere(condition, { [key]: value });
-    filtered = true;
-  }
-  whereCreatedBetween(qb, alias, query);
-  qb.orderBy(`${alias}.createdAt`, 'DESC').addOrderBy(`${alias}.id`, 'DESC');
-  return filtered;
-}
-
 export class PaginationMeta {
   @ApiProperty({ description: 'Number of all matching items', example: 42 })
   total!: number;
@@ -129,36 +92,4 @@ export function toPage<T>(data: T[], total: number, query: PaginationQuery): Pag
       has_more: query.offset + data.length < total,
     },
   };
-}
-
-/**
- * One page of a query (already filtered and ordered) and the exact number of all its matches,
- * in one round trip: the total is a scalar subquery of the page's own statement, `count(*)`
- * of the same filters (TypeORM's own counts DISTINCT ids, several times slower) or
- * `knownTotal`, an SQL expression over the query's parameters when the caller keeps the
- * number (e.g. a counter table). Only a page past the end, which has no row to carry the
- * total, costs a second statement.
- */
-export async function fetchPage<T extends ObjectLiteral>(
-  qb: SelectQueryBuilder<T>,
-  query: PaginationQuery,
-  knownTotal?: string,
-): Promise<[T[], number]> {
-  const total = `(${knownTotal ?? qb.clone().orderBy().select('count(*)').getQuery()})::int`;
-  const { entities, raw } = await qb
-    .clone()
-    .addSelect(total, 'pagination_total')
-    .limit(query.limit)
-    .offset(query.offset)
-    .getRawAndEntities<{ pagination_total: number }>();
-  if (entities.length > 0) return [entities, raw[0].pagination_total];
-  if (query.offset === 0) return [entities, 0];
-  // Any matching row carries the total; no matching row means there are none.
-  const row = await qb
-    .clone()
-    .orderBy()
-    .select(total, 'total')
-    .limit(1)
-    .getRawOne<{ total: number }>();
-  return [entities, row?.total ?? 0];
 }

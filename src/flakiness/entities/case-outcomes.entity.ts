@@ -4,7 +4,7 @@ import { TestCase } from '../../projects/entities/test-case.entity.js';
 
 /**
  * A test case's outcome, in one configuration, in each of its project's runs, one character per run, kept by the
- * writers of results in their own transactions (`case-outcomes.sql.ts`) so that the flaky list
+ * writers of results in their own transactions (`case-outcomes.repository.ts`) so that the flaky list
  * reads one short row per case instead of sorting every result of the project.
  *
  * Slot `i` (1-based) of `outcomes` is the case's outcome in the project's run at position

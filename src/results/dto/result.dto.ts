@@ -130,6 +130,24 @@ export class InternalResultResponse extends ResultResponse {
 }
 
 /** An earlier attempt of a result's execution (CONTRACT §13), checked as the item's fields. */
+/** One configuration of a run's current results (CONTRACT §13). */
+export class RunConfigurationCount {
+  @ApiNullable(String, {
+    maxLength: 100,
+    description: 'Null: results without one',
+    example: 'firefox',
+  })
+  configuration!: string | null;
+
+  @ApiProperty({ description: 'The run’s current results in it', example: 120 })
+  results!: number;
+}
+
+export class RunConfigurationsResponse {
+  @ApiProperty({ type: () => [RunConfigurationCount], description: 'By name; none (null) last' })
+  data!: RunConfigurationCount[];
+}
+
 export class ResultAttemptDto {
   status!: ResultStatus;
   duration_ms?: number;
@@ -271,7 +289,7 @@ export class IngestResponse {
   created_test_cases!: number;
 }
 
-/** Query parameters of the JUnit XML form of `/results/ingest`. */
+/** Query parameters of the XML report form of `/results/ingest` (CONTRACT §14). */
 export class IngestQuery {
   @ApiPropertyOptional({ format: 'uuid', description: 'Required unless `test_run_id` is given' })
   @IsOptional()

@@ -1,5 +1,3 @@
-import { preparedSql } from '../../database/sql.js';
-
 /**
  * The channel that says a run changed (its counts or its status), with `<run id> <project id>`
  * as the payload, so that a process reads the run only when someone watches it or its project.
@@ -7,12 +5,6 @@ import { preparedSql } from '../../database/sql.js';
  * committed; a viewer then reads the run once per process (`RunLiveService`).
  */
 export const RUN_CHANGES_CHANNEL = 'run_changes';
-
-/** The NOTIFY of `RUN_CHANGES_CHANNEL` for run $1 of project $2, for changes that send no other statement. */
-export const NOTIFY_RUN_CHANGED = preparedSql(
-  'testRuns.notifyChanged',
-  `SELECT pg_notify('${RUN_CHANGES_CHANNEL}', $1::text || ' ' || $2::text)`,
-);
 
 /** Which run changed, and its project (null from a sender that named the run alone). */
 export interface RunChange {

@@ -15,20 +15,28 @@ export interface RunView {
   tab: RunTab;
   offset: number;
   status?: ResultStatus;
+  /** Results in this configuration only; '': those without one. */
+  configuration?: string;
   q?: string;
 }
 
-/** The run page's `?tab=`, `?offset=`, `?status=` and `?q=` (a search of 1–255 characters). */
+/**
+ * The run page's `?tab=`, `?offset=`, `?status=`, `?configuration=` (as the API takes it: empty
+ * for results without one) and `?q=` (a search of 1–255 characters).
+ */
 export function runSearch(search: Record<string, unknown>): Partial<RunView> {
   const { offset, status } = filteredPageSearch<ResultStatus>(RESULT_STATUS_NAMES)(search);
   const tab = search.tab;
   const q = typeof search.q === 'string' ? search.q.trim() : '';
+  const configuration =
+    typeof search.configuration === 'string' ? search.configuration.trim() : undefined;
   return {
     ...(typeof tab === 'string' && tab !== 'results' && Object.hasOwn(RUN_TABS, tab)
       ? { tab: tab as RunTab }
       : {}),
     ...(offset === undefined ? {} : { offset }),
     ...(status === undefined ? {} : { status }),
+    ...(configuration !== undefined && configuration.length <= 100 ? { configuration } : {}),
     ...(q.length > 0 && q.length <= 255 ? { q } : {}),
   };
 }

@@ -23,12 +23,19 @@ export function resultTime(result: CaseHistoryItem): string {
  * A case's results as a row of cells, oldest first (`results` come newest first): each cell
  * is its status's colour and mark, and a link to its run named with the status in words.
  */
-export function StatusStrip({ results }: { results: CaseHistoryItem[] }) {
+export function StatusStrip({
+  results,
+  label = 'Statuses, oldest first',
+}: {
+  results: CaseHistoryItem[];
+  label?: string;
+}) {
   const oldestFirst = [...results].reverse();
   return (
-    <ol className="strip" aria-label="Statuses, oldest first">
+    <ol className="strip" aria-label={label}>
       {oldestFirst.map((result) => {
-        const label = `${result.test_run_name}: ${RESULT_STATUS_NAMES[result.status]}, ${utcMinute.format(new Date(resultTime(result)))} UTC`;
+        const where = result.configuration === null ? '' : ` (${result.configuration})`;
+        const label = `${result.test_run_name}${where}: ${RESULT_STATUS_NAMES[result.status]}, ${utcMinute.format(new Date(resultTime(result)))} UTC`;
         return (
           <li key={result.id} className={`cell cell-${result.status}`} data-status={result.status}>
             <Link
@@ -43,6 +50,33 @@ export function StatusStrip({ results }: { results: CaseHistoryItem[] }) {
         );
       })}
     </ol>
+  );
+}
+
+/**
+ * The strip, one per configuration when the results name any (by name, none last): a case
+ * failing in firefox and passing in chromium is two steady rows, not one that flips.
+ */
+export function ConfigurationStrips({ results }: { results: CaseHistoryItem[] }) {
+  if (results.every((r) => r.configuration === null)) return <StatusStrip results={results} />;
+  const names = [...new Set(results.map((r) => r.configuration))].sort((a, b) =>
+    a === null ? 1 : b === null ? -1 : a.localeCompare(b),
+  );
+  return (
+    <div className="strip-groups">
+      {names.map((name) => {
+        const shown = name ?? 'No configuration';
+        return (
+          <div key={name ?? ''} className="strip-group" data-configuration={name ?? ''}>
+            <h4>{shown}</h4>
+            <StatusStrip
+              results={results.filter((r) => r.configuration === name)}
+              label={`Statuses ${name === null ? 'without a configuration' : `in ${name}`}, oldest first`}
+            />
+          </div>
+        );
+      })}
+    </div>
   );
 }
 

@@ -10,7 +10,7 @@ import {
 } from '../components/quarantine-dialogs';
 import { listState, Loading, readState } from '../../shared/components/states';
 import { BackToOrganizations } from '../../shared/components/page-head';
-import { StatusStrip, StripLegend } from '../components/status-strip';
+import { ConfigurationStrips, StripLegend } from '../components/status-strip';
 import { duration, number } from '../../shared/formats';
 
 /** uPlot comes in a chunk of its own, fetched when a case page first shows a chart. */
@@ -51,7 +51,7 @@ export function CasePage({ id, offset }: { id: string; offset: number }) {
     results = (
       <>
         <h3 id="strip-title">Status</h3>
-        <StatusStrip results={items} />
+        <ConfigurationStrips results={items} />
         <StripLegend results={items} />
         <h3 id="chart-title">Duration</h3>
         <figure className="chart" aria-labelledby="chart-title" aria-describedby="chart-summary">

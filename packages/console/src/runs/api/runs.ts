@@ -8,6 +8,8 @@ export type TestRunStatus = TestRun['status'];
 export type RunCounts = components['schemas']['TestRunCounts'];
 export type Result = components['schemas']['InternalResultResponse'];
 export type ResultStatus = Result['status'];
+export type Attempt = Result['attempts'][number];
+export type RunConfiguration = components['schemas']['RunConfigurationsResponse']['data'][number];
 type RunsPage = { data: TestRun[]; pagination: components['schemas']['PaginationMeta'] };
 
 const RUNS = 'runs';
@@ -36,12 +38,19 @@ export const testRun = (id: string) =>
   });
 
 /**
- * A page of the run's current results, of one status or all, and only the cases whose title or
- * automation id contains `q` when given (the server searches).
+ * A page of the run's current results, of one status or all, in one configuration or all ('':
+ * those without one), and only the cases whose title or automation id contains `q` when given
+ * (the server searches).
  */
 export const runResults = (
   runId: string,
-  page: { limit: number; offset: number; status?: ResultStatus; q?: string },
+  page: {
+    limit: number;
+    offset: number;
+    status?: ResultStatus;
+    configuration?: string;
+    q?: string;
+  },
 ) =>
   queryOptions({
     queryKey: [RESULTS, runId, page],
@@ -50,6 +59,20 @@ export const runResults = (
         api.GET('/internal/v1/testruns/{id}/results', {
           params: { path: { id: runId }, query: page },
         }),
+      ),
+    placeholderData: keepPreviousData,
+  });
+
+/**
+ * The configurations of the run's current results (null: results without one) and how many
+ * each has, for the results' filter. Under the results' key: stale when new results arrive.
+ */
+export const runConfigurations = (runId: string) =>
+  queryOptions({
+    queryKey: [RESULTS, runId, 'configurations'],
+    queryFn: () =>
+      unwrap(
+        api.GET('/internal/v1/testruns/{id}/configurations', { params: { path: { id: runId } } }),
       ),
     placeholderData: keepPreviousData,
   });

@@ -80,6 +80,8 @@ function ComparisonList({
   items: ComparisonItem[];
   total: number;
 }) {
+  // Runs are compared slot by slot: a case may be listed once per configuration.
+  const configured = items.some((item) => item.configuration !== null);
   return (
     <section aria-labelledby={id} className="comparison-list" data-list={id}>
       <h3 id={id}>
@@ -89,10 +91,13 @@ function ComparisonList({
         <p className="muted">None.</p>
       ) : (
         <table className="results">
-          <caption className="visually-hidden">{title}, by automation id</caption>
+          <caption className="visually-hidden">
+            {title}, by automation id{configured ? ' and configuration' : ''}
+          </caption>
           <thead>
             <tr>
               <th scope="col">Test case</th>
+              {configured ? <th scope="col">Configuration</th> : null}
               <th scope="col">Now</th>
               <th scope="col">Baseline</th>
               <th scope="col">Message</th>
@@ -100,7 +105,7 @@ function ComparisonList({
           </thead>
           <tbody>
             {items.map((item) => (
-              <tr key={item.test_case_id}>
+              <tr key={`${item.test_case_id} ${item.configuration ?? ''}`}>
                 <th scope="row">
                   {item.title}
                   {item.automation_id !== null && item.automation_id !== item.title ? (
@@ -109,6 +114,11 @@ function ComparisonList({
                     </div>
                   ) : null}
                 </th>
+                {configured ? (
+                  <td className="configuration" data-configuration={item.configuration ?? ''}>
+                    {item.configuration ?? <span className="muted">None</span>}
+                  </td>
+                ) : null}
                 <td>
                   <ResultStatusBadge status={item.status} />
                 </td>

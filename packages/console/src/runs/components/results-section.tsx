@@ -5,6 +5,7 @@ import { Pager } from '../../shared/components/pager';
 import { listState, PastLast } from '../../shared/components/states';
 import { StatusFilter } from '../../shared/components/status-filter';
 import type { RunView } from '../run-view';
+import { ConfigurationFilter } from './configuration-filter';
 import { ResultsTable } from './results-table';
 import { RESULT_STATUS_NAMES } from './run-counts';
 import type { ReportedCase } from './run-actions';
@@ -13,14 +14,29 @@ import { SearchBox } from './search-box';
 const RESULTS_PAGE_SIZE = 50;
 
 /** The search parameters of a results view (the first page unless `offset`). */
-function resultsSearch(view: { status?: ResultStatus; q?: string }): Record<string, string> {
+function resultsSearch(view: {
+  status?: ResultStatus;
+  configuration?: string;
+  q?: string;
+}): Record<string, string> {
   return {
     ...(view.status ? { status: view.status } : {}),
+    // '' is a choice too: the results without a configuration.
+    ...(view.configuration !== undefined ? { configuration: view.configuration } : {}),
     ...(view.q ? { q: view.q } : {}),
   };
 }
 
-/** The results tab: a status filter, a search by title or automation id, and the table. */
+/** In which configuration the listed results are, as an empty list names it. */
+function inConfiguration(configuration: string | undefined): string {
+  if (configuration === undefined) return '';
+  return configuration === '' ? ' without a configuration' : ` in ${configuration}`;
+}
+
+/**
+ * The results tab: a status filter, a configuration filter (when the run's results name
+ * any), a search by title or automation id, and the table.
+ */
 export function ResultsSection({
   id,
   view,
@@ -31,8 +47,10 @@ export function ResultsSection({
   onReport: (reported: ReportedCase) => void;
 }) {
   const navigate = useNavigate();
-  const { offset, status, q } = view;
-  const results = useQuery(runResults(id, { limit: RESULTS_PAGE_SIZE, offset, status, q }));
+  const { offset, status, configuration, q } = view;
+  const results = useQuery(
+    runResults(id, { limit: RESULTS_PAGE_SIZE, offset, status, configuration, q }),
+  );
   const filter = resultsSearch(view);
   const described = (what: string) => (q ? `${what} matching “${q}”` : what);
 
@@ -40,8 +58,8 @@ export function ResultsSection({
     what: 'results',
     empty: (
       <p>
-        {status || q
-          ? `No ${described(status ? `${RESULT_STATUS_NAMES[status].toLowerCase()} results` : 'results')} in this run.`
+        {status || q || configuration !== undefined
+          ? `No ${described(status ? `${RESULT_STATUS_NAMES[status].toLowerCase()} results` : 'results')}${inConfiguration(configuration)} in this run.`
           : 'No results yet. They appear here as the pipeline reports them.'}
       </p>
     ),
@@ -77,7 +95,7 @@ export function ResultsSection({
               void navigate({
                 to: '/runs/$runId',
                 params: { runId: id },
-                search: resultsSearch({ status, q: next }),
+                search: resultsSearch({ status, configuration, q: next }),
               })
             }
           />
@@ -89,7 +107,18 @@ export function ResultsSection({
               void navigate({
                 to: '/runs/$runId',
                 params: { runId: id },
-                search: resultsSearch({ status: next, q }),
+                search: resultsSearch({ status: next, configuration, q }),
+              })
+            }
+          />
+          <ConfigurationFilter
+            runId={id}
+            value={configuration}
+            onChange={(next) =>
+              void navigate({
+                to: '/runs/$runId',
+                params: { runId: id },
+                search: resultsSearch({ status, configuration: next, q }),
               })
             }
           />

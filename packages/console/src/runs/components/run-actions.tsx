@@ -10,6 +10,8 @@ export interface ReportedCase {
   id: string;
   title: string;
   automationId: string | null;
+  /** The slot's configuration: the result reported replaces that slot's (null: none). */
+  configuration: string | null;
 }
 
 /**
@@ -41,6 +43,7 @@ export function SubmitResultDialog({
     const item: ResultItem = {
       status,
       ...(reported ? { test_case_id: reported.id } : { automation_id: automationId }),
+      ...(reported?.configuration ? { configuration: reported.configuration } : {}),
       ...(!reported && title.trim() !== '' ? { title: title.trim() } : {}),
       ...(duration !== '' ? { duration_ms: Number(duration) } : {}),
       ...(message.trim() !== '' ? { message: message.trim() } : {}),
@@ -58,7 +61,11 @@ export function SubmitResultDialog({
   return (
     <FormDialog
       titleId="submit-result-title"
-      title={reported ? `Report a result for “${reported.title}”` : 'Submit a result'}
+      title={
+        reported
+          ? `Report a result for “${reported.title}”${reported.configuration ? ` in ${reported.configuration}` : ''}`
+          : 'Submit a result'
+      }
       labelForm
       call={submit}
       action={{ label: 'Submit result', pending: 'Submitting…' }}

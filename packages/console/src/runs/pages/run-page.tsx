@@ -63,7 +63,7 @@ export function RunPage({ id, view }: { id: string; view: RunView }) {
         {notice}
       </p>
       <CountTiles counts={data.counts} />
-      <GatePanel runId={id} />
+      <GatePanel run={data} />
       <nav className="section-tabs" aria-label="Run sections">
         {(Object.keys(RUN_TABS) as RunTab[]).map((tab) => (
           <Link
