@@ -39,8 +39,7 @@ const STATUS: Readonly<Record<string, ResultStatus>> = {
  * Jest's and Vitest's `--json`: one result per assertion result, named
  * `file.describe › … › title` (CONTRACT §14). Jest counts a test's runs in `invocations`: each
  * before the last failed (its error in `retryReasons` when Jest logged it). Vitest writes no
- * `invocations` but keeps every failed run's error in `failureMessages`: those before the final
- * outcome are its earlier attempts.
+ * `invocations`, so its results have no attempts (CONTRACT §14: its JUnit report carries them).
  */
 export function parseJestReport(document: unknown, options: ReportOptions): ResultItem[] {
   const root = objectAt(document, 'body');
@@ -89,9 +88,8 @@ function readAssertion(
       failedAttempt(reasons[unshownRetries + k] ?? null),
     );
   } else {
-    const before =
-      status === 'failed' ? failures.slice(0, -1) : status === 'passed' ? failures : [];
-    earlier = before.map(failedAttempt);
+    // No `invocations` (Vitest): no attempts (CONTRACT §14), whatever `failureMessages` holds.
+    earlier = [];
   }
   const name = joinTitles([...ancestors, title]);
   return jsonReportItem(
