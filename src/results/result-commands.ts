@@ -1,6 +1,7 @@
 import { ApiError } from '../common/errors/api-error.js';
 import { isUuid } from '../common/ids.js';
 import { INGEST_BODY_FIELDS, type IngestQuery, SUBMIT_BODY_FIELDS } from './dto/result.dto.js';
+import { parseJsonReport } from './formats/json-reports.js';
 import { parseXmlReport } from './formats/xml-report.js';
 import {
   CONFIGURATION_RULE,
@@ -48,7 +49,37 @@ export function parseIngest(
   return /xml/i.test(contentType ?? '') ? fromXmlReport(body, query) : fromJson(body, query);
 }
 
+/**
+ * A JSON body: the command of CONTRACT §6 when it is an object whose `results` is an array
+ * (its parameters in the body, as always), else a report document (§14) whose parameters are
+ * in the query, as a JUnit report's.
+ */
 function fromJson(body: unknown, query: IngestQuery): IngestCommand {
+  return isCommand(body) ? fromCommand(body, query) : fromJsonReport(body, query);
+}
+
+function isCommand(body: unknown): boolean {
+  return (
+    typeof body === 'object' &&
+    body !== null &&
+    Array.isArray((body as Record<string, unknown>).results)
+  );
+}
+
+function fromJsonReport(body: unknown, query: IngestQuery): IngestCommand {
+  const options = { configuration: query.configuration ?? null, pathRoot: query.path_root ?? null };
+  return {
+    projectId: query.project_id,
+    testRunId: query.test_run_id,
+    runName: query.run_name,
+    buildId: query.build_id,
+    releaseId: query.release_id,
+    complete: query.complete ?? false,
+    items: parseJsonReport(body, query.format, options),
+  };
+}
+
+function fromCommand(body: unknown, query: IngestQuery): IngestCommand {
   const queryField = Object.keys(query).find(
     (key) => query[key as keyof IngestQuery] !== undefined,
   );

@@ -171,4 +171,37 @@ describe('ResultsPerCallAtMost', () => {
     expect(listsOverflow(batch(20), rule.items, rule.containers)).toBeNull();
     expect(listsOverflow(batch(21), rule.items, rule.containers)).toBe('containers');
   });
+
+  // A Playwright report of 20,000 tests, one project: about 12 objects and lists a test.
+  const playwrightReport = (tests: number) => {
+    const test = JSON.stringify({
+      title: 't',
+      ok: true,
+      tags: [],
+      tests: [
+        {
+          annotations: [],
+          projectName: 'chromium',
+          status: 'expected',
+          results: [{ status: 'passed', errors: [], stdout: [], stderr: [], attachments: [] }],
+        },
+      ],
+    });
+    const specs = Array(tests).fill(test).join(',');
+    return Buffer.from(`{"config":{},"suites":[{"title":"a.spec.ts","specs":[${specs}]}]}`);
+  };
+
+  it('admits a report of 20,000 tests on a route that takes reports, and not as a command', () => {
+    class ReportRoutes {
+      @ResultsPerCallAtMost({ orReport: true })
+      ingest(): void {}
+    }
+    const ingest: BodyListsRule = Reflect.getMetadata(BODY_LISTS, ReportRoutes.prototype.ingest);
+    const body = playwrightReport(20_000);
+    expect(listsOverflow(body, rule.items, rule.containers, rule.report)).toBe('list');
+    expect(listsOverflow(body, ingest.items, ingest.containers, ingest.report)).toBeNull();
+    expect(listsOverflow(batch(21), ingest.items, ingest.containers, ingest.report)).toBe(
+      'containers',
+    );
+  });
 });

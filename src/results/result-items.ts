@@ -34,16 +34,28 @@ export const MAX_KEPT_ATTEMPTS = 20;
 const CONTAINERS_PER_ITEM = 3 + MAX_KEPT_ATTEMPTS;
 
 /**
+ * Objects and lists a report a runner wrote (CONTRACT §14) may hold, and items any of its lists:
+ * a report is bounded by the body's 10 MiB, not by results per call (a 20,000-test Playwright
+ * report holds about 250,000 objects). A million empty objects, the costliest a body can hold
+ * per byte, take about 64 MB once parsed (72 MB with the rest of a 10 MiB body as strings),
+ * within the 160 MB the memory budget holds for a 10 MiB JSON body (`bodyCost`).
+ */
+export const REPORT_LIST_BOUNDS = { items: 1_000_000, containers: 1_000_000 } as const;
+
+/**
  * Marks a route whose JSON body carries result items in `results`: more than
  * `MAX_RESULTS_PER_CALL` are refused from the raw bytes, before the body is parsed, and so is
  * any other list as long, or more objects and lists than such a batch holds (the body, the
- * list, and each item's `CONTAINERS_PER_ITEM`: 115,002, about 10 MB parsed at most).
+ * list, and each item's `CONTAINERS_PER_ITEM`: 115,002, about 10 MB parsed at most). With
+ * `orReport`, the route also takes a runner's report (a JSON body whose `results` is not a
+ * list), held to `REPORT_LIST_BOUNDS` instead.
  */
-export const ResultsPerCallAtMost = () =>
+export const ResultsPerCallAtMost = (options: { orReport?: boolean } = {}) =>
   ListsInBodyAtMost({
     items: MAX_RESULTS_PER_CALL,
     containers: 2 + CONTAINERS_PER_ITEM * MAX_RESULTS_PER_CALL,
     tooManyItems: tooManyResults,
+    ...(options.orReport ? { report: REPORT_LIST_BOUNDS } : {}),
   });
 
 /** Errors listed in one 400 response; the first one is what matters most. */

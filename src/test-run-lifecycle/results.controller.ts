@@ -63,14 +63,25 @@ export class ResultsController {
     scopes: ['results:submit'],
     errors: [400, 409, 413, 415, 422],
   })
-  @ResultsPerCallAtMost()
+  @ResultsPerCallAtMost({ orReport: true })
   @AcceptsXml()
   @ApiBody({
     description:
-      'Results as JSON, or an XML report (parameters then go in the query): JUnit, VSTest TRX, NUnit 3, xUnit.net v2 or Robot Framework output.xml, recognised from the root element or named by `format`',
+      'Results as the JSON command (an object whose `results` is an array; its parameters in the body), or a report a test runner wrote, its parameters then in the query, recognised from the document or named by `format`: an XML report (JUnit, VSTest TRX, NUnit 3, xUnit.net v2 or Robot Framework output.xml, by the root element), or a JSON report: Playwright’s JSON reporter (`config` and `suites`), CTRF (`results.tool` and `results.tests`), Jest’s or Vitest’s `--json` (`testResults`) or Cucumber JSON (an array of features with `elements`). A report is bounded by the body’s 10 MiB, not by the command’s 5,000 results',
     schema: {
       oneOf: [
         { $ref: '#/components/schemas/IngestJsonDto' },
+        {
+          type: 'object',
+          description:
+            'A JSON report: Playwright (`config`, `suites`), CTRF (`results`) or Jest/Vitest (`testResults`)',
+          additionalProperties: true,
+        },
+        {
+          type: 'array',
+          description: 'A Cucumber JSON report: features with `elements`',
+          items: { type: 'object', additionalProperties: true },
+        },
         {
           type: 'string',
           description:

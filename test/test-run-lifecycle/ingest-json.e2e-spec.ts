@@ -94,7 +94,8 @@ describe('POST /results/ingest (JSON)', () => {
       () => ({ test_run_id: UNKNOWN_ID, results: [{ automation_id: 'a', status: 'passed' }] }),
       'test_run_id',
     ],
-    ['no results', (p: string) => ({ project_id: p }), 'results'],
+    // Without a results list the body is not the command, and no report either (CONTRACT §14).
+    ['no results', (p: string) => ({ project_id: p }), 'body'],
     [
       'a bad item',
       (p: string) => ({ project_id: p, results: [{ automation_id: 'a', status: 'ok' }] }),

@@ -3207,12 +3207,24 @@ export interface operations {
             path?: never;
             cookie?: never;
         };
-        /** @description Results as JSON, or an XML report (parameters then go in the query): JUnit, VSTest TRX, NUnit 3, xUnit.net v2 or Robot Framework output.xml, recognised from the root element or named by `format` */
+        /** @description Results as the JSON command (an object whose `results` is an array; its parameters in the body), or a report a test runner wrote, its parameters then in the query, recognised from the document or named by `format`: an XML report (JUnit, VSTest TRX, NUnit 3, xUnit.net v2 or Robot Framework output.xml, by the root element), or a JSON report: Playwright’s JSON reporter (`config` and `suites`), CTRF (`results.tool` and `results.tests`), Jest’s or Vitest’s `--json` (`testResults`) or Cucumber JSON (an array of features with `elements`). A report is bounded by the body’s 10 MiB, not by the command’s 5,000 results */
         requestBody: {
             content: {
-                "application/json": components["schemas"]["IngestJsonDto"] | string;
-                "application/xml": components["schemas"]["IngestJsonDto"] | string;
-                "text/xml": components["schemas"]["IngestJsonDto"] | string;
+                "application/json": components["schemas"]["IngestJsonDto"] | {
+                    [key: string]: unknown;
+                } | {
+                    [key: string]: unknown;
+                }[] | string;
+                "application/xml": components["schemas"]["IngestJsonDto"] | {
+                    [key: string]: unknown;
+                } | {
+                    [key: string]: unknown;
+                }[] | string;
+                "text/xml": components["schemas"]["IngestJsonDto"] | {
+                    [key: string]: unknown;
+                } | {
+                    [key: string]: unknown;
+                }[] | string;
             };
         };
         responses: {

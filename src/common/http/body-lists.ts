@@ -1,7 +1,7 @@
 import { SetMetadata } from '@nestjs/common';
 import { ApiError } from '../errors/api-error.js';
 import { ErrorCode } from '../errors/error-codes.js';
-import type { ListsOverflow } from './json-depth.js';
+import type { ListBounds, ListsOverflow } from './json-depth.js';
 
 export const BODY_LISTS = 'body_lists';
 
@@ -13,6 +13,12 @@ export interface BodyListsRule {
   containers: number;
   /** The answer to a list of the top-level object (e.g. `results`) longer than `items`. */
   tooManyItems: () => ApiError;
+  /**
+   * The bounds of a body that is not the command (an object whose `results` is a list) but a
+   * report a runner wrote (CONTRACT §14), on a route that takes both; the bounds above are then
+   * the command's only.
+   */
+  report?: ListBounds;
 }
 
 /**
@@ -28,11 +34,13 @@ export function listsOverflowError(
   overflow: Exclude<ListsOverflow, 'deep'>,
 ): ApiError {
   if (overflow === 'results') return rule.tooManyItems();
-  const message =
-    overflow === 'list'
-      ? `A list in the body holds more than ${rule.items} items.`
-      : `The body holds more than ${rule.containers} objects and lists.`;
+  const bounds =
+    overflow === 'report_list' || overflow === 'report_containers' ? (rule.report ?? rule) : rule;
+  const list = overflow === 'list' || overflow === 'report_list';
+  const message = list
+    ? `A list in the body holds more than ${bounds.items} items.`
+    : `The body holds more than ${bounds.containers} objects and lists.`;
   return new ApiError(413, ErrorCode.PayloadTooLarge, message, {
-    limit: overflow === 'list' ? rule.items : rule.containers,
+    limit: list ? bounds.items : bounds.containers,
   });
 }

@@ -85,8 +85,8 @@ const parseJson = express.json({
     if (encoding !== 'utf-8') req.bodyNeedsDepthCheck = true;
     else if (req.bodyLists) {
       // One pass over the bytes for the depth and the lists.
-      const { items, containers } = req.bodyLists;
-      const overflow = listsOverflow(buffer, items, containers);
+      const { items, containers, report } = req.bodyLists;
+      const overflow = listsOverflow(buffer, items, containers, report);
       if (overflow === 'deep') throw tooDeep();
       if (overflow !== null) throw listsOverflowError(req.bodyLists, overflow);
     } else if (nestsDeeperThan(buffer)) throw tooDeep();

@@ -42,3 +42,39 @@ describe('JSON depth', () => {
     expect(listsOverflow(Buffer.from(objects), 5000, 10_002)).toBe('deep');
   });
 });
+
+describe('lists of a body that may be the command or a report', () => {
+  const report = { items: 50, containers: 60 };
+  const objects = (n: number) => Array.from({ length: n }, () => '{}').join(',');
+  const scan = (json: string) => listsOverflow(Buffer.from(json), 10, 20, report);
+
+  it('holds a body whose results is a list to the command’s bounds', () => {
+    expect(scan(`{"results":[${objects(10)}]}`)).toBeNull();
+    expect(scan(`{"results":[${objects(11)}]}`)).toBe('results');
+    expect(scan(`{"results":[{"a":[${objects(25)}]}]}`)).toBe('list');
+    expect(scan(`{"results":[],"x":[[${objects(9)}],[${objects(9)}]]}`)).toBe('containers');
+  });
+
+  it('holds it to them when results comes after the lists that outgrow them', () => {
+    expect(scan(`{"suites":[${objects(30)}],"results":[]}`)).toBe('results');
+    expect(scan(`{"x":[[${objects(9)}],[${objects(9)}]], "results" : []}`)).toBe('containers');
+  });
+
+  it('knows results spelled with escapes', () => {
+    expect(scan(`{"s":[${objects(30)}],"res\\u0075lts":[]}`)).toBe('results');
+  });
+
+  it('holds any other body to the report’s bounds', () => {
+    expect(scan(`{"config":{},"suites":[${objects(45)}]}`)).toBeNull();
+    expect(scan(`[${objects(45)}]`)).toBeNull();
+    expect(scan(`{"results":{"tool":{},"tests":[${objects(45)}]}}`)).toBeNull();
+    expect(scan(`{"results":"[","suites":[${objects(45)}]}`)).toBeNull();
+    expect(scan(`{"suites":[${objects(51)}]}`)).toBe('report_list');
+    expect(scan(`{"suites":[[${objects(30)}],[${objects(30)}]]}`)).toBe('report_containers');
+  });
+
+  it('holds every body to the command’s bounds without report bounds', () => {
+    expect(listsOverflow(Buffer.from(`{"suites":[${objects(11)}]}`), 10, 20)).toBe('results');
+    expect(listsOverflow(Buffer.from(`[${objects(11)}]`), 10, 20)).toBe('list');
+  });
+});

@@ -34,9 +34,21 @@ export function nestsDeeperThan(json: Buffer, max = MAX_JSON_DEPTH): boolean {
 }
 
 const COMMA = 0x2c;
+const COLON = 0x3a;
 
-/** How a JSON body outgrows a route's `BodyListsRule`, or null. */
-export type ListsOverflow = 'results' | 'list' | 'containers' | 'deep';
+/**
+ * How a JSON body outgrows a route's `BodyListsRule`, or null: `results` (a list of the
+ * top-level object), `list` (any other) or `containers` beyond the command's bounds,
+ * `report_list` or `report_containers` beyond a report's, or `deep`.
+ */
+export type ListsOverflow =
+  'results' | 'list' | 'containers' | 'report_list' | 'report_containers' | 'deep';
+
+/** Items any list may hold, and objects and lists the whole body may hold. */
+export interface ListBounds {
+  items: number;
+  containers: number;
+}
 
 /**
  * Whether raw UTF-8 JSON holds a list of more than `maxItems` items (`results`: a list of the
@@ -46,33 +58,87 @@ export type ListsOverflow = 'results' | 'list' | 'containers' | 'deep';
  * counted by their commas; malformed JSON answers whatever it counts: the parser reports it.
  * The same pass checks the depth (`deep`: as `nestsDeeperThan`), so a route with such a rule
  * reads a 10 MiB body once, not twice.
+ *
+ * With `report` bounds, those bounds are the command's only when the body is the command: an
+ * object whose `results` is a list (CONTRACT §14); any other body (a runner's report) is held
+ * to `report` instead. The scan then reads on past the command's bounds until it knows which
+ * the body is (its `results` may come last).
  */
 export function listsOverflow(
   json: Buffer,
   maxItems: number,
   maxContainers: number,
+  report?: ListBounds,
 ): ListsOverflow | null {
   // Per open object or list, outermost first: a list's commas so far, or -1 for an object.
   const open: number[] = [];
   let containers = 0;
+  // Without report bounds every body is held to the command's.
+  let command = report === undefined;
+  // The first of the command's bounds the body went past.
+  let beyondCommand: ListsOverflow | null = null;
   for (let i = 0; i < json.length; i++) {
     const byte = json[i];
     if (byte === QUOTE) {
-      i = closingQuote(json, i);
-      if (i < 0) return null;
+      const end = closingQuote(json, i);
+      if (end < 0) break;
+      if (!command && open.length === 1 && open[0] < 0 && opensResultsList(json, i, end)) {
+        command = true;
+        if (beyondCommand !== null) return beyondCommand;
+      }
+      i = end;
     } else if (byte === OPEN_BRACE || byte === OPEN_BRACKET) {
       if (open.length >= MAX_JSON_DEPTH) return 'deep';
-      if (++containers > maxContainers) return 'containers';
+      if (++containers > maxContainers) {
+        if (command) return 'containers';
+        beyondCommand ??= 'containers';
+        if (containers > (report as ListBounds).containers) return 'report_containers';
+      }
       open.push(byte === OPEN_BRACKET ? 0 : -1);
     } else if (byte === CLOSE_BRACE || byte === CLOSE_BRACKET) {
       open.pop();
     } else if (byte === COMMA) {
       const last = open.length - 1;
-      if (last < 0 || open[last] < 0 || ++open[last] < maxItems) continue;
-      return last === 1 && open[0] < 0 ? 'results' : 'list';
+      if (last < 0 || open[last] < 0) continue;
+      const commas = ++open[last];
+      if (commas < maxItems) continue;
+      const kind = last === 1 && open[0] < 0 ? 'results' : 'list';
+      if (command) return kind;
+      beyondCommand ??= kind;
+      if (commas >= (report as ListBounds).items) return 'report_list';
     }
   }
-  return null;
+  return command ? beyondCommand : null;
+}
+
+const RESULTS_KEY = 'results';
+
+/**
+ * Whether the string from `start` to `end` (its quotes) is the key `results` with a list as its
+ * value. A key spelled with escapes (`"res\u0075lts"`) is decoded: it is the same key.
+ */
+function opensResultsList(json: Buffer, start: number, end: number): boolean {
+  let at = afterWhitespace(json, end + 1);
+  if (json[at] !== COLON) return false;
+  at = afterWhitespace(json, at + 1);
+  if (json[at] !== OPEN_BRACKET) return false;
+  const raw = json.toString('utf8', start + 1, end);
+  if (!raw.includes('\\')) return raw === RESULTS_KEY;
+  try {
+    return JSON.parse(`"${raw}"`) === RESULTS_KEY;
+  } catch {
+    return false;
+  }
+}
+
+function afterWhitespace(json: Buffer, from: number): number {
+  let at = from;
+  while (
+    at < json.length &&
+    (json[at] === 0x20 || json[at] === 0x0a || json[at] === 0x0d || json[at] === 0x09)
+  )
+    at++;
+  return at;
 }
 
 /** Index of the quote that closes the string opened at `start`, or -1. */
