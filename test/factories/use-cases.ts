@@ -3,6 +3,7 @@ import { ApiError } from '../../src/common/errors/api-error.js';
 import { OrganizationsService } from '../../src/organizations/organizations.service.js';
 import { ProjectsService } from '../../src/projects/projects.service.js';
 import { parseSubmitResults } from '../../src/results/result-commands.js';
+import type { ResultItem } from '../../src/results/result-items.js';
 import { CreateTestRun } from '../../src/test-run-lifecycle/create-test-run.usecase.js';
 import { SubmitResults } from '../../src/test-run-lifecycle/submit-results.usecase.js';
 import { TransitionTestRun } from '../../src/test-run-lifecycle/transition-test-run.usecase.js';
@@ -75,4 +76,32 @@ export async function refusal(work: Promise<unknown>) {
   );
   if (!(error instanceof ApiError)) throw new Error(`expected an ApiError, got ${String(error)}`);
   return { status: error.getStatus(), ...error.toEnvelope() };
+}
+
+/**
+ * A result item as the parsers make it, naming its case by `automationId`, with `more` over
+ * the defaults: for the tests that write items the JSON body cannot say as briefly.
+ */
+export function resultItem(
+  automationId: string,
+  status: ResultItem['status'],
+  more: Partial<ResultItem> = {},
+): ResultItem {
+  return {
+    testCaseId: null,
+    automationId,
+    title: null,
+    section: null,
+    status,
+    durationMs: null,
+    message: null,
+    failureType: null,
+    stackTrace: null,
+    defects: [],
+    retries: 0,
+    executedAt: null,
+    configuration: null,
+    attempts: [],
+    ...more,
+  };
 }

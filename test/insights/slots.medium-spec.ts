@@ -16,6 +16,7 @@ import { ReleaseProgressModule } from '../../src/release-progress/release-progre
 import { ReleasesModule } from '../../src/releases/releases.module.js';
 import { ReleasesService } from '../../src/releases/releases.service.js';
 import type { ResultItem } from '../../src/results/result-items.js';
+import { resultItem } from '../factories/use-cases.js';
 import { CreateTestRun } from '../../src/test-run-lifecycle/create-test-run.usecase.js';
 import { SubmitResults } from '../../src/test-run-lifecycle/submit-results.usecase.js';
 import { TestRunLifecycleModule } from '../../src/test-run-lifecycle/test-run-lifecycle.module.js';
@@ -60,23 +61,11 @@ describe('reads per slot (service tier)', () => {
     automationId: string,
     status: ResultItem['status'],
     configuration: string | null,
-    retries = 0,
-  ): ResultItem => ({
-    testCaseId: null,
-    automationId,
-    title: null,
-    section: null,
-    status,
-    durationMs: null,
-    message: status === 'failed' ? `${automationId} failed on ${configuration}` : null,
-    failureType: null,
-    stackTrace: null,
-    defects: [],
-    retries,
-    executedAt: null,
-    configuration,
-    attempts: [],
-  });
+  ): ResultItem =>
+    resultItem(automationId, status, {
+      configuration,
+      message: status === 'failed' ? `${automationId} failed on ${configuration}` : null,
+    });
   /** A completed run of `items`, in `releaseId` when given. */
   async function completedRun(p: Project, items: ResultItem[], releaseId?: string) {
     const run = await s.get(CreateTestRun).execute({

@@ -5,6 +5,7 @@ import { ProjectsModule } from '../../src/projects/projects.module.js';
 import { ProjectsService } from '../../src/projects/projects.service.js';
 import { ResultQuery } from '../../src/results/dto/result.dto.js';
 import type { ResultItem } from '../../src/results/result-items.js';
+import { resultItem } from '../factories/use-cases.js';
 import { ResultsModule } from '../../src/results/results.module.js';
 import { ResultsService } from '../../src/results/results.service.js';
 import { CreateTestRun } from '../../src/test-run-lifecycle/create-test-run.usecase.js';
@@ -43,27 +44,7 @@ describe('slots and attempts (service tier)', () => {
     });
     return { organizationId: org.id, runId: created.id };
   }
-  const item = (
-    automationId: string,
-    status: ResultItem['status'],
-    more: Partial<ResultItem> = {},
-  ): ResultItem => ({
-    testCaseId: null,
-    automationId,
-    title: null,
-    section: null,
-    status,
-    durationMs: null,
-    message: null,
-    failureType: null,
-    stackTrace: null,
-    defects: [],
-    retries: 0,
-    executedAt: null,
-    configuration: null,
-    attempts: [],
-    ...more,
-  });
+  const item = resultItem;
   const submit = (r: { organizationId: string; runId: string }, items: ResultItem[]) =>
     s.get(SubmitResults).execute({
       caller: organizationCaller(r.organizationId),
