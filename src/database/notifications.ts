@@ -9,6 +9,11 @@ export interface ChannelEvents {
    * catches up here. Not called on the first connection.
    */
   reconnected?(): void;
+  /**
+   * LISTEN took effect, the first time too (`first`): a NOTIFY sent before it was not heard,
+   * so an owner whose callers started waiting before the first connection catches up here.
+   */
+  listening?(first: boolean): void;
   /** The connection failed; the listener tries again a second later. */
   disconnected?(error: unknown): void;
 }
@@ -60,8 +65,10 @@ export class ChannelListener {
         return;
       }
       this.client = client;
-      if (this.connectedOnce) this.events.reconnected?.();
+      const first = !this.connectedOnce;
       this.connectedOnce = true;
+      if (!first) this.events.reconnected?.();
+      this.events.listening?.(first);
     } catch (error) {
       retry(error);
     }

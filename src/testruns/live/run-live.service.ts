@@ -111,11 +111,13 @@ export class RunLiveService implements OnApplicationShutdown {
     if (this.listener) return;
     this.listener = new ChannelListener(this.settings.databaseUrl, RUN_CHANGES_CHANNEL, {
       notification: (payload) => this.read(runChangeOf(payload)),
-      // Changes sent while the connection was down are lost: every watched run is read again,
-      // and a project's viewers start again (their EventSource reconnects and reads the list).
-      reconnected: () => {
+      // Changes sent before LISTEN took effect are lost: the first viewers joined while it
+      // connected, and any connection can drop. Every watched run is read again; after a drop,
+      // a project's viewers start again too (their EventSource reconnects and reads the list).
+      listening: (first) => {
         this.viewers.forEach((_viewers, runId) => this.read({ runId, projectId: null }));
-        this.projectViewers.forEach((viewers) => viewers.forEach((viewer) => viewer.complete()));
+        if (!first)
+          this.projectViewers.forEach((viewers) => viewers.forEach((viewer) => viewer.complete()));
       },
       disconnected: (error) =>
         this.logger.warn(`Live run listener not connected (retrying): ${String(error)}`),
