@@ -645,19 +645,28 @@ SELECT baseline.id
 WITH failing AS (
     SELECT result.signature, result.failure_type, result.message, result.test_case_id,
            row_number() OVER (PARTITION BY result.signature ORDER BY result.seq, result.id)
-             AS position
+             AS position,
+           row_number() OVER (
+             PARTITION BY result.signature, result.test_case_id ORDER BY result.seq, result.id
+           ) AS of_case
     FROM test_run_case trc
     JOIN test_result result ON result.id = trc.result_id
     WHERE trc.test_run_id = $1 AND trc.status IN ('failed', 'blocked')
       AND EXISTS (SELECT 1 FROM test_run WHERE id = $1 AND organization_id = $2)
   ),
+  ranked AS (
+    SELECT failing.*,
+           count(*) FILTER (WHERE of_case = 1) OVER (PARTITION BY signature ORDER BY position)
+             AS case_rank
+    FROM failing
+  ),
   groups AS MATERIALIZED (
     SELECT signature, count(*)::int AS size,
            max(failure_type) FILTER (WHERE position = 1) AS failure_type,
            max(message) FILTER (WHERE position = 1) AS message,
-           array_agg(test_case_id::text ORDER BY position) FILTER (WHERE position <= 20)
-             AS test_case_ids
-    FROM failing
+           array_agg(test_case_id::text ORDER BY position)
+             FILTER (WHERE of_case = 1 AND case_rank <= 20) AS test_case_ids
+    FROM ranked
     GROUP BY signature
   )
   SELECT total.n AS total, page.*

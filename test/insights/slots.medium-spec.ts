@@ -7,6 +7,8 @@ import { CaseHistoryQuery } from '../../src/insights/dto/case-history.dto.js';
 import { InsightsModule } from '../../src/insights/insights.module.js';
 import { QualityGateService } from '../../src/insights/quality-gate.service.js';
 import { RunComparisonService } from '../../src/insights/run-comparison.service.js';
+import { RunFailuresService } from '../../src/insights/run-failures.service.js';
+import { PaginationQuery } from '../../src/common/pagination/pagination.js';
 import { OrganizationsModule } from '../../src/organizations/organizations.module.js';
 import { OrganizationsService } from '../../src/organizations/organizations.service.js';
 import { ProjectsModule } from '../../src/projects/projects.module.js';
@@ -105,6 +107,22 @@ describe('reads per slot (service tier)', () => {
     const gate = await s.get(QualityGateService).gate(p.caller, runId);
     expect(gate.passed).toBe(false);
     expect(gate.rules.find((rule) => rule.name === 'no_new_failures')?.passed).toBe(false);
+  });
+
+  it('groups failures over slots: a case failing in two configurations counts twice, is listed once', async () => {
+    const p = await project();
+    const runId = await completedRun(p, [
+      resultItem('login', 'failed', { configuration: 'firefox', message: 'boom' }),
+      resultItem('login', 'failed', { configuration: 'webkit', message: 'boom' }),
+      resultItem('cart', 'failed', { configuration: 'firefox', message: 'boom' }),
+    ]);
+    const page = await s
+      .get(RunFailuresService)
+      .list(p.caller, runId, Object.assign(new PaginationQuery(), { limit: 25, offset: 0 }));
+    expect(page.data).toHaveLength(1);
+    expect(page.data[0].count).toBe(3);
+    expect(page.data[0].test_case_ids).toHaveLength(2);
+    expect(new Set(page.data[0].test_case_ids).size).toBe(2);
   });
 
   it('matches slots by configuration: a configuration new to the baseline is a new test, a lost one is missing', async () => {
