@@ -4,7 +4,7 @@ import { cutText } from '../../common/text.js';
 import { reportAutomationId } from '../automation-id.js';
 import { mergeReruns } from '../report-reruns.js';
 import { RESULT_ITEM_FIELDS } from '../result-item-fields.js';
-import { MAX_KEPT_ATTEMPTS, type ResultItem } from '../result-items.js';
+import { MAX_KEPT_ATTEMPTS, type ResultAttempt, type ResultItem } from '../result-items.js';
 
 /** Longest failure message kept per result (reports can carry megabytes of stack traces). */
 const MAX_MESSAGE = RESULT_ITEM_FIELDS.message.maxLength;
@@ -58,12 +58,6 @@ interface OpenCase {
   collecting: FailureRecord | null;
 }
 
-/** A testcase read, with what decides its configuration once the whole report is read. */
-interface ReadCase {
-  item: ResultItem;
-  hostname: string;
-}
-
 /**
  * Turns a JUnit XML report into result items, streaming through the document once (linear
  * in its size). Accepts what Jest, Mocha, pytest (xunit1/xunit2), Playwright, Maven Surefire
@@ -80,7 +74,10 @@ export function parseJunitReport(xml: string, configuration: string | null = nul
     xmlns: false,
     position: true,
   });
-  const cases: ReadCase[] = [];
+  const items: ResultItem[] = [];
+  /** Each item's testsuite hostname, which decides its configuration once all are read. */
+  const itemHostnames: string[] = [];
+  let anyHostname = false;
   /** The `hostname` of each open <testsuite>, an inner one without its own taking the outer's. */
   const hostnames: string[] = [];
   let current: OpenCase | null = null;
@@ -100,7 +97,9 @@ export function parseJunitReport(xml: string, configuration: string | null = nul
     }
     if (current === null) {
       if (tag.name === 'testsuite') {
-        hostnames.push(attribute(tag, 'hostname') || (hostnames.at(-1) ?? ''));
+        const hostname = attribute(tag, 'hostname') || (hostnames.at(-1) ?? '');
+        if (hostname !== '') anyHostname = true;
+        hostnames.push(hostname);
       } else if (tag.name === 'testcase') {
         current = openCase(tag, hostnames.at(-1) ?? '');
         depthInCase = 0;
@@ -155,7 +154,8 @@ export function parseJunitReport(xml: string, configuration: string | null = nul
       return;
     }
     if (tag.name === 'testcase') {
-      cases.push({ item: toItem(current), hostname: current.hostname });
+      items.push(toItem(current, configuration));
+      itemHostnames.push(current.hostname);
       current = null;
     }
   });
@@ -164,7 +164,8 @@ export function parseJunitReport(xml: string, configuration: string | null = nul
   if (failure) throw malformed(failure as Error);
   if (!sawRoot)
     throw ApiError.invalidField('body', 'The body is not a JUnit XML report: it is empty.');
-  return mergeReruns(withConfigurations(cases, configuration));
+  if (anyHostname) withHostnames(items, itemHostnames);
+  return mergeReruns(items);
 }
 
 function attribute(tag: SaxesTagPlain, name: string): string {
@@ -219,7 +220,7 @@ function detailOf(record: FailureRecord) {
   };
 }
 
-function toItem(testCase: OpenCase): ResultItem {
+function toItem(testCase: OpenCase, configuration: string | null): ResultItem {
   const automationId =
     (testCase.classname ? `${testCase.classname}.${testCase.name}` : testCase.name) || 'unnamed';
   const final = testCase.lastFailure;
@@ -227,7 +228,6 @@ function toItem(testCase: OpenCase): ResultItem {
   const detail = final
     ? detailOf(final)
     : { message: testCase.skipMessage, failureType: null, stackTrace: null };
-  const earlier = final ? testCase.records.filter((record) => record !== final) : testCase.records;
   return {
     testCaseId: null,
     automationId: reportAutomationId(automationId),
@@ -242,36 +242,42 @@ function toItem(testCase: OpenCase): ResultItem {
     // Every record is a failed attempt; the final failure is not an earlier one.
     retries: testCase.recordCount - (final ? 1 : 0),
     executedAt: null,
-    configuration: null,
-    attempts: earlier.slice(-MAX_KEPT_ATTEMPTS).map((record) => ({
-      status: 'failed',
-      durationMs: durationOf(record.time),
-      ...detailOf(record),
-    })),
+    configuration,
+    attempts: testCase.records.length === 0 ? [] : earlierAttempts(testCase.records, final),
   };
+}
+
+/** The failed attempts before the final one, the last ones kept. */
+function earlierAttempts(records: FailureRecord[], final: FailureRecord | null): ResultAttempt[] {
+  const earlier = final ? records.filter((record) => record !== final) : records;
+  return earlier.slice(-MAX_KEPT_ATTEMPTS).map((record) => ({
+    status: 'failed',
+    durationMs: durationOf(record.time),
+    ...detailOf(record),
+  }));
 }
 
 /**
  * Each result's configuration (CONTRACT §13): its testsuite's hostname when the report's
  * hostnames tell the same test apart (it appears under two of them, as Playwright writes a
- * project's name there), for every result of the report; else the call's. Hostnames name a
- * machine in every other runner, and are ignored then.
+ * project's name there), for every result of the report that has one; else the call's, which
+ * the items carry already. Hostnames name a machine in every other runner, and are ignored then.
  */
-function withConfigurations(cases: ReadCase[], configuration: string | null): ResultItem[] {
-  const byHostname = hostnamesTellApart(cases);
-  return cases.map(({ item, hostname }) => {
-    const own = byHostname && hostname !== '' ? cutText(hostname, MAX_CONFIGURATION).trim() : '';
-    item.configuration = own || configuration;
-    return item;
-  });
+function withHostnames(items: ResultItem[], hostnames: string[]): void {
+  if (!hostnamesTellApart(items, hostnames)) return;
+  for (let i = 0; i < items.length; i++) {
+    const own = hostnames[i] === '' ? '' : cutText(hostnames[i], MAX_CONFIGURATION).trim();
+    if (own !== '') items[i].configuration = own;
+  }
 }
 
 /** Whether a test appears under two distinct testsuite hostnames. */
-function hostnamesTellApart(cases: ReadCase[]): boolean {
+function hostnamesTellApart(items: ResultItem[], hostnames: string[]): boolean {
   const firstHostname = new Map<string, string>();
-  for (const { item, hostname } of cases) {
+  for (let i = 0; i < items.length; i++) {
+    const hostname = hostnames[i];
     if (hostname === '') continue;
-    const id = item.automationId ?? '';
+    const id = items[i].automationId ?? '';
     const first = firstHostname.get(id);
     if (first === undefined) firstHostname.set(id, hostname);
     else if (first !== hostname) return true;
