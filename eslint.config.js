@@ -67,7 +67,7 @@ const consoleZones = [
  * imports included. A change spanning them is a use case above them (`test-run-lifecycle/`,
  * `release-progress/`), which no feature imports.
  */
-const SERVER_ABOVE = ['src/test-run-lifecycle', 'src/release-progress'];
+const SERVER_ABOVE = ['src/test-run-lifecycle', 'src/release-progress', 'src/retention'];
 /** The folders of `src/` above `config/`, `common/` and `database/`. */
 const SERVER_FEATURES = [
   'auth',
@@ -87,6 +87,7 @@ const SERVER_FEATURES = [
   'release-progress',
   'releases',
   'results',
+  'retention',
   'routes',
   'tenants',
   'test-run-lifecycle',

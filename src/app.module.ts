@@ -17,6 +17,7 @@ import { OrganizationsModule } from './organizations/organizations.module.js';
 import { ProjectsModule } from './projects/projects.module.js';
 import { QueuesModule } from './queues/queues.module.js';
 import { RedisModule } from './redis/redis.module.js';
+import { RetentionHttpModule, RetentionWorkerModule } from './retention/retention.module.js';
 import { TestRunLifecycleModule } from './test-run-lifecycle/test-run-lifecycle.module.js';
 import { WebhooksHttpModule, WebhookWorkerModule } from './webhooks/webhooks.module.js';
 import { ReleaseProgressModule } from './release-progress/release-progress.module.js';
@@ -33,13 +34,14 @@ const API_MODULES: Type[] = [
   TestRunLifecycleModule,
   InsightsModule,
   FlakinessModule,
+  RetentionHttpModule,
   WebhooksHttpModule,
   EventsHttpModule,
   OpenApiModule,
   WebConsoleModule,
 ];
 /** Modules that consume queues (`APP_ROLE` worker or all). */
-const WORKER_MODULES: Type[] = [WebhookWorkerModule];
+const WORKER_MODULES: Type[] = [WebhookWorkerModule, RetentionWorkerModule];
 
 @Module({})
 export class AppModule {

@@ -48,6 +48,8 @@ export class Settings {
   readonly webhookLogRetentionDays!: number;
   /** How often the sweeper re-enqueues overdue deliveries and relays missed events. */
   readonly webhookSweepIntervalMs!: number;
+  /** How often the worker deletes runs past their project's retention. */
+  readonly retentionSweepIntervalMs!: number;
   /** How often a live stream (server-sent events) sends a keep-alive and checks its session still holds. */
   readonly liveHeartbeatMs!: number;
   readonly logLevel!: LogLevel;
@@ -143,6 +145,12 @@ export function loadSettings(env: Env): Settings {
     webhookTimeoutMs: read.integer('WEBHOOK_TIMEOUT_MS', 10_000, 1, 120_000),
     webhookLogRetentionDays: read.integer('WEBHOOK_LOG_RETENTION_DAYS', 30, 1, 3650),
     webhookSweepIntervalMs: read.integer('WEBHOOK_SWEEP_INTERVAL_MS', 5_000, 100, 600_000),
+    retentionSweepIntervalMs: read.integer(
+      'RETENTION_SWEEP_INTERVAL_MS',
+      60 * 60 * 1000,
+      1_000,
+      24 * 60 * 60 * 1000,
+    ),
     liveHeartbeatMs: read.integer('LIVE_HEARTBEAT_MS', 15_000, 100, 60_000),
     logLevel: read.oneOf('LOG_LEVEL', 'info', LOG_LEVELS),
     shutdownTimeoutMs: read.integer('SHUTDOWN_TIMEOUT_MS', 25_000, 1, 600_000),

@@ -923,6 +923,27 @@ WITH changed AS (
     (count(*) FILTER (WHERE status = 'untested') - count(*) FILTER (WHERE NOT created AND replaced_status = 'untested'))::int AS untested,
     (count(*) FILTER (WHERE flaky) - count(*) FILTER (WHERE NOT created AND replaced_flaky))::int AS flaky FROM changed;
 
+-- retention.deleteRuns
+DELETE FROM test_run WHERE id = ANY($1::uuid[]);
+
+-- retention.lockExpiredRuns
+SELECT id, organization_id AS "organizationId", project_id AS "projectId", position, status, total
+  FROM test_run
+  WHERE project_id = $1 AND created_at < $2
+  ORDER BY created_at, id
+  LIMIT $3
+  FOR UPDATE SKIP LOCKED;
+
+-- retention.projects
+SELECT id, retention_days FROM project WHERE retention_days IS NOT NULL ORDER BY id;
+
+-- retention.read
+SELECT id, retention_days FROM project WHERE id = $1;
+
+-- retention.update
+UPDATE project SET retention_days = $2, updated_at = now() WHERE id = $1
+  RETURNING id, retention_days;
+
 -- subscriptions.count
 SELECT count(*)::int AS n FROM webhook_subscription
   WHERE organization_id = $1 AND deleted_at IS NULL;

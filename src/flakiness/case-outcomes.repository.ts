@@ -4,6 +4,9 @@ import { sql } from '../database/sql.js';
 import { Transactions } from '../database/transactions.js';
 import type { TestRun } from '../testruns/entities/test-run.entity.js';
 
+/** Where a run's characters are: its project and its position among the project's runs. */
+export type RunPlace = Pick<TestRun, 'id' | 'position' | 'projectId' | 'organizationId'>;
+
 /**
  * How many of a case's most recent runs `case_outcomes` remembers. A case executed fewer than
  * `window` times in the last `OUTCOME_SLOTS` runs of its project has its flaky window cut there.
@@ -138,7 +141,7 @@ export class CaseOutcomesRepository {
     ]);
   }
 
-  async forgetRun(run: TestRun): Promise<void> {
+  async forgetRun(run: RunPlace): Promise<void> {
     await this.transactions.manager.query(FORGET_RUN, [
       run.id,
       run.position,

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import type { StoredResult } from '../results/stored-result.js';
 import type { TestRun } from '../testruns/entities/test-run.entity.js';
-import { CaseOutcomesRepository } from './case-outcomes.repository.js';
+import { CaseOutcomesRepository, type RunPlace } from './case-outcomes.repository.js';
 
 /**
  * Keeps `case_outcomes`, the flaky list's summary of each case's outcome per run, in the
@@ -19,9 +19,10 @@ export class CaseOutcomes {
 
   /**
    * `run` has just been reopened: its cases' outcomes stop counting until it leaves
-   * `in_progress` again, when `considerRun` writes them anew in the same slots.
+   * `in_progress` again, when `considerRun` writes them anew in the same slots. Also for a run
+   * deleted by retention: its characters go with it.
    */
-  forgetRun(run: TestRun): Promise<void> {
+  forgetRun(run: RunPlace): Promise<void> {
     return this.outcomes.forgetRun(run);
   }
 

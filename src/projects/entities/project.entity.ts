@@ -44,4 +44,11 @@ export class Project extends ChangingTenantRow {
    * counted in the run's own transaction (the row stays locked until it commits).
    */
   @Counter() runsCreated!: number;
+
+  /**
+   * Days a run is kept after its creation (the worker's retention sweep deletes older ones with
+   * their results); null keeps every run.
+   */
+  @Column({ type: 'integer', nullable: true })
+  retentionDays!: number | null;
 }

@@ -1,0 +1,17 @@
+import { MigrationInterface, QueryRunner } from 'typeorm';
+
+/**
+ * A project's retention (issue 29): the days its runs are kept, null (every existing project)
+ * keeping them all. The worker's sweep finds the runs through (project_id, created_at).
+ */
+export class ProjectRetention1795800000000 implements MigrationInterface {
+  name = 'ProjectRetention1795800000000';
+
+  public async up(queryRunner: QueryRunner): Promise<void> {
+    await queryRunner.query(`ALTER TABLE "project" ADD "retention_days" integer`);
+  }
+
+  public async down(queryRunner: QueryRunner): Promise<void> {
+    await queryRunner.query(`ALTER TABLE "project" DROP COLUMN "retention_days"`);
+  }
+}

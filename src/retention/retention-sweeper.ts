@@ -1,0 +1,119 @@
+import {
+  Injectable,
+  Logger,
+  type OnApplicationBootstrap,
+  type OnApplicationShutdown,
+} from '@nestjs/common';
+import { Settings } from '../config/settings.js';
+import { Transactions } from '../database/transactions.js';
+import { CaseOutcomes } from '../flakiness/case-outcomes.js';
+import { RetentionRepository, type ExpiredRun } from './retention.repository.js';
+
+/** Runs locked per transaction at most. */
+const RUNS_PER_BATCH = 20;
+/**
+ * Current results deleted per transaction, about: a batch takes runs in age order until their
+ * totals reach it (always at least one run), so a transaction stays short whatever the runs' size.
+ */
+const RESULTS_PER_BATCH = 50_000;
+const DAY_MS = 24 * 60 * 60 * 1000;
+
+/** What one sweep deleted. */
+export interface SweepReport {
+  runs: number;
+  /** Their current results (one per slot), as the runs counted them. */
+  slots: number;
+}
+
+/**
+ * Deletes the runs of each project older than its retention (`project.retention_days`; null
+ * keeps everything), in short transactions, with everything that belongs to a run: its current
+ * results and results (by the tables' triggers) and its characters in the flaky list's summary
+ * (set back to `.`, as a reopened run's are, so the list counts only runs that exist). What is
+ * not the run's stays: its test cases, their quarantine, its build and release. Replicas sweep
+ * side by side: each locks the runs it deletes and skips the ones another holds.
+ */
+@Injectable()
+export class RetentionSweeper implements OnApplicationBootstrap, OnApplicationShutdown {
+  private readonly logger = new Logger(RetentionSweeper.name);
+  private timer: NodeJS.Timeout | null = null;
+  private sweeping: Promise<SweepReport> | null = null;
+  private stopped = false;
+
+  constructor(
+    private readonly settings: Settings,
+    private readonly transactions: Transactions,
+    private readonly retention: RetentionRepository,
+    private readonly caseOutcomes: CaseOutcomes,
+  ) {}
+
+  onApplicationBootstrap(): void {
+    this.timer = setInterval(
+      () =>
+        void this.sweep().catch((e: unknown) =>
+          this.logger.warn(`Retention sweep failed: ${String(e)}`),
+        ),
+      this.settings.retentionSweepIntervalMs,
+    );
+    this.timer.unref();
+  }
+
+  async onApplicationShutdown(): Promise<void> {
+    this.stopped = true;
+    if (this.timer) clearInterval(this.timer);
+    await this.sweeping?.catch(() => undefined);
+  }
+
+  /** One pass over every project with a retention; a pass already under way is joined. */
+  sweep(now: Date = new Date()): Promise<SweepReport> {
+    this.sweeping ??= this.sweepAll(now).finally(() => {
+      this.sweeping = null;
+    });
+    return this.sweeping;
+  }
+
+  private async sweepAll(now: Date): Promise<SweepReport> {
+    const report: SweepReport = { runs: 0, slots: 0 };
+    for (const project of await this.retention.projectsWithRetention()) {
+      const before = new Date(now.getTime() - project.retention_days * DAY_MS);
+      for (;;) {
+        if (this.stopped) return report;
+        const deleted = await this.deleteBatch(project.id, before);
+        report.runs += deleted.runs;
+        report.slots += deleted.slots;
+        if (deleted.runs === 0) break;
+      }
+    }
+    if (report.runs > 0) {
+      this.logger.log(`Retention deleted ${report.runs} runs (${report.slots} current results)`);
+    }
+    return report;
+  }
+
+  /** One transaction: the oldest expired runs of a project, up to the batch's size. */
+  private deleteBatch(projectId: string, before: Date): Promise<SweepReport> {
+    return this.transactions.begin(async () => {
+      const locked = await this.retention.lockExpiredRuns(projectId, before, RUNS_PER_BATCH);
+      const runs = takeBatch(locked);
+      for (const run of runs) {
+        // A run in progress has no characters in the summary; one that left it has.
+        if (run.status !== 'in_progress' && run.position !== null) {
+          await this.caseOutcomes.forgetRun(run);
+        }
+      }
+      if (runs.length > 0) await this.retention.deleteRuns(runs.map((run) => run.id));
+      return { runs: runs.length, slots: runs.reduce((sum, run) => sum + run.total, 0) };
+    });
+  }
+}
+
+/** The runs, oldest first, until their results reach the batch's size (at least one). */
+function takeBatch(runs: ExpiredRun[]): ExpiredRun[] {
+  let results = 0;
+  let taken = 0;
+  while (taken < runs.length && (taken === 0 || results + runs[taken].total <= RESULTS_PER_BATCH)) {
+    results += runs[taken].total;
+    taken++;
+  }
+  return runs.slice(0, taken);
+}

@@ -1,0 +1,89 @@
+import { Injectable } from '@nestjs/common';
+import { sql } from '../database/sql.js';
+import { Transactions } from '../database/transactions.js';
+
+/** A project's retention setting, as the internal API shows it. */
+export interface RetentionRow {
+  id: string;
+  retention_days: number | null;
+}
+
+/** A run past its project's retention, locked for deletion. */
+export interface ExpiredRun {
+  id: string;
+  organizationId: string;
+  projectId: string;
+  position: number | null;
+  status: string;
+  total: number;
+}
+
+const READ_RETENTION = sql(
+  'retention.read',
+  `SELECT id, retention_days FROM project WHERE id = $1`,
+);
+
+const UPDATE_RETENTION = sql(
+  'retention.update',
+  `UPDATE project SET retention_days = $2, updated_at = now() WHERE id = $1
+   RETURNING id, retention_days`,
+);
+
+/** The projects that keep their runs for a number of days. */
+const PROJECTS_WITH_RETENTION = sql(
+  'retention.projects',
+  `SELECT id, retention_days FROM project WHERE retention_days IS NOT NULL ORDER BY id`,
+);
+
+/**
+ * The oldest runs of project $1 created before $2, at most $3, locked; a run another
+ * transaction holds (a batch being written into it, another replica deleting it) is skipped,
+ * so replicas sweeping at once never wait on or delete the same run. Reached through the
+ * project's (project_id, created_at) index: the cost follows the runs deleted.
+ */
+const LOCK_EXPIRED_RUNS = sql(
+  'retention.lockExpiredRuns',
+  `SELECT id, organization_id AS "organizationId", project_id AS "projectId", position, status, total
+   FROM test_run
+   WHERE project_id = $1 AND created_at < $2
+   ORDER BY created_at, id
+   LIMIT $3
+   FOR UPDATE SKIP LOCKED`,
+);
+
+/**
+ * Deletes the runs; their current results (`test_run_case`) and results (`test_result`) go
+ * with them through the statement triggers that keep those tables consistent.
+ */
+const DELETE_RUNS = sql('retention.deleteRuns', `DELETE FROM test_run WHERE id = ANY($1::uuid[])`);
+
+/** What retention reads and deletes. */
+@Injectable()
+export class RetentionRepository {
+  constructor(private readonly transactions: Transactions) {}
+
+  async read(projectId: string): Promise<RetentionRow | null> {
+    const rows: RetentionRow[] = await this.transactions.manager.query(READ_RETENTION, [projectId]);
+    return rows[0] ?? null;
+  }
+
+  async update(projectId: string, days: number | null): Promise<RetentionRow | null> {
+    const [rows]: [RetentionRow[], number] = await this.transactions.manager.query(
+      UPDATE_RETENTION,
+      [projectId, days],
+    );
+    return rows[0] ?? null;
+  }
+
+  projectsWithRetention(): Promise<{ id: string; retention_days: number }[]> {
+    return this.transactions.manager.query(PROJECTS_WITH_RETENTION);
+  }
+
+  lockExpiredRuns(projectId: string, before: Date, limit: number): Promise<ExpiredRun[]> {
+    return this.transactions.manager.query(LOCK_EXPIRED_RUNS, [projectId, before, limit]);
+  }
+
+  async deleteRuns(ids: string[]): Promise<void> {
+    await this.transactions.manager.query(DELETE_RUNS, [ids]);
+  }
+}
