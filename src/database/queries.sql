@@ -697,7 +697,7 @@ SELECT EXISTS (SELECT 1 FROM organization WHERE id = $1) AS "exists";
 SELECT "id" AS "id", "name" AS "name", "plan" AS "plan", "subscription_started_at" AS "subscriptionStartedAt", "monthly_call_limit" AS "monthlyCallLimit", "created_at" AS "createdAt", "updated_at" AS "updatedAt" FROM organization WHERE id = $1;
 
 -- projects.find
-SELECT "id" AS "id", "organization_id" AS "organizationId", "name" AS "name", "key" AS "key", "description" AS "description", "gate_min_pass_rate" AS "gateMinPassRate", "gate_forbid_missing_tests" AS "gateForbidMissingTests", "gate_min_tests" AS "gateMinTests", "runs_created" AS "runsCreated", "created_at" AS "createdAt", "updated_at" AS "updatedAt" FROM project
+SELECT "id" AS "id", "organization_id" AS "organizationId", "name" AS "name", "key" AS "key", "description" AS "description", "gate_min_pass_rate" AS "gateMinPassRate", "gate_forbid_missing_tests" AS "gateForbidMissingTests", "gate_min_tests" AS "gateMinTests", "runs_created" AS "runsCreated", "retention_days" AS "retentionDays", "created_at" AS "createdAt", "updated_at" AS "updatedAt" FROM project
   WHERE id = $1 AND ($2::uuid IS NULL OR organization_id = $2);
 
 -- projects.insert
@@ -706,7 +706,7 @@ INSERT INTO project (organization_id, name, key, description) VALUES ($1, $2, $3
   RETURNING id, created_at, updated_at;
 
 -- projects.list
-SELECT "id" AS "id", "organization_id" AS "organizationId", "name" AS "name", "key" AS "key", "description" AS "description", "gate_min_pass_rate" AS "gateMinPassRate", "gate_forbid_missing_tests" AS "gateForbidMissingTests", "gate_min_tests" AS "gateMinTests", "runs_created" AS "runsCreated", "created_at" AS "createdAt", "updated_at" AS "updatedAt",
+SELECT "id" AS "id", "organization_id" AS "organizationId", "name" AS "name", "key" AS "key", "description" AS "description", "gate_min_pass_rate" AS "gateMinPassRate", "gate_forbid_missing_tests" AS "gateForbidMissingTests", "gate_min_tests" AS "gateMinTests", "runs_created" AS "runsCreated", "retention_days" AS "retentionDays", "created_at" AS "createdAt", "updated_at" AS "updatedAt",
         coalesce((SELECT count(*) FROM project
   WHERE organization_id = $1), 0)::int AS pagination_total
    FROM project
@@ -737,11 +737,11 @@ INSERT INTO organization_usage AS u (organization_id, period_start, calls)
   RETURNING u.calls;
 
 -- releases.find
-SELECT "id" AS "id", "organization_id" AS "organizationId", "project_id" AS "projectId", "name" AS "name", "version" AS "version", "status" AS "status", "released_at" AS "releasedAt", "created_at" AS "createdAt", "updated_at" AS "updatedAt", target_date::text AS "targetDate" FROM release
+SELECT "id" AS "id", "organization_id" AS "organizationId", "project_id" AS "projectId", "name" AS "name", "version" AS "version", "status" AS "status", "released_at" AS "releasedAt", "runs_deleted" AS "runsDeleted", "created_at" AS "createdAt", "updated_at" AS "updatedAt", target_date::text AS "targetDate" FROM release
   WHERE id = $1 AND ($2::uuid IS NULL OR organization_id = $2);
 
 -- releases.list
-SELECT "id" AS "id", "organization_id" AS "organizationId", "project_id" AS "projectId", "name" AS "name", "version" AS "version", "status" AS "status", "released_at" AS "releasedAt", "created_at" AS "createdAt", "updated_at" AS "updatedAt", target_date::text AS "targetDate",
+SELECT "id" AS "id", "organization_id" AS "organizationId", "project_id" AS "projectId", "name" AS "name", "version" AS "version", "status" AS "status", "released_at" AS "releasedAt", "runs_deleted" AS "runsDeleted", "created_at" AS "createdAt", "updated_at" AS "updatedAt", target_date::text AS "targetDate",
         coalesce((SELECT count(*) FROM release
   WHERE project_id = $1), 0)::int AS pagination_total
    FROM release
@@ -754,7 +754,7 @@ SELECT coalesce((SELECT count(*) FROM release
   WHERE project_id = $1), 0)::int AS total;
 
 -- releases.lock
-SELECT "id" AS "id", "organization_id" AS "organizationId", "project_id" AS "projectId", "name" AS "name", "version" AS "version", "status" AS "status", "released_at" AS "releasedAt", "created_at" AS "createdAt", "updated_at" AS "updatedAt", target_date::text AS "targetDate" FROM release
+SELECT "id" AS "id", "organization_id" AS "organizationId", "project_id" AS "projectId", "name" AS "name", "version" AS "version", "status" AS "status", "released_at" AS "releasedAt", "runs_deleted" AS "runsDeleted", "created_at" AS "createdAt", "updated_at" AS "updatedAt", target_date::text AS "targetDate" FROM release
   WHERE id = $1 AND ($2::uuid IS NULL OR organization_id = $2) FOR UPDATE;
 
 -- results.addRunCounts
@@ -924,7 +924,11 @@ WITH changed AS (
     (count(*) FILTER (WHERE flaky) - count(*) FILTER (WHERE NOT created AND replaced_flaky))::int AS flaky FROM changed;
 
 -- retention.deleteRuns
-DELETE FROM test_run WHERE id = ANY($1::uuid[]);
+WITH gone AS (DELETE FROM test_run WHERE id = ANY($1::uuid[]) RETURNING release_id)
+  UPDATE release r SET runs_deleted = r.runs_deleted + g.runs
+  FROM (SELECT release_id, count(*)::int AS runs FROM gone
+        WHERE release_id IS NOT NULL GROUP BY release_id) g
+  WHERE r.id = g.release_id;
 
 -- retention.lockExpiredRuns
 SELECT id, organization_id AS "organizationId", project_id AS "projectId", position, status, total

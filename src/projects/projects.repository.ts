@@ -20,6 +20,7 @@ export const PROJECT_COLUMNS = [
   'gateForbidMissingTests',
   'gateMinTests',
   'runsCreated',
+  'retentionDays',
   'createdAt',
   'updatedAt',
 ] as const satisfies ReadonlyArray<keyof Project>;

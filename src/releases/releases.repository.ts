@@ -17,6 +17,7 @@ export const RELEASE_COLUMNS = [
   'status',
   'targetDate',
   'releasedAt',
+  'runsDeleted',
   'createdAt',
   'updatedAt',
 ] as const satisfies ReadonlyArray<keyof Release>;

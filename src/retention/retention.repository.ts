@@ -53,9 +53,17 @@ const LOCK_EXPIRED_RUNS = sql(
 
 /**
  * Deletes the runs; their current results (`test_run_case`) and results (`test_result`) go
- * with them through the statement triggers that keep those tables consistent.
+ * with them through the statement triggers that keep those tables consistent. Each release
+ * counts its runs deleted.
  */
-const DELETE_RUNS = sql('retention.deleteRuns', `DELETE FROM test_run WHERE id = ANY($1::uuid[])`);
+const DELETE_RUNS = sql(
+  'retention.deleteRuns',
+  `WITH gone AS (DELETE FROM test_run WHERE id = ANY($1::uuid[]) RETURNING release_id)
+   UPDATE release r SET runs_deleted = r.runs_deleted + g.runs
+   FROM (SELECT release_id, count(*)::int AS runs FROM gone
+         WHERE release_id IS NOT NULL GROUP BY release_id) g
+   WHERE r.id = g.release_id`,
+);
 
 /** What retention reads and deletes. */
 @Injectable()

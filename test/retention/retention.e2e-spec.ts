@@ -1,5 +1,5 @@
 import { DataSource } from 'typeorm';
-import { createProject } from '../factories/catalog.js';
+import { createProject, createRelease } from '../factories/catalog.js';
 import { createTenant } from '../factories/organizations.js';
 import { createRun, RUN_SCOPES, submitResults } from '../factories/runs.js';
 import { RetentionSweeper } from '../../src/retention/retention-sweeper.js';
@@ -22,8 +22,14 @@ describe('retention: a project keeps its runs for a number of days', () => {
   const retentionPath = (projectId: string) => `/internal/v1/projects/${projectId}/retention`;
 
   /** A run of `results`, submitted, created `daysAgo` days ago. */
-  async function run(key: string, projectId: string, daysAgo: number, results: object[]) {
-    const created = await createRun(t, key, projectId, { name: `nightly ${daysAgo}` });
+  async function run(
+    key: string,
+    projectId: string,
+    daysAgo: number,
+    results: object[],
+    fields: object = {},
+  ) {
+    const created = await createRun(t, key, projectId, { name: `nightly ${daysAgo}`, ...fields });
     expect((await submitResults(t, key, created.id, results)).status).toBe(201);
     await t.http
       .patch(`/api/v1/testruns/${created.id}`)
@@ -118,13 +124,15 @@ describe('retention: a project keeps its runs for a number of days', () => {
       { automation_id: 'suite.flips', status: 'passed' },
       { automation_id: 'suite.steady', status: 'passed' },
     ];
+    const release = await createRelease(t, expiring.id);
+    const inRelease = { release_id: release.id };
     const oldRuns = [
-      await run(a.key, expiring.id, 45, results),
+      await run(a.key, expiring.id, 45, results, inRelease),
       await run(a.key, expiring.id, 40, passing),
-      await run(a.key, expiring.id, 35, results),
+      await run(a.key, expiring.id, 35, results, inRelease),
     ];
     const recentRuns = [
-      await run(a.key, expiring.id, 3, passing),
+      await run(a.key, expiring.id, 3, passing, inRelease),
       await run(a.key, expiring.id, 2, results),
     ];
     const keptOldRun = await run(a.key, kept.id, 400, results);
@@ -186,6 +194,13 @@ describe('retention: a project keeps its runs for a number of days', () => {
       [expiring.id],
     );
     expect(cases).toBe(2);
+
+    // The release keeps its recent run and counts the two deleted.
+    const [releaseRow] = await db.query(
+      'SELECT runs_deleted, (SELECT count(*)::int FROM test_run WHERE release_id = $1) AS runs FROM release WHERE id = $1',
+      [release.id],
+    );
+    expect(releaseRow).toEqual({ runs_deleted: 2, runs: 1 });
 
     // A second sweep finds nothing more to delete.
     expect(await t.app.get(RetentionSweeper).sweep()).toEqual({ runs: 0, slots: 0 });

@@ -1,5 +1,12 @@
 import { Column, Entity, Index, type Relation } from 'typeorm';
-import { ChangingTenantRow, References, Timestamp, Uuid, Varchar } from '../../database/columns.js';
+import {
+  ChangingTenantRow,
+  Counter,
+  References,
+  Timestamp,
+  Uuid,
+  Varchar,
+} from '../../database/columns.js';
 import { Project } from '../../projects/entities/project.entity.js';
 
 export const RELEASE_STATUSES = ['planned', 'in_progress', 'completed'] as const;
@@ -23,4 +30,7 @@ export class Release extends ChangingTenantRow {
 
   /** Set when the release is completed. */
   @Timestamp({ nullable: true }) releasedAt!: Date | null;
+
+  /** Its runs deleted by their project's retention: its progress says how many are gone. */
+  @Counter() runsDeleted!: number;
 }
