@@ -91,7 +91,7 @@ Output:
 
 Environment: TM_URL (the service, e.g. https://tm.example.com/api/v1), TM_API_KEY (never
 printed), TM_EXTRA_HEADERS (a JSON object of headers a proxy needs; optional),
-TM_CONFIGURATION (submit's --configuration).
+TM_CONFIGURATION (submit's --configuration), HTTPS_PROXY, HTTP_PROXY and NO_PROXY.
 Exit codes: 0 done, 1 the gate failed, 2 an error (usage, configuration, a report, the service).`;
 
 export const HELP = {
