@@ -6,7 +6,7 @@ import tls from 'node:tls';
 import { generate } from 'selfsigned';
 import type { Io } from '../../packages/reporter/src/main.js';
 import { createProject } from '../factories/catalog.js';
-import { listenOnLoopback, startApp, withKey, type TestApp } from '../support/app.js';
+import { listenOnLoopback, OPERATOR, startApp, withKey, type TestApp } from '../support/app.js';
 import { ConnectProxy } from './connect-proxy.js';
 import { junit, startReporterHarness, type ReporterHarness } from './reporter-harness.js';
 
@@ -70,6 +70,10 @@ describe('tm-report through a proxy (HTTPS_PROXY, HTTP_PROXY, NO_PROXY)', () => 
   it('sends https:// calls through a CONNECT tunnel with the proxy credentials, kept open across calls, and never prints them', async () => {
     proxy = await new ConnectProxy({ credentials: 'ci-bot:s3cret-proxy-pass' }).start();
     const project = await createProject(h.t, h.orgId);
+    const callsMade = async () =>
+      (await h.t.http.get(`/internal/v1/organizations/${h.orgId}`).set(OPERATOR).expect(200)).body
+        .calls_this_period as number;
+    const callsBefore = await callsMade();
     for (const suite of ['a', 'b', 'c'])
       h.write(`tunnel/${suite}.xml`, junit(`tunnel.${suite}`, 2, [1]));
     const done = await h.report(
@@ -88,12 +92,14 @@ describe('tm-report through a proxy (HTTPS_PROXY, HTTP_PROXY, NO_PROXY)', () => 
     expect(new Set(proxy.calls.map((c) => c.authorization))).toEqual(
       new Set([`Basic ${Buffer.from('ci-bot:s3cret-proxy-pass').toString('base64')}`]),
     );
-    // Keep-alive through the tunnels: far fewer tunnels than calls (one per concurrent upload).
     const runs = await secure.http
       .get(`/api/v1/testruns?project_id=${project.id}`)
       .set(withKey(h.key));
     expect(runs.body.data[0].counts).toMatchObject({ total: 6, failed: 3 });
+    // Keep-alive through the tunnels: one per concurrent upload at most, each serving calls.
+    const calls = (await callsMade()) - callsBefore;
     expect(proxy.connections).toBeLessThanOrEqual(4);
+    expect(calls).toBeGreaterThan(proxy.connections);
     expect(done.out + done.err).not.toContain('s3cret-proxy-pass');
   });
 
@@ -140,6 +146,7 @@ describe('tm-report through a proxy (HTTPS_PROXY, HTTP_PROXY, NO_PROXY)', () => 
     for (const call of proxy.calls) {
       expect(call.target.startsWith(`http://127.0.0.1:${h.port}/api/v1/`)).toBe(true);
       expect(call.method).not.toBe('CONNECT');
+      expect(call.authorization).toBe(`Basic ${Buffer.from('bot:pass-word-1').toString('base64')}`);
     }
   });
 
