@@ -5,6 +5,7 @@ import {
   type Server,
   type ServerResponse,
 } from 'node:http';
+import { createServer as createTlsServer } from 'node:https';
 import { connect, type AddressInfo, type Socket } from 'node:net';
 
 /** What the proxy was asked: a tunnel (CONNECT host:port) or a request in absolute form. */
@@ -30,9 +31,17 @@ export class ConnectProxy {
   private readonly tunnels = new Set<Socket>();
   private readonly server: Server;
 
-  constructor(private readonly options: { credentials?: string; refuse?: boolean } = {}) {
-    this.server = createServer((req, res) => this.forward(req, res));
-    this.server.on('connection', () => this.connections++);
+  constructor(
+    private readonly options: {
+      credentials?: string;
+      refuse?: boolean;
+      /** Spoken to over TLS (an https:// proxy) with this certificate and key. */
+      tls?: { cert: string; key: string };
+    } = {},
+  ) {
+    const serve = (req: IncomingMessage, res: ServerResponse) => this.forward(req, res);
+    this.server = options.tls ? createTlsServer(options.tls, serve) : createServer(serve);
+    this.server.on(options.tls ? 'secureConnection' : 'connection', () => this.connections++);
     this.server.on('connect', (req: IncomingMessage, client: Socket, head: Buffer) =>
       this.tunnel(req, client, head),
     );

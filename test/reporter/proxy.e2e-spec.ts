@@ -15,7 +15,7 @@ const noWaiting: Io['retry'] = { sleep: async () => undefined };
 /** A self-signed certificate for localhost and 127.0.0.1, as a company's own CA would give. */
 async function localhostCertificate(
   dir: string,
-): Promise<{ pem: string; cert: string; key: string }> {
+): Promise<{ pem: string; privateKey: string; cert: string; key: string }> {
   const pems = await generate([{ name: 'commonName', value: 'localhost' }], {
     keySize: 2048,
     algorithm: 'sha256',
@@ -32,7 +32,12 @@ async function localhostCertificate(
   });
   writeFileSync(path.join(dir, 'cert.pem'), pems.cert);
   writeFileSync(path.join(dir, 'key.pem'), pems.private);
-  return { pem: pems.cert, cert: path.join(dir, 'cert.pem'), key: path.join(dir, 'key.pem') };
+  return {
+    pem: pems.cert,
+    privateKey: pems.private,
+    cert: path.join(dir, 'cert.pem'),
+    key: path.join(dir, 'key.pem'),
+  };
 }
 
 /** A loopback port nothing listens on. */
@@ -51,12 +56,14 @@ describe('tm-report through a proxy (HTTPS_PROXY, HTTP_PROXY, NO_PROXY)', () => 
   let secureUrl: string;
   const defaultCas = tls.getCACertificates('default');
   let proxy: ConnectProxy;
+  let certificate: { cert: string; key: string };
 
   beforeAll(async () => {
     h = await startReporterHarness();
     const files = await localhostCertificate(mkdtempSync(path.join(tmpdir(), 'tm-proxy-tls-')));
     // What NODE_EXTRA_CA_CERTS does for the CLI, for the reporter run in this process.
     tls.setDefaultCACertificates([...defaultCas, files.pem]);
+    certificate = { cert: files.pem, key: files.privateKey };
     secure = await startApp({ TLS_CERT_FILE: files.cert, TLS_KEY_FILE: files.key });
     secureUrl = `https://localhost:${await listenOnLoopback(secure)}/api/v1`;
   });
@@ -101,6 +108,22 @@ describe('tm-report through a proxy (HTTPS_PROXY, HTTP_PROXY, NO_PROXY)', () => 
     expect(proxy.connections).toBeLessThanOrEqual(4);
     expect(calls).toBeGreaterThan(proxy.connections);
     expect(done.out + done.err).not.toContain('s3cret-proxy-pass');
+  });
+
+  it('speaks TLS to an https:// proxy, and TLS with the service inside its tunnel', async () => {
+    proxy = await new ConnectProxy({ tls: certificate }).start();
+    const project = await createProject(h.t, h.orgId);
+    h.write('tls-proxy/a.xml', junit('tls.proxy', 2));
+    const done = await h.report(
+      ['submit', 'tls-proxy/a.xml', '--project', project.key, '--run-name', 'tls proxy'],
+      {
+        TM_URL: secureUrl,
+        TM_EXTRA_HEADERS: undefined,
+        HTTPS_PROXY: `https://localhost:${proxy.port}`,
+      },
+    );
+    expect({ code: done.code, err: done.code ? done.err : '' }).toEqual({ code: 0, err: '' });
+    expect(proxy.calls.map((c) => c.method)).toContain('CONNECT');
   });
 
   it('goes directly to hosts NO_PROXY names (a domain, host:port, an address), through the proxy otherwise', async () => {
