@@ -1,6 +1,7 @@
 // Builds dist/cli.js: the reporter and openapi-fetch bundled into one ES module, so a pipeline
 // step's Node resolves and loads one file instead of twenty and the package has no runtime
-// dependencies (issue 17: a shard's start is most of the reporter's overhead). Type checking
+// dependencies (issue 17: a shard's start is most of the reporter's overhead). And
+// dist/action.js, the GitHub Action's entry (action.yml), bundled the same way on its own. Type checking
 // stays with tsc (`npm run build` runs it first; tsconfig.json emits nothing).
 import { rmSync } from 'node:fs';
 import { build } from 'esbuild';
@@ -24,8 +25,8 @@ const builtinsOnUse = {
 
 rmSync('dist', { recursive: true, force: true });
 await build({
-  entryPoints: ['src/cli.ts'],
-  outfile: 'dist/cli.js',
+  entryPoints: { cli: 'src/cli.ts', action: 'src/action.ts' },
+  outdir: 'dist',
   bundle: true,
   platform: 'node',
   format: 'esm',

@@ -69,7 +69,14 @@ describe('the reporter as a package: npm pack, installed alone, run with npx', (
     // Its build tools come from this repository's node_modules, as in the workspace.
     const source = path.join(work, 'reporter');
     mkdirSync(source);
-    for (const entry of ['package.json', 'tsconfig.json', 'build.mjs', 'README.md', 'src'])
+    for (const entry of [
+      'package.json',
+      'tsconfig.json',
+      'build.mjs',
+      'README.md',
+      'action.yml',
+      'src',
+    ])
       cpSync(path.join(REPORTER, entry), path.join(source, entry), { recursive: true });
     symlinkSync(path.resolve('node_modules'), path.join(source, 'node_modules'), 'dir');
     const tarballs = path.join(work, 'tarballs');
@@ -81,10 +88,11 @@ describe('the reporter as a package: npm pack, installed alone, run with npx', (
       filename: string;
       files: { path: string }[];
     }[];
-    // Exactly the one bundled module (the reporter and openapi-fetch), its README and manifest:
-    // no TypeScript, no tests, nothing of the service.
+    // Exactly the bundled CLI (the reporter and openapi-fetch), the GitHub Action's entry and its
+    // action.yml (the unpacked tarball is an action), README and manifest: no TypeScript, no
+    // tests, nothing of the service.
     expect(packed.files.map((f) => f.path).sort()).toEqual(
-      ['README.md', 'dist/cli.js', 'package.json'].sort(),
+      ['README.md', 'action.yml', 'dist/action.js', 'dist/cli.js', 'package.json'].sort(),
     );
 
     // An empty pipeline project that installs the tarball (from the npm cache when it can).

@@ -1,5 +1,6 @@
 import { parseArgs, type ParseArgsConfig } from 'node:util';
 import { repoUrlOf } from './ci.js';
+import { CONFIG_FILE, readConfigFile, withConfigFile } from './config-file.js';
 import type { Env } from './config.js';
 import { ReporterError, UsageError } from './errors.js';
 
@@ -18,6 +19,7 @@ const RUN_OPTIONS = {
   gate: { type: 'boolean' },
   json: { type: 'boolean' },
   summary: { type: 'string' },
+  config: { type: 'string' },
   help: { type: 'boolean', short: 'h' },
 } as const satisfies ParseArgsConfig['options'];
 
@@ -82,11 +84,14 @@ Output:
                           tests and failure groups; exit 1 when the gate fails
   --json                  one JSON object on stdout instead of text
   --summary <file>        write a Markdown summary (also to $GITHUB_STEP_SUMMARY when set)
+  --config <file>         options from a JSON file of flags in camelCase and "reports"
+                          (default: tm-report.config.json, else package.json's "tmReport");
+                          flags win over it
   -h, --help
 
 Environment: TM_URL (the service, e.g. https://tm.example.com/api/v1), TM_API_KEY (never
 printed), TM_EXTRA_HEADERS (a JSON object of headers a proxy needs; optional),
-TM_CONFIGURATION (submit's --configuration).
+TM_CONFIGURATION (submit's --configuration), HTTPS_PROXY, HTTP_PROXY and NO_PROXY.
 Exit codes: 0 done, 1 the gate failed, 2 an error (usage, configuration, a report, the service).`;
 
 export const HELP = {
@@ -192,10 +197,10 @@ function runOptionsOf(
 }
 
 /**
- * The command a command line asks for (with what `env` adds to it); a usage error is a
- * ReporterError (exit 2).
+ * The command a command line asks for (with what `env` and, given `cwd`, a settings file add to
+ * it); a usage error is a ReporterError (exit 2).
  */
-export function parseCommand(argv: string[], env: Env = {}): Command {
+export function parseCommand(argv: string[], env: Env = {}, cwd?: string): Command {
   const [name, ...rest] = argv;
   if (name === undefined || name === '--help' || name === '-h' || name === 'help') {
     return { name: 'help', text: HELP.main };
@@ -203,26 +208,36 @@ export function parseCommand(argv: string[], env: Env = {}): Command {
   if (name !== 'submit' && name !== 'complete') {
     throw new UsageError(`Unknown command "${name}".`, HELP.main);
   }
+  const options = name === 'submit' ? SUBMIT_OPTIONS : RUN_OPTIONS;
   let parsed;
   try {
     parsed = parseArgs({
       args: rest,
-      options: name === 'submit' ? SUBMIT_OPTIONS : RUN_OPTIONS,
+      options,
       allowPositionals: name === 'submit',
       strict: true,
     });
   } catch (error) {
     throw new UsageError((error as Error).message, HELP[name]);
   }
-  const values = parsed.values as Record<string, string | boolean | undefined>;
-  if (values.help) return { name: 'help', text: HELP[name] };
+  if (parsed.values.help) return { name: 'help', text: HELP[name] };
+  const file =
+    cwd === undefined ? undefined : readConfigFile(cwd, parsed.values.config, SUBMIT_OPTIONS);
+  const { values, positionals } = withConfigFile(
+    { values: parsed.values, positionals: parsed.positionals },
+    file,
+    { options, takesReports: name === 'submit' },
+    env,
+  );
   if (name === 'complete') return { name, ...runOptionsOf(values) };
-  if (parsed.positionals.length === 0) {
-    throw new ReporterError('Name the reports to send: tm-report submit <files or globs...>.');
+  if (positionals.length === 0) {
+    throw new ReporterError(
+      `Name the reports to send: tm-report submit <files or globs...>, or "reports" in ${CONFIG_FILE}.`,
+    );
   }
   return {
     name,
-    patterns: parsed.positionals,
+    patterns: positionals,
     complete: values.complete === true,
     dryRun: values['dry-run'] === true,
     configuration: configurationOf(values.configuration, env),

@@ -4,6 +4,7 @@ import { ReporterError, serviceError } from './errors.js';
 import { retryingFetch, type RetryOptions } from './http.js';
 import { oneLine } from './output.js';
 import type { paths } from './schema.js';
+import { transportThrough } from './transport.js';
 import { LightRequest } from './web.js';
 
 export type ServiceClient = ReturnType<typeof createClient<paths>>;
@@ -19,7 +20,10 @@ export function serviceClient(connection: Connection, retry: RetryOptions = {}):
       Authorization: `Bearer ${connection.apiKey}`,
       'User-Agent': 'tm-report/0.1',
     },
-    fetch: retryingFetch(retry),
+    fetch: retryingFetch({
+      ...retry,
+      transport: retry.transport ?? transportThrough(connection.proxies),
+    }),
     // Not the global Request, which loads undici (web.ts); the retrying fetch reads its URL,
     // method, headers and body.
     Request: LightRequest as unknown as typeof Request,

@@ -1,4 +1,5 @@
 import { ReporterError } from './errors.js';
+import { proxySettingsFrom, type ProxySettings } from './proxy.js';
 
 export type Env = Record<string, string | undefined>;
 
@@ -8,11 +9,13 @@ export interface Connection {
   apiKey: string;
   /** `TM_EXTRA_HEADERS`: headers a proxy in front of the service needs, as a JSON object. */
   extraHeaders: Record<string, string>;
+  /** `HTTPS_PROXY`, `HTTP_PROXY` and `NO_PROXY` (proxy.ts). */
+  proxies?: ProxySettings;
 }
 
 const KEY_PATTERN = /^svc_live_[0-9a-f]{32,}$/;
 
-/** Reads `TM_URL`, `TM_API_KEY` and `TM_EXTRA_HEADERS`; the key is never part of a message. */
+/** Reads `TM_URL`, `TM_API_KEY`, `TM_EXTRA_HEADERS` and the proxy variables; the key is never part of a message. */
 export function connectionFrom(env: Env): Connection {
   const url = env.TM_URL?.trim();
   if (!url) {
@@ -50,6 +53,7 @@ export function connectionFrom(env: Env): Connection {
     baseUrl: `${parsed.origin}${path}`,
     apiKey,
     extraHeaders: extraHeadersFrom(env.TM_EXTRA_HEADERS),
+    proxies: proxySettingsFrom(env),
   };
 }
 

@@ -250,7 +250,7 @@ export async function main(argv: string[], io: Io): Promise<number> {
   let json = argv.includes('--json');
   const print = outputOf(io);
   try {
-    const command = parseCommand(argv, io.env);
+    const command = parseCommand(argv, io.env, io.cwd);
     if (command.name === 'help') {
       print.out.line(...command.text.split('\n'));
       return EXIT.ok;

@@ -1,4 +1,5 @@
 import type { Env } from './config.js';
+import { proxySecretsOf } from './proxy-url.js';
 
 /**
  * Everything tm-report prints or writes goes through here (issue 25). Much of it comes from
@@ -24,7 +25,7 @@ const REDACTED = '[redacted]';
 
 /** The secrets the environment holds: TM_API_KEY and a proxy's credentials. */
 export function secretsOf(env: Env): string[] {
-  const secrets = [env.TM_API_KEY?.trim() ?? ''];
+  const secrets = [env.TM_API_KEY?.trim() ?? '', ...proxySecretsOf(env)];
   try {
     const headers: unknown = JSON.parse(env.TM_EXTRA_HEADERS ?? '{}');
     if (typeof headers === 'object' && headers !== null) {

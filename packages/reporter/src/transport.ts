@@ -1,5 +1,8 @@
 import type http from 'node:http';
 import { ReporterError } from './errors.js';
+import { proxyConnectionError, proxyRefusal } from './proxy-errors.js';
+import { proxyFor, type Proxy, type ProxySettings } from './proxy.js';
+import type { TunnelRequestOptions } from './proxy-tunnel.js';
 import { LightResponse } from './web.js';
 
 /** One attempt of a request, as the retrying fetch sends it (the body read once, sent as is). */
@@ -13,25 +16,68 @@ export interface Outgoing {
 /** Sends one attempt; a network failure or a timeout rejects (never an HTTP status). */
 export type Transport = (outgoing: Outgoing, timeoutMs: number) => Promise<Response>;
 
-interface Protocol {
+/**
+ * How calls reach a target: the agent that keeps their connections open between calls (a shard
+ * sends its reports over them) and the request function; `forwardProxy` for http:// through a
+ * proxy, asked with the target's absolute URL (https:// goes through a tunnel, proxy-tunnel.ts).
+ */
+interface Route {
   agent: http.Agent;
   request: typeof http.request;
+  forwardProxy?: Proxy;
 }
 
-/** Per protocol, connections kept open between calls (a shard sends its reports over them). */
-const protocols = new Map<string, Protocol>();
+/** Per protocol and proxy, one route for the process. */
+const routes = new Map<string, Route>();
 
-async function protocolOf(url: URL): Promise<Protocol> {
-  let protocol = protocols.get(url.protocol);
-  if (!protocol) {
-    // Loaded on the first request (not for --help or a dry run); node:https (and TLS) only for
-    // an https:// service.
-    const module =
-      url.protocol === 'https:' ? await import('node:https') : await import('node:http');
-    protocol = { agent: new module.Agent({ keepAlive: true }), request: module.request };
-    protocols.set(url.protocol, protocol);
+async function moduleFor(protocol: string) {
+  // Loaded on the first request (not for --help or a dry run); node:https (and TLS) only for
+  // an https:// service or proxy.
+  return protocol === 'https:' ? await import('node:https') : await import('node:http');
+}
+
+async function newRoute(url: URL, proxy: Proxy | undefined): Promise<Route> {
+  if (proxy && url.protocol === 'https:') {
+    const [{ TunnelAgent }, https] = await Promise.all([
+      import('./proxy-tunnel.js'),
+      import('node:https'),
+    ]);
+    return { agent: new TunnelAgent(proxy), request: https.request };
   }
-  return protocol;
+  const module = await moduleFor(proxy ? proxy.url.protocol : url.protocol);
+  return {
+    agent: new module.Agent({ keepAlive: true }),
+    request: module.request,
+    forwardProxy: proxy,
+  };
+}
+
+async function routeOf(url: URL, proxy: Proxy | undefined): Promise<Route> {
+  const key = proxy
+    ? `${url.protocol} ${proxy.url.href} ${proxy.authorization ?? ''}`
+    : url.protocol;
+  let route = routes.get(key);
+  if (!route) {
+    route = await newRoute(url, proxy);
+    routes.set(key, route);
+  }
+  return route;
+}
+
+/** The request's address and options on `route`. */
+function requestOf(
+  route: Route,
+  outgoing: Outgoing,
+  timeoutMs: number,
+): [URL, http.RequestOptions & TunnelRequestOptions] {
+  const headers: Record<string, string | number> = { ...outgoing.headers };
+  if (outgoing.body) headers['content-length'] = outgoing.body.length;
+  const { agent, forwardProxy: proxy } = route;
+  if (!proxy)
+    return [outgoing.url, { method: outgoing.method, headers, agent, tunnelTimeoutMs: timeoutMs }];
+  headers.host = outgoing.url.host;
+  if (proxy.authorization) headers['proxy-authorization'] = proxy.authorization;
+  return [proxy.url, { method: outgoing.method, headers, agent, path: outgoing.url.href }];
 }
 
 /**
@@ -55,62 +101,71 @@ function timeoutError(ms: number): Error {
  * The reporter's transport: node:http(s) with keep-alive, answering with a fetch `Response` for
  * openapi-fetch (web.ts's, which needs no undici). Not undici's `fetch`: in a profile of a shard,
  * its first request (loading its dispatcher and compiling its WebAssembly HTTP parser) and its
- * stream-based bodies cost more CPU than the rest of the reporter; node:http's parser is built in. Redirects are not followed: a
- * redirect means TM_URL is not the API's address (the caller says so).
+ * stream-based bodies cost more CPU than the rest of the reporter; node:http's parser is built
+ * in. Redirects are not followed: a redirect means TM_URL is not the API's address (the caller
+ * says so). Calls go through the proxy `proxies` names for their URL (proxy.ts), if any.
  */
-export const httpTransport: Transport = async (outgoing, timeoutMs) => {
-  const { agent, request } = await protocolOf(outgoing.url);
-  return new Promise<Response>((resolve, reject) => {
-    const headers: Record<string, string | number> = { ...outgoing.headers };
-    if (outgoing.body) headers['content-length'] = outgoing.body.length;
-    const req = request(outgoing.url, { method: outgoing.method, headers, agent }, (res) => {
-      const refuse = (error: ReporterError) => {
-        clearTimeout(timer);
-        reject(error);
-        req.destroy();
-      };
-      const declared = Number(res.headers['content-length']);
-      if (declared > MAX_ANSWER_BYTES) return refuse(tooLarge(outgoing, `${declared} bytes said`));
-      const chunks: Buffer[] = [];
-      let size = 0;
-      res.on('data', (chunk: Buffer) => {
-        size += chunk.length;
-        if (size > MAX_ANSWER_BYTES) refuse(tooLarge(outgoing, 'still arriving'));
-        else chunks.push(chunk);
-      });
-      res.on('error', (error) => {
-        clearTimeout(timer);
-        reject(error);
-      });
-      res.on('end', () => {
-        clearTimeout(timer);
-        const status = res.statusCode ?? 0;
-        const answerHeaders: [string, string][] = [];
-        for (let i = 0; i + 1 < res.rawHeaders.length; i += 2)
-          answerHeaders.push([res.rawHeaders[i], res.rawHeaders[i + 1]]);
-        const noBody = status === 204 || status === 304 || outgoing.method === 'HEAD';
-        try {
-          const response = new LightResponse(noBody ? null : Buffer.concat(chunks), {
-            status,
-            statusText: res.statusMessage,
-            headers: answerHeaders,
-            // As fetch's answers do: the URL it came from, for messages about TM_URL.
-            url: outgoing.url.href,
-          });
-          // The subset of a fetch Response that openapi-fetch and the reporter read (web.ts).
-          resolve(response as unknown as Response);
-        } catch (error) {
-          // A status fetch cannot represent (e.g. 1xx, or beyond 599): not an HTTP service.
+export function transportThrough(proxies: ProxySettings | undefined): Transport {
+  return async (outgoing, timeoutMs) => {
+    const route = await routeOf(outgoing.url, proxyFor(proxies, outgoing.url));
+    const proxy = route.forwardProxy;
+    return new Promise<Response>((resolve, reject) => {
+      const req = route.request(...requestOf(route, outgoing, timeoutMs), (res) => {
+        const refuse = (error: Error) => {
+          clearTimeout(timer);
           reject(error);
-        }
+          req.destroy();
+        };
+        // A forward proxy's own refusal (the service never asks for proxy credentials).
+        if (proxy && res.statusCode === 407)
+          return refuse(proxyRefusal(proxy, outgoing.url.host, 407, res.statusMessage ?? ''));
+        const declared = Number(res.headers['content-length']);
+        if (declared > MAX_ANSWER_BYTES)
+          return refuse(tooLarge(outgoing, `${declared} bytes said`));
+        const chunks: Buffer[] = [];
+        let size = 0;
+        res.on('data', (chunk: Buffer) => {
+          size += chunk.length;
+          if (size > MAX_ANSWER_BYTES) refuse(tooLarge(outgoing, 'still arriving'));
+          else chunks.push(chunk);
+        });
+        res.on('error', (error) => {
+          clearTimeout(timer);
+          reject(error);
+        });
+        res.on('end', () => {
+          clearTimeout(timer);
+          const status = res.statusCode ?? 0;
+          const answerHeaders: [string, string][] = [];
+          for (let i = 0; i + 1 < res.rawHeaders.length; i += 2)
+            answerHeaders.push([res.rawHeaders[i], res.rawHeaders[i + 1]]);
+          const noBody = status === 204 || status === 304 || outgoing.method === 'HEAD';
+          try {
+            const response = new LightResponse(noBody ? null : Buffer.concat(chunks), {
+              status,
+              statusText: res.statusMessage,
+              headers: answerHeaders,
+              // As fetch's answers do: the URL it came from, for messages about TM_URL.
+              url: outgoing.url.href,
+            });
+            // The subset of a fetch Response that openapi-fetch and the reporter read (web.ts).
+            resolve(response as unknown as Response);
+          } catch (error) {
+            // A status fetch cannot represent (e.g. 1xx, or beyond 599): not an HTTP service.
+            reject(error);
+          }
+        });
       });
+      // Unref'd: the request itself keeps the process alive while it is open, the timer must not.
+      const timer = setTimeout(() => req.destroy(timeoutError(timeoutMs)), timeoutMs).unref();
+      req.on('error', (error) => {
+        clearTimeout(timer);
+        reject(proxy ? proxyConnectionError(proxy, error) : error);
+      });
+      req.end(outgoing.body);
     });
-    // Unref'd: the request itself keeps the process alive while it is open, the timer must not.
-    const timer = setTimeout(() => req.destroy(timeoutError(timeoutMs)), timeoutMs).unref();
-    req.on('error', (error) => {
-      clearTimeout(timer);
-      reject(error);
-    });
-    req.end(outgoing.body);
-  });
-};
+  };
+}
+
+/** The transport without a proxy (tests, and the default of the retrying fetch). */
+export const httpTransport: Transport = transportThrough(undefined);
