@@ -1,5 +1,5 @@
 import fc from 'fast-check';
-import { checkJunitXml } from '../../packages/reporter/src/junit-check.js';
+import { checkXmlReport } from '../../packages/reporter/src/xml-check.js';
 import { parseJunitReport } from '../../src/results/junit/junit-parser.js';
 
 const accepts = (parse: () => unknown) => {
@@ -63,7 +63,7 @@ describe("the reporter's JUnit check and the service's parser", () => {
     fc.assert(
       fc.property(run, run, text, (suite, name, body) => {
         const xml = `<?xml version="1.0" encoding="UTF-8"?>\n<testsuites>\n<testsuite name="${suite}">\n<testcase classname="c" name="n${name}"><failure message="m">${body}</failure></testcase>\n</testsuite>\n</testsuites>\n`;
-        expect({ xml, reporter: accepts(() => checkJunitXml(xml)) }).toEqual({
+        expect({ xml, reporter: accepts(() => checkXmlReport(xml)) }).toEqual({
           xml,
           reporter: accepts(() => parseJunitReport(xml)),
         });
