@@ -114,8 +114,8 @@ e.g. 'reports/**/*.xml' (quote them). Parallel jobs (shards) of one pipeline wit
 --run-name land in one run; a retried or repeated upload of the same file is stored once.
 
   --complete              complete the run after the upload
-  --dry-run               check the reports (well-formed, file, line and column of an
-                          error); send nothing
+  --dry-run               check the reports (well-formed, of a format taken; file, line and
+                          column of an error) and name each one's format; send nothing
   --configuration <name>  the environment the results ran in (a browser, an OS, a matrix leg:
                           each is a result of its own), for results whose report names none;
                           default: TM_CONFIGURATION
