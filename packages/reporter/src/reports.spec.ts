@@ -5,7 +5,7 @@ import { expandPatterns, globToRegExp } from './glob.js';
 import fc from 'fast-check';
 import { checkXmlReport, startTagEnd, startTagEndStepwise } from './xml-check.js';
 import { jsonErrorOffset, parseJsonResults, readJsonFile } from './json-report.js';
-import { batchesOf, readReport } from './reports.js';
+import { batchesOf, readReport, readReports } from './reports.js';
 
 describe('JUnit check', () => {
   it('accepts a report and counts its test cases', () => {
@@ -265,6 +265,35 @@ describe('files and globs', () => {
     writeFileSync(path.join(dir, 'bad.xml'), '<testsuite>\n<testcase name="a">\n</testsuite>\n');
     expect(() => readReport('bad.xml', dir)).toThrow(
       /^bad\.xml:3:1: invalid JUnit XML report: closing tag/,
+    );
+  });
+});
+
+describe('Allure results among the reports', () => {
+  const dir = mkdtempSync(path.join(tmpdir(), 'tm-report-allure-'));
+  const write = (file: string, content: string) => {
+    mkdirSync(path.dirname(path.join(dir, file)), { recursive: true });
+    writeFileSync(path.join(dir, file), content);
+  };
+  write('junit/a.xml', '<testsuite><testcase name="a"/></testsuite>');
+  write('out/allure-results/1-result.json', '{"fullName": "a", "status": "passed"}');
+  write('out/allure-results/2-result.json', '{"fullName": "b", "status": "failed"}');
+  write('out/allure-results/3-container.json', '{"children": []}');
+  write('out/allure-results/4-attachment.png', 'PNG');
+
+  it('reads a folder, or any glob of an allure-results folder, as one report of its results', () => {
+    for (const pattern of ['out/allure-results', 'out/allure-results/*', 'out/**/*-result.json']) {
+      const reports = readReports(['junit/*.xml', pattern], dir);
+      expect(reports.map((r) => [r.kind, r.file, r.cases])).toEqual([
+        ['junit', 'junit/a.xml', 1],
+        ['allure', 'out/allure-results', 2],
+      ]);
+    }
+  });
+
+  it('says how to send the reports of a folder that holds no Allure results', () => {
+    expect(() => readReports(['junit'], dir)).toThrow(
+      "junit: a folder is read as Allure results, but it holds no *-result.json file (for the reports in a folder, give a glob such as 'junit/**/*.xml').",
     );
   });
 });

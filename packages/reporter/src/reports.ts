@@ -30,9 +30,10 @@ export type Report =
   | { kind: 'json' | 'allure'; file: string; hash: string; items: ResultItem[]; cases: number };
 
 /**
- * Every report the patterns name, in their order: a folder, or `*-result.json` files in an
- * `allure-results` folder, is an Allure results folder, read into result items (`pathRoot`
- * taken off the front of its `fullName`s); any other file is one report.
+ * Every report the patterns name, in their order: a folder, or the files of an
+ * `allure-results` folder, is an Allure results folder, its `*-result.json` files read into
+ * result items (`pathRoot` taken off the front of their `fullName`s); any other file is one
+ * report.
  */
 export function readReports(patterns: string[], cwd: string, pathRoot?: string): Report[] {
   const entries: ({ file: string } | { folder: string; files: string[] })[] = [];
@@ -48,16 +49,18 @@ export function readReports(patterns: string[], cwd: string, pathRoot?: string):
       if (seen.has(full)) continue;
       seen.add(full);
       const folder = path.dirname(file);
-      if (!(ALLURE_RESULT.test(file) && path.basename(folder) === 'allure-results')) {
+      if (path.basename(folder) !== 'allure-results') {
         entries.push({ file });
         continue;
       }
-      const files = folders.get(folder);
-      if (files) files.push(file);
-      else {
-        folders.set(folder, [file]);
-        entries.push({ folder, files: folders.get(folder) as string[] });
+      // Beside its results, an Allure folder holds containers and attachments: not reports.
+      let files = folders.get(folder);
+      if (!files) {
+        files = [];
+        folders.set(folder, files);
+        entries.push({ folder, files });
       }
+      if (ALLURE_RESULT.test(file)) files.push(file);
     }
   }
   return entries.map((entry) =>
@@ -83,7 +86,7 @@ function readAllureReport(
 ): Report {
   if (files.length === 0) {
     throw new ReporterError(
-      `${folder}: a folder is read as Allure results, but it holds no *-result.json file.`,
+      `${folder}: a folder is read as Allure results, but it holds no *-result.json file (for the reports in a folder, give a glob such as '${folder}/**/*.xml').`,
     );
   }
   const items = readAllureFolder(files, cwd, pathRoot);
