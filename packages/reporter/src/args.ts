@@ -28,6 +28,7 @@ const SUBMIT_OPTIONS = {
   complete: { type: 'boolean' },
   'dry-run': { type: 'boolean' },
   configuration: { type: 'string' },
+  'path-root': { type: 'string' },
   reopen: { type: 'boolean' },
 } as const satisfies ParseArgsConfig['options'];
 
@@ -62,6 +63,11 @@ export type Command =
       dryRun: boolean;
       /** The configuration (CONTRACT §13) of every result sent that names none itself. */
       configuration?: string;
+      /**
+       * The folder given as the path root (CONTRACT §14: `--path-root`, else `TM_PATH_ROOT`);
+       * when none, the repository's top level or the working directory (`path-root.ts`).
+       */
+      pathRoot?: string;
     } & RunOptions)
   | ({ name: 'complete' } & RunOptions);
 
@@ -91,7 +97,8 @@ Output:
 
 Environment: TM_URL (the service, e.g. https://tm.example.com/api/v1), TM_API_KEY (never
 printed), TM_EXTRA_HEADERS (a JSON object of headers a proxy needs; optional),
-TM_CONFIGURATION (submit's --configuration), HTTPS_PROXY, HTTP_PROXY and NO_PROXY.
+TM_CONFIGURATION (submit's --configuration), TM_PATH_ROOT (submit's --path-root), HTTPS_PROXY,
+HTTP_PROXY and NO_PROXY.
 Exit codes: 0 done, 1 the gate failed, 2 an error (usage, configuration, a report, the service).`;
 
 export const HELP = {
@@ -104,17 +111,24 @@ Usage:
 Run "tm-report <command> --help" for a command's options.`,
   submit: `Usage: tm-report submit <files or globs...> (--project <id|key> --run-name <name> | --run-id <id>) [options]
 
-Sends JUnit XML reports (*.xml) and JSON result files (*.json: an array of result items, or
-{"results": [...]}) to a test run. Globs: *, ?, ** and {a,b}, e.g. 'reports/**/*.xml' (quote
-them). Parallel jobs (shards) of one pipeline with the same --run-name land in one run; a
-retried or repeated upload of the same file is stored once.
+Sends test reports to a test run, each as the runner wrote it: JUnit XML, VSTest TRX, NUnit 3,
+xUnit.net v2 and Robot Framework output.xml; Playwright JSON, CTRF, Jest/Vitest --json and
+Cucumber JSON (the format is told from the document); JSON result files (an array of result
+items, or {"results": [...]}); and Allure results: a folder argument, or *-result.json files in
+an allure-results folder (a test's attempts grouped by historyId). Globs: *, ?, ** and {a,b},
+e.g. 'reports/**/*.xml' (quote them). Parallel jobs (shards) of one pipeline with the same
+--run-name land in one run; a retried or repeated upload of the same file is stored once.
 
   --complete              complete the run after the upload
-  --dry-run               check the reports (well-formed, file, line and column of an
-                          error); send nothing
+  --dry-run               check the reports (well-formed, of a format taken; file, line and
+                          column of an error) and name each one's format; send nothing
   --configuration <name>  the environment the results ran in (a browser, an OS, a matrix leg:
                           each is a result of its own), for results whose report names none;
                           default: TM_CONFIGURATION
+  --path-root <dir>       taken off the front of the file paths in the reports' test names, so
+                          they name the same tests wherever the checkout lay; default:
+                          TM_PATH_ROOT, else the git repository's top level, else the working
+                          directory
   --reopen                reopen the run if it is completed: a job run again in a CI system
                           that does not say so (a re-run GitHub, Azure or Buildkite job, or a
                           GitLab job where CI_JOB_RETRY_COUNT is set, reopens it by itself)
@@ -153,6 +167,12 @@ function configurationOf(flag: unknown, env: Env): string | undefined {
     );
   }
   return value;
+}
+
+/** `--path-root`, else `TM_PATH_ROOT`; blank is none. */
+function pathRootGiven(flag: unknown, env: Env): string | undefined {
+  const value = (typeof flag === 'string' ? flag : env.TM_PATH_ROOT)?.trim();
+  return value === '' ? undefined : value;
 }
 
 function runOptionsOf(
@@ -241,6 +261,7 @@ export function parseCommand(argv: string[], env: Env = {}, cwd?: string): Comma
     complete: values.complete === true,
     dryRun: values['dry-run'] === true,
     configuration: configurationOf(values.configuration, env),
+    pathRoot: pathRootGiven(values['path-root'], env),
     ...runOptionsOf(values, values['dry-run'] !== true),
   };
 }

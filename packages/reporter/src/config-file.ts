@@ -18,14 +18,6 @@ export const CONFIG_FILE = 'tm-report.config.json';
 /** Flags that describe one call, not a repository's setup: not taken from a file. */
 const PER_CALL = new Set(['help', 'json', 'dry-run', 'config']);
 
-/**
- * Keys a file may hold before the flag they stand for exists here: `pathRoot` is `--path-root`
- * (added beside this file's hook), read as the flag once it exists.
- */
-const PENDING_FLAGS: Record<string, { type: 'string' | 'boolean' }> = {
-  'path-root': { type: 'string' },
-};
-
 /** A file's settings, by flag name, and its report globs. */
 export interface ConfigFile {
   /** How messages name it: the file's path, or `package.json "tmReport"`. */
@@ -99,7 +91,7 @@ export function readConfigFile(
   if (typeof settings !== 'object' || settings === null || Array.isArray(settings))
     throw new ReporterError(`${source} must be a JSON object of settings.`);
   const flags = new Map(
-    Object.entries({ ...PENDING_FLAGS, ...options })
+    Object.entries(options)
       .filter(([flag]) => !PER_CALL.has(flag))
       .map(([flag, option]) => [camelCase(flag), { flag, type: option.type }]),
   );

@@ -1,4 +1,5 @@
-import { ReportSyntaxError, lineAt } from './junit-check.js';
+import type { JsonFormat } from './formats.js';
+import { ReportSyntaxError, lineAt } from './report-syntax.js';
 import type { components } from './schema.js';
 
 export type ResultItem = components['schemas']['ResultItemDto'];
@@ -90,15 +91,18 @@ function objectStarts(text: string, depth: number): number[] {
   return starts;
 }
 
-/**
- * Result items from a JSON file in the service's own format: an array of items, or
- * `{"results": [...]}` as `POST /testruns/{id}/results` takes it. Each item is checked for what
- * the service needs to accept it; the service validates the rest.
- */
-export function parseJsonResults(text: string): ResultItem[] {
-  let parsed: unknown;
+/** What a JSON file holds: result items (the JSON command's), or a report of a §14 format. */
+export type JsonFile =
+  { kind: 'json'; items: ResultItem[] } | { kind: JsonFormat; results: number };
+
+const isObject = (value: unknown): value is Record<string, unknown> =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
+
+const listOf = (value: unknown): unknown[] => (Array.isArray(value) ? value : []);
+
+function parseJson(text: string): unknown {
   try {
-    parsed = JSON.parse(text.charCodeAt(0) === 0xfeff ? text.slice(1) : text);
+    return JSON.parse(text.charCodeAt(0) === 0xfeff ? text.slice(1) : text);
   } catch (error) {
     const at = jsonErrorOffset(text);
     throw new ReportSyntaxError(
@@ -106,15 +110,103 @@ export function parseJsonResults(text: string): ResultItem[] {
       `not valid JSON (${(error as Error).message})`,
     );
   }
+}
+
+/** `document[name]`, or undefined when the document is not an object. */
+const fieldOf = (document: unknown, name: string): unknown =>
+  isObject(document) ? document[name] : undefined;
+
+const sum = (list: unknown[], count: (element: unknown) => number): number =>
+  list.reduce((total: number, element) => total + count(element), 0);
+
+/** Playwright's tests: one per spec and project, in suites nested as the describe blocks. */
+function playwrightTests(suite: unknown): number {
+  if (!isObject(suite)) return 0;
+  return (
+    sum(listOf(suite.specs), (spec) => listOf(fieldOf(spec, 'tests')).length) +
+    sum(listOf(suite.suites), playwrightTests)
+  );
+}
+
+/**
+ * The JSON report formats, told apart by the shapes CONTRACT §14 gives (as the service does),
+ * each with how many results its document holds (for the dry run's line: the service decides).
+ */
+const JSON_SHAPES: {
+  format: JsonFormat;
+  is(document: unknown): boolean;
+  results(document: unknown): number;
+}[] = [
+  {
+    format: 'playwright',
+    is: (d) => fieldOf(d, 'config') !== undefined && fieldOf(d, 'suites') !== undefined,
+    results: (d) => sum(listOf(fieldOf(d, 'suites')), playwrightTests),
+  },
+  {
+    format: 'ctrf',
+    is: (d) =>
+      fieldOf(fieldOf(d, 'results'), 'tool') !== undefined &&
+      fieldOf(fieldOf(d, 'results'), 'tests') !== undefined,
+    results: (d) => listOf(fieldOf(fieldOf(d, 'results'), 'tests')).length,
+  },
+  {
+    format: 'jest',
+    is: (d) => fieldOf(d, 'testResults') !== undefined,
+    results: (d) =>
+      sum(
+        listOf(fieldOf(d, 'testResults')),
+        (file) => listOf(fieldOf(file, 'assertionResults')).length,
+      ),
+  },
+  {
+    // An empty array is result items: nothing tells it is a Cucumber report.
+    format: 'cucumber',
+    is: (d) => Array.isArray(d) && fieldOf(d[0], 'elements') !== undefined,
+    results: (d) =>
+      sum(
+        listOf(d),
+        (feature) =>
+          listOf(fieldOf(feature, 'elements')).filter(
+            (element) => isObject(element) && element.type !== 'background',
+          ).length,
+      ),
+  },
+];
+
+/**
+ * What a JSON file is: a report of a format CONTRACT §14 takes (sent as it is), else result
+ * items in the service's own form, an array of items or `{"results": [...]}` as
+ * `POST /testruns/{id}/results` takes it. Anything else is refused, saying what is taken.
+ */
+export function readJsonFile(text: string): JsonFile {
+  const parsed = parseJson(text);
+  if (!(isObject(parsed) && Array.isArray(parsed.results))) {
+    const shape = JSON_SHAPES.find((s) => s.is(parsed));
+    if (shape) return { kind: shape.format, results: shape.results(parsed) };
+  }
+  return { kind: 'json', items: resultItemsOf(parsed, text) };
+}
+
+/** Result items from a JSON file in the service's own form (see `readJsonFile`). */
+export function parseJsonResults(text: string): ResultItem[] {
+  return resultItemsOf(parseJson(text), text);
+}
+
+/**
+ * Each item is checked for what the service needs to accept it; the service validates the
+ * rest.
+ */
+function resultItemsOf(parsed: unknown, text: string): ResultItem[] {
   const items = Array.isArray(parsed)
     ? parsed
-    : typeof parsed === 'object' &&
-        parsed !== null &&
-        Array.isArray((parsed as { results?: unknown }).results)
-      ? (parsed as { results: unknown[] }).results
+    : isObject(parsed) && Array.isArray(parsed.results)
+      ? parsed.results
       : undefined;
   if (!items) {
-    throw new ReportSyntaxError(1, 'expected an array of result items or {"results": [...]}');
+    throw new ReportSyntaxError(
+      1,
+      'expected result items (an array of them, or {"results": [...]}) or a report: Playwright JSON (config and suites), CTRF (results.tool and results.tests), Jest/Vitest --json (testResults) or Cucumber JSON (an array of features with elements)',
+    );
   }
   const starts = objectStarts(text, Array.isArray(parsed) ? 1 : 2);
   const itemLine = (index: number) => lineAt(text, starts[index] ?? 0);

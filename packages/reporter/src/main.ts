@@ -6,11 +6,12 @@ import { dataOf, serviceClient, type ServiceClient } from './client.js';
 import { connectionFrom, type Env } from './config.js';
 import { ReporterError, UsageError } from './errors.js';
 import { readGate, gateLines, summaryLines, type GateReport } from './gate.js';
-import { expandPatterns } from './glob.js';
+import { labelOf } from './formats.js';
 import type { RetryOptions } from './http.js';
 import { document, printer, secretsOf, type Printer } from './output.js';
 import { progressLine } from './progress.js';
-import { readReport, type Report } from './reports.js';
+import { pathRootOf } from './path-root.js';
+import { readReports, type Report } from './reports.js';
 import { completeRun, findRun, resolveRun, type TestRun } from './run.js';
 import { checkScopes, scopesToCheck } from './scopes.js';
 import { IncompleteUploadError, uploadAll, uploadReport, type Uploaded } from './upload.js';
@@ -61,10 +62,6 @@ function clientFor(io: Context, log: (text: string) => void): ServiceClient {
   });
 }
 
-function readReports(patterns: string[], io: Context): Report[] {
-  return expandPatterns(patterns, io.cwd).map((file) => readReport(file, io.cwd));
-}
-
 async function finish(
   client: ServiceClient,
   options: RunOptions,
@@ -111,11 +108,10 @@ async function submit(
   print: Output,
 ): Promise<number> {
   const { log } = print;
-  const reports = readReports(command.patterns, io);
+  const pathRoot = pathRootOf(command.pathRoot, io.cwd);
+  const reports = readReports(command.patterns, io.cwd, pathRoot);
   if (command.dryRun) {
-    for (const r of reports) {
-      log(`${r.file}: ${r.kind === 'junit' ? 'JUnit XML' : 'JSON'}, ${r.cases} results: ok`);
-    }
+    for (const r of reports) log(`${r.file}: ${labelOf(r.kind)}, ${r.cases} results: ok`);
     const total = reports.reduce((sum, r) => sum + r.cases, 0);
     if (command.json)
       print.out.line(
@@ -138,7 +134,7 @@ async function submit(
   log(`run "${run.name}" (${run.id})${configuration ? `, configuration "${configuration}"` : ''}`);
   // A job run again sends a new execution, under keys of its own (upload.ts).
   const rerun = ci?.rerun ?? (command.reopen ? '--reopen' : undefined);
-  const target = { runId: run.id, configuration, rerun };
+  const target = { runId: run.id, configuration, rerun, pathRoot };
   let done = 0;
   let results = 0;
   const bar = () => print.err.redraw(progressLine(done, reports.length, results));

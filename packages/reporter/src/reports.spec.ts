@@ -3,9 +3,9 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { expandPatterns, globToRegExp } from './glob.js';
 import fc from 'fast-check';
-import { checkJunitXml, startTagEnd, startTagEndStepwise } from './junit-check.js';
-import { jsonErrorOffset, parseJsonResults } from './json-report.js';
-import { batchesOf, readReport } from './reports.js';
+import { checkXmlReport, startTagEnd, startTagEndStepwise } from './xml-check.js';
+import { jsonErrorOffset, parseJsonResults, readJsonFile } from './json-report.js';
+import { batchesOf, readReport, readReports } from './reports.js';
 
 describe('JUnit check', () => {
   it('accepts a report and counts its test cases', () => {
@@ -18,7 +18,7 @@ describe('JUnit check', () => {
   </testsuite>
 </testsuites>
 `;
-    expect(checkJunitXml(xml)).toEqual({ testcases: 2 });
+    expect(checkXmlReport(xml)).toEqual({ format: 'junit', results: 2 });
   });
 
   it.each([
@@ -34,12 +34,72 @@ describe('JUnit check', () => {
     ['{"results": []}', 1, 'text before the root element'],
     ['<testsuite/>\n<testsuite/>', 2, 'a second root element'],
   ])('refuses %j at line %i', (xml, line, message) => {
-    expect(() => checkJunitXml(xml)).toThrow(message);
+    expect(() => checkXmlReport(xml)).toThrow(message);
     try {
-      checkJunitXml(xml);
+      checkXmlReport(xml);
     } catch (error) {
       expect((error as { line: number }).line).toBe(line);
     }
+  });
+});
+
+describe('the report formats of CONTRACT §14, told from the document', () => {
+  it.each([
+    ['<?xml version="1.0"?>\n<testsuite><testcase name="a"/></testsuite>', 'junit', 1],
+    [
+      '\uFEFF<TestRun xmlns="http://microsoft.com/schemas/VisualStudio/TeamTest/2010"><Results><UnitTestResult testName="a"/><UnitTestResult testName="b"/></Results></TestRun>',
+      'trx',
+      2,
+    ],
+    ['<test-run><test-suite><test-case name="a"/></test-suite></test-run>', 'nunit', 1],
+    [
+      '<assemblies><assembly><collection><test name="a"/></collection></assembly></assemblies>',
+      'xunit',
+      1,
+    ],
+    ['<robot><suite><test name="a"/><test name="b"/></suite><statistics/></robot>', 'robot', 2],
+  ])('reads the XML %j as %s with %i results', (xml, format, results) => {
+    expect(checkXmlReport(xml)).toEqual({ format, results });
+  });
+
+  it('names the format of a broken document, and refuses a root no format has', () => {
+    expect(() => checkXmlReport('<test-run>\n<test-case>\n</test-run>')).toThrow(
+      expect.objectContaining({ format: 'nunit', line: 3 }),
+    );
+    expect(() => checkXmlReport('<results/>')).toThrow(
+      "the root element is <results>; a report's is one of <testsuites> or <testsuite> (JUnit XML), <TestRun> (VSTest TRX), <test-run> (NUnit 3 XML), <assemblies> (xUnit.net v2 XML), <robot> (Robot Framework output.xml)",
+    );
+  });
+
+  it.each([
+    [
+      {
+        config: {},
+        suites: [{ specs: [{ tests: [{}, {}] }], suites: [{ specs: [{ tests: [{}] }] }] }],
+      },
+      'playwright',
+      3,
+    ],
+    [{ results: { tool: { name: 'jest' }, tests: [{}, {}] } }, 'ctrf', 2],
+    [{ testResults: [{ assertionResults: [{}, {}] }, { assertionResults: [{}] }] }, 'jest', 3],
+    [
+      [{ uri: 'a.feature', elements: [{ type: 'background' }, { type: 'scenario' }] }],
+      'cucumber',
+      1,
+    ],
+  ])('reads the JSON %j as %s with %i results', (document, kind, results) => {
+    expect(readJsonFile(JSON.stringify(document))).toEqual({ kind, results });
+  });
+
+  it('reads result items as the JSON command, an empty list too', () => {
+    expect(readJsonFile('{"results": [{"automation_id": "a", "status": "passed"}]}')).toEqual({
+      kind: 'json',
+      items: [{ automation_id: 'a', status: 'passed' }],
+    });
+    expect(readJsonFile('[]')).toEqual({ kind: 'json', items: [] });
+    expect(() => readJsonFile('{"stats": {}, "tests": []}')).toThrow(
+      'or a report: Playwright JSON',
+    );
   });
 });
 
@@ -63,9 +123,9 @@ describe('JUnit check: what the service refuses in text', () => {
     ['<testsuite>\n\ta & b</testsuite>', 2, 4, "'&' that starts no reference"],
     ['<testsuite>&#;</testsuite>', 1, 12, "'&' that starts no reference"],
   ])('refuses %j at line %i, column %i', (xml, line, column, message) => {
-    expect(() => checkJunitXml(xml)).toThrow(message);
+    expect(() => checkXmlReport(xml)).toThrow(message);
     try {
-      checkJunitXml(xml);
+      checkXmlReport(xml);
     } catch (error) {
       expect(error).toMatchObject({ line, column });
     }
@@ -74,7 +134,7 @@ describe('JUnit check: what the service refuses in text', () => {
   it('takes tabs, line breaks, C1 characters, the predefined entities and legal references', () => {
     const xml =
       '<testsuite name="a&amp;b&lt;&gt;&quot;&apos;">\t\r\n\u0085&#9;&#x1F600;&#65;<![CDATA[& \u0085]]><!-- & --></testsuite>';
-    expect(checkJunitXml(xml)).toEqual({ testcases: 0 });
+    expect(checkXmlReport(xml)).toEqual({ format: 'junit', results: 0 });
   });
 
   it('names the file, line and column', () => {
@@ -205,6 +265,35 @@ describe('files and globs', () => {
     writeFileSync(path.join(dir, 'bad.xml'), '<testsuite>\n<testcase name="a">\n</testsuite>\n');
     expect(() => readReport('bad.xml', dir)).toThrow(
       /^bad\.xml:3:1: invalid JUnit XML report: closing tag/,
+    );
+  });
+});
+
+describe('Allure results among the reports', () => {
+  const dir = mkdtempSync(path.join(tmpdir(), 'tm-report-allure-'));
+  const write = (file: string, content: string) => {
+    mkdirSync(path.dirname(path.join(dir, file)), { recursive: true });
+    writeFileSync(path.join(dir, file), content);
+  };
+  write('junit/a.xml', '<testsuite><testcase name="a"/></testsuite>');
+  write('out/allure-results/1-result.json', '{"fullName": "a", "status": "passed"}');
+  write('out/allure-results/2-result.json', '{"fullName": "b", "status": "failed"}');
+  write('out/allure-results/3-container.json', '{"children": []}');
+  write('out/allure-results/4-attachment.png', 'PNG');
+
+  it('reads a folder, or any glob of an allure-results folder, as one report of its results', () => {
+    for (const pattern of ['out/allure-results', 'out/allure-results/*', 'out/**/*-result.json']) {
+      const reports = readReports(['junit/*.xml', pattern], dir);
+      expect(reports.map((r) => [r.kind, r.file, r.cases])).toEqual([
+        ['junit', 'junit/a.xml', 1],
+        ['allure', 'out/allure-results', 2],
+      ]);
+    }
+  });
+
+  it('says how to send the reports of a folder that holds no Allure results', () => {
+    expect(() => readReports(['junit'], dir)).toThrow(
+      "junit: a folder is read as Allure results, but it holds no *-result.json file (for the reports in a folder, give a glob such as 'junit/**/*.xml').",
     );
   });
 });

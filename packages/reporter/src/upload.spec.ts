@@ -8,6 +8,7 @@ const report = (file: string): Report => ({
   bytes: Buffer.from(''),
   hash: file,
   cases: 1,
+  contentType: 'application/xml',
 });
 const stored = (r: Report): Uploaded => ({
   file: r.file,

@@ -23,6 +23,8 @@ export interface UploadTarget {
    * answered (a 409 from a completed run is replayed for 24 h as well as a 201).
    */
   rerun?: string;
+  /** Taken off the front of the file paths in a report (CONTRACT §14: `path_root`). */
+  pathRoot?: string;
 }
 
 /** A completed run takes no results (409 conflict): say how a job run again gets it back. */
@@ -34,9 +36,10 @@ function refuseClosedRun(result: { error?: unknown; response: Response }) {
 }
 
 /**
- * Sends one report to the run. A JUnit report goes as is to `POST /results/ingest`; a JSON file's
- * items go to `POST /testruns/{id}/results` in calls of at most 5,000. Each call's
- * `Idempotency-Key` is derived from the run, the configuration and the file's content (and the
+ * Sends one report to the run. A report document goes as is to `POST /results/ingest`, its
+ * format named, with the path root; result items (a JSON file's, an Allure folder's) go to
+ * `POST /testruns/{id}/results` in calls of at most 5,000. Each call's `Idempotency-Key` is
+ * derived from the run, the configuration, the path root and the file's content (and the
  * batch), so sending the same file again, from a retry, a second submit or another shard,
  * stores nothing twice.
  */
@@ -45,7 +48,7 @@ export async function uploadReport(
   target: UploadTarget,
   report: Report,
 ): Promise<Uploaded> {
-  const { runId, configuration } = target;
+  const { runId, configuration, pathRoot } = target;
   const keyOf = (kind: string, ...parts: string[]) =>
     idempotencyKey(
       kind,
@@ -62,14 +65,21 @@ export async function uploadReport(
     created_test_cases: 0,
     replayed: 0,
   };
-  if (report.kind === 'junit') {
+  if ('bytes' in report) {
     const result = await client.POST('/api/v1/results/ingest', {
-      params: { query: { test_run_id: runId, ...(configuration && { configuration }) } },
+      params: {
+        query: {
+          test_run_id: runId,
+          format: report.kind,
+          ...(configuration && { configuration }),
+          ...(pathRoot && { path_root: pathRoot }),
+        },
+      },
       body: report.bytes as unknown as string,
       bodySerializer: (body: unknown) => body as string,
       headers: {
-        'Content-Type': 'application/xml',
-        'Idempotency-Key': keyOf('junit'),
+        'Content-Type': report.contentType,
+        'Idempotency-Key': keyOf(report.kind, ...(pathRoot ? [`path_root:${pathRoot}`] : [])),
       },
     });
     refuseClosedRun(result);

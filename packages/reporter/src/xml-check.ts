@@ -1,33 +1,5 @@
-/**
- * Where a report is not what it should be: the 1-based line (and column, in characters, when
- * known) and what is wrong there.
- */
-export class ReportSyntaxError extends Error {
-  constructor(
-    readonly line: number,
-    message: string,
-    readonly column?: number,
-  ) {
-    super(message);
-    this.name = 'ReportSyntaxError';
-  }
-}
-
-export function lineAt(text: string, index: number): number {
-  let line = 1;
-  for (let i = text.indexOf('\n'); i !== -1 && i < index; i = text.indexOf('\n', i + 1)) line++;
-  return line;
-}
-
-/** The 1-based column of `index` in its line, in characters (a surrogate pair is one). */
-export function columnAt(text: string, index: number): number {
-  let column = 1;
-  for (let k = text.lastIndexOf('\n', index - 1) + 1; k < index; k++) {
-    const code = text.charCodeAt(k);
-    if (code < 0xdc00 || code > 0xdfff) column++;
-  }
-  return column;
-}
+import { ReportSyntaxError, columnAt, lineAt } from './report-syntax.js';
+import { XML_FORMATS, type XmlFormat } from './formats.js';
 
 /**
  * Characters XML 1.0 does not allow anywhere, even in CDATA or a comment (its `Char`
@@ -78,7 +50,6 @@ function firstNonSpace(xml: string, from: number, to: number): number {
  */
 const TAG_REST =
   /(?:[ \t\r\n]*[A-Za-z_:][-\w.:]*[ \t\r\n]*=[ \t\r\n]*(?:"[^"<]*"|'[^'<]*'))*[ \t\r\n]*(\/?)>/y;
-const JUNIT_ROOTS = new Set(['testsuites', 'testsuite']);
 
 interface StartTagEnd {
   /** Just after the tag's `>`. */
@@ -131,14 +102,39 @@ export function startTagEndStepwise(
   }
 }
 
+/** The format of each root element a report may have (CONTRACT §14); a prefix is ignored. */
+const FORMAT_OF_ROOT = new Map<string, XmlFormat>(
+  Object.entries(XML_FORMATS).flatMap(([format, { roots }]) =>
+    roots.map((root) => [root, format as XmlFormat]),
+  ),
+);
+
+const ROOTS_TAKEN = Object.values(XML_FORMATS)
+  .map(({ roots, label }) => `${roots.map((root) => `<${root}>`).join(' or ')} (${label})`)
+  .join(', ');
+
+const FIRST_ELEMENT = /<([A-Za-z_][-\w.:]*)/;
+
+const localName = (name: string) => name.slice(name.indexOf(':') + 1);
+
+/** A report's problem; `format` is set once the root element has told it. */
+export class XmlReportError extends ReportSyntaxError {
+  format?: XmlFormat;
+}
+
 /**
- * A light well-formedness check of a JUnit report (no XML library): tags nest and close, attribute
- * values are quoted, there is one root and it is `<testsuites>` or `<testsuite>`. Entities and
- * encodings are left to the service. Returns the number of `<testcase>` elements.
+ * A light well-formedness check of an XML report (no XML library): tags nest and close,
+ * attribute values are quoted, there is one root and it is one a format of CONTRACT §14 has.
+ * Entities and encodings are left to the service. Returns the format and the number of its
+ * result elements (`<testcase>`, `<UnitTestResult>`, …) the document holds.
  */
-export function checkJunitXml(xml: string): { testcases: number } {
+export function checkXmlReport(xml: string): { format: XmlFormat; results: number } {
+  // What the first element's name says, to name the format in an error found before it.
+  let format = FORMAT_OF_ROOT.get(localName(FIRST_ELEMENT.exec(xml)?.[1] ?? ''));
   function fail(index: number, message: string): never {
-    throw new ReportSyntaxError(lineAt(xml, index), message, columnAt(xml, index));
+    const error = new XmlReportError(lineAt(xml, index), message, columnAt(xml, index));
+    error.format = format;
+    throw error;
   }
   const illegal = ILLEGAL_CHARACTER.exec(xml);
   if (illegal) {
@@ -179,7 +175,8 @@ export function checkJunitXml(xml: string): { testcases: number } {
   };
   const stack: { name: string; at: number }[] = [];
   let root: string | undefined;
-  let testcases = 0;
+  let resultElement: string | undefined;
+  let results = 0;
   let i = xml.charCodeAt(0) === 0xfeff ? 1 : 0;
   const until = (from: number, end: string, what: string) => {
     const at = xml.indexOf(end, from);
@@ -232,20 +229,19 @@ export function checkJunitXml(xml: string): { testcases: number } {
       if (stack.length === 0) {
         if (root) fail(lt, `a second root element <${name}>`);
         root = name;
-        if (!JUNIT_ROOTS.has(name)) {
-          fail(
-            lt,
-            `the root element is <${name}>; a JUnit report's is <testsuites> or <testsuite>`,
-          );
+        format = FORMAT_OF_ROOT.get(localName(name));
+        if (!format) {
+          fail(lt, `the root element is <${name}>; a report's is one of ${ROOTS_TAKEN}`);
         }
+        resultElement = XML_FORMATS[format].result;
       }
-      if (name === 'testcase') testcases++;
+      if (localName(name) === resultElement) results++;
       if (!selfClosing) stack.push({ name, at: lt });
       i = end;
     }
   }
   const open = stack.pop();
   if (open) fail(open.at, `<${open.name}> is never closed`);
-  if (!root) fail(0, 'no root element: the file is empty or not XML');
-  return { testcases };
+  if (!root || !format) fail(0, 'no root element: the file is empty or not XML');
+  return { format, results };
 }
