@@ -12,14 +12,20 @@
 // (on a CI runner the shards run elsewhere; here they share the cores with the service). After every
 // variant the run is checked through the API and SQL: exactly 100,000 results, counts exact,
 // status completed. Target: the reporter's wall time within 10 % of curl's.
+// Then what a pipeline's reporting costs of the monthly quota (issue 28), by the organization's
+// calls_this_period, with its wall time: a 4-shard GitHub Actions pipeline (4 `submit`
+// processes of 2 small JUnit reports each, the same GITHUB_RUN_ID, then `complete --gate`;
+// target ≤ 12 calls) and one `submit` of 650 small Surefire reports (target ≤ 5 ingest calls).
+// BENCH_CALLS_ONLY=1 runs only these.
 import { execFile, execFileSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import pg from 'pg';
 import {
   benchProject,
   cpuMs,
+  operator,
   createDatabase,
   dropDatabase,
   startService,
@@ -226,12 +232,131 @@ async function verify(key, runId) {
   return `${total} results (${passed} passed, ${failed} failed), completed`;
 }
 
+/** calls_this_period of the organization, read by the operator (not counted). */
+const callsOf = async (orgId) =>
+  (await operator(service.base, 'GET', `/internal/v1/organizations/${orgId}`)).calls_this_period;
+
+/** A small JUnit report of `suite`: 3 cases, the first failing when `failing`. */
+const smallReport = (suite, failing = false) =>
+  `<?xml version="1.0" encoding="UTF-8"?>\n<testsuite name="${suite}" tests="3" hostname="runner">\n${[
+    'adds',
+    'subtracts',
+    'divides',
+  ]
+    .map((name, i) =>
+      failing && i === 0
+        ? `  <testcase classname="${suite}" name="${name}" time="0.001"><failure message="expected 2">at ${suite}</failure></testcase>`
+        : `  <testcase classname="${suite}" name="${name}" time="0.001"/>`,
+    )
+    .join('\n')}\n</testsuite>\n`;
+
+/** The calls and wall time of a 4-shard pipeline with `complete --gate`, and of 650 Surefire reports. */
+async function quotaScenarios() {
+  const rows = [];
+  const env = (key, extra = {}) => ({
+    PATH: process.env.PATH ?? '',
+    TM_URL: `${service.base}/api/v1`,
+    TM_API_KEY: key,
+    TM_EXTRA_HEADERS: JSON.stringify(viaHttps),
+    ...extra,
+  });
+  {
+    const { org, key, project } = await benchProject(
+      service.base,
+      [...SCOPES, 'builds:create'],
+      'Quota shards',
+      'QS',
+    );
+    const github = {
+      GITHUB_ACTIONS: 'true',
+      GITHUB_RUN_ID: `quota-${Date.now()}`,
+      GITHUB_RUN_NUMBER: '7',
+      GITHUB_RUN_ATTEMPT: '1',
+      GITHUB_SHA: '9fceb02d0ae598e95dc970b74767f19372d61af8',
+      GITHUB_REF_NAME: 'main',
+      GITHUB_SERVER_URL: 'https://github.com',
+      GITHUB_REPOSITORY: 'acme/web-shop',
+    };
+    const shards = [0, 1, 2, 3].map((shard) =>
+      ['unit', 'api'].map((kind) => {
+        const file = join(dir, 'quota-shards', `${shard}`, `${kind}.xml`);
+        mkdirSync(join(dir, 'quota-shards', `${shard}`), { recursive: true });
+        writeFileSync(file, smallReport(`quota.Shard${shard}.${kind}`, kind === 'unit'));
+        return file;
+      }),
+    );
+    const common = ['--project', project.key, '--run-name', 'quota shards'];
+    const before = await callsOf(org.id);
+    const started = process.hrtime.bigint();
+    await Promise.all(
+      shards.map((mine) =>
+        run(process.execPath, [CLI, 'submit', ...mine, ...common], {
+          cwd: dir,
+          env: env(key, github),
+        }),
+      ),
+    );
+    const submitted = (await callsOf(org.id)) - before;
+    // Exit 1: the gate fails (the shards' failures are new).
+    await run(process.execPath, [CLI, 'complete', ...common, '--gate'], {
+      cwd: dir,
+      env: env(key, github),
+    }).catch(() => undefined);
+    const wall = seconds(started);
+    rows.push({
+      scenario: '4-shard GitHub pipeline, complete --gate',
+      calls: (await callsOf(org.id)) - before,
+      'of them to submit': submitted,
+      'wall s': Number(wall.toFixed(2)),
+      target: '≤ 12 calls',
+    });
+  }
+  {
+    const { org, key, project } = await benchProject(service.base, SCOPES, 'Quota surefire', 'QF');
+    const folder = join(dir, 'quota-surefire');
+    mkdirSync(folder, { recursive: true });
+    for (let i = 0; i < 650; i++) {
+      writeFileSync(
+        join(folder, `TEST-com.acme.Class${i}Test.xml`),
+        smallReport(`com.acme.Class${i}Test`),
+      );
+    }
+    const before = await callsOf(org.id);
+    const started = process.hrtime.bigint();
+    const out = await run(
+      process.execPath,
+      [
+        CLI,
+        'submit',
+        'quota-surefire/*.xml',
+        '--project',
+        project.key,
+        '--run-name',
+        'surefire',
+        '--json',
+      ],
+      { cwd: dir, env: env(key) },
+    );
+    const wall = seconds(started);
+    const { uploaded } = JSON.parse(out);
+    rows.push({
+      scenario: `650 Surefire reports, one submit (${uploaded.length} files)`,
+      calls: (await callsOf(org.id)) - before,
+      'of them to submit': (await callsOf(org.id)) - before,
+      'wall s': Number(wall.toFixed(2)),
+      target: '≤ 5 ingest calls',
+    });
+  }
+  console.table(rows);
+}
+
 const median = (xs) => {
   const s = [...xs].sort((a, b) => a - b);
   return s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
 };
 
-try {
+/** The timing rounds: the reporter against curl. */
+async function timingRounds() {
   const variants = {
     A: {
       name: `(A) tm-report, ${SHARDS} shard processes + complete`,
@@ -305,6 +430,11 @@ try {
   console.log(
     `${REPORTS} reports × ${CASES} cases (${FAILED} failing) = ${TOTAL} results per run. Reporter overhead ${(overhead * 100).toFixed(1)} % of wall time (target < 10 %): ${overhead < 0.1 ? 'PASS' : 'FAIL'}; client CPU ${median(variants.A.cpus).toFixed(2)} s (9 node processes) against curl's ${median(variants.B.cpus).toFixed(2)} s (52 processes)`,
   );
+}
+
+try {
+  await quotaScenarios();
+  if (process.env.BENCH_CALLS_ONLY !== '1') await timingRounds();
 } finally {
   await client.end();
   await service.stop();

@@ -1,3 +1,4 @@
+import { gzipSync } from 'node:zlib';
 import { Body, Controller, Get, Module, Post } from '@nestjs/common';
 import { Type } from 'class-transformer';
 import { IsIn, IsString, ValidateNested } from 'class-validator';
@@ -156,6 +157,44 @@ describe('HTTP pipeline', () => {
         error: 'payload_too_large',
         message: expect.any(String),
         details: { limit: 10 * 1024 * 1024 },
+      });
+    });
+
+    it('answers a gzip body that inflates past 10 MiB with 413 naming the inflated size and the limit', async () => {
+      const gz = gzipSync(JSON.stringify({ name: 'x'.repeat(11 * 1024 * 1024) }));
+      const { key } = await createTenant(t);
+      const res = await t.http
+        .post('/api/v1/pipeline-probe/echo')
+        .set(withKey(key))
+        .set('Content-Type', 'application/json')
+        .set('Content-Encoding', 'gzip')
+        .serialize((body: unknown) => body as string)
+        .send(gz);
+      expect(res.status).toBe(413);
+      expect(res.body).toEqual({
+        error: 'payload_too_large',
+        message: expect.stringMatching(
+          new RegExp(
+            `^The request body inflates to more than 10485760 bytes \\(10 MiB\\), the limit, which applies to the inflated body: inflating stopped at \\d+ bytes, from ${gz.length} bytes sent gzip\\.`,
+          ),
+        ),
+        details: { limit: 10 * 1024 * 1024 },
+      });
+    });
+
+    it('answers a body that is not the gzip it says with 400 naming the body, not 500', async () => {
+      const { key } = await createTenant(t);
+      const res = await t.http
+        .post('/api/v1/pipeline-probe/echo')
+        .set(withKey(key))
+        .set('Content-Type', 'application/json')
+        .set('Content-Encoding', 'gzip')
+        .send('{"name": "not gzip"}');
+      expect(res.status).toBe(400);
+      expect(res.body).toMatchObject({
+        error: 'invalid_request',
+        message: 'The request body is not valid gzip data (Z_DATA_ERROR).',
+        details: { field: 'body' },
       });
     });
 

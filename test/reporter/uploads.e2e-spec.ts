@@ -1,3 +1,4 @@
+import { gunzipSync } from 'node:zlib';
 import type { Io } from '../../packages/reporter/src/main.js';
 import { httpTransport } from '../../packages/reporter/src/transport.js';
 import { createProject } from '../factories/catalog.js';
@@ -27,15 +28,27 @@ describe('tm-report sending reports', () => {
 
     it('names exactly the reports stored and those not; the same submit again completes the run without duplicates', async () => {
       const project = await createProject(h.t, h.orgId);
+      // The JUnit reports share one body (pack.ts); each JSON file goes in a call of its own.
       const suites = ['A', 'B', 'C', 'D', 'E', 'F'];
-      for (const suite of suites) h.write(`half/${suite}.xml`, junit(`half.${suite}`, 3));
+      const json = new Set(['B', 'E']);
+      const fileOf = (suite: string) => `half/${suite}.${json.has(suite) ? 'json' : 'xml'}`;
+      for (const suite of suites) {
+        if (!json.has(suite)) h.write(fileOf(suite), junit(`half.${suite}`, 3));
+        else {
+          const results = [0, 1, 2].map((i) => ({
+            automation_id: `half.${suite}.case${i}`,
+            status: 'passed',
+          }));
+          h.write(fileOf(suite), JSON.stringify({ results }));
+        }
+      }
       // The network loses every upload of C.xml, on every attempt.
       proxy = await new FaultProxy(h.port, (method, path, _n, body) =>
         method === 'POST' && path.endsWith('/results/ingest') && body.includes('"half.C"')
           ? 'drop'
           : 'forward',
       ).start();
-      const args = ['submit', 'half/*.xml', '--project', project.key, '--run-name', 'half'];
+      const args = ['submit', 'half/*', '--project', project.key, '--run-name', 'half'];
       const pipeline = ['--pipeline-id', `half-${project.id}`, '--json'];
       const failed = await h.report(
         [...args, ...pipeline],
@@ -54,9 +67,10 @@ describe('tm-report sending reports', () => {
         error: expect.stringContaining('Cannot reach the service'),
       });
       expect([...answer.stored, ...answer.not_stored.map((n) => n.file)].sort()).toEqual(
-        suites.map((s) => `half/${s}.xml`),
+        suites.map(fileOf).sort(),
       );
-      expect(answer.stored.length).toBeGreaterThan(0);
+      // The body of A, C, D and F was lost, the JSON files arrived.
+      expect(answer.stored.sort()).toEqual(['half/B.json', 'half/E.json']);
       expect(failed.err).toMatch(
         new RegExp(
           `reports were not stored in run "half" \\([0-9a-f-]{36}\\): run the same submit again \\(the ${answer.stored.length} stored already are answered with their replay, not stored twice\\)\\.\\nStored \\(${answer.stored.length} of 6 reports\\):\\n`,
@@ -69,8 +83,8 @@ describe('tm-report sending reports', () => {
       const run = await onlyRunOf(project.id);
       const cases = await h.get(`/api/v1/projects/${project.id}/testcases?limit=100`).expect(200);
       const held = new Set(
-        cases.body.data.map(
-          (c: { automation_id: string }) => `half/${c.automation_id.split('.')[1]}.xml`,
+        cases.body.data.map((c: { automation_id: string }) =>
+          fileOf(c.automation_id.split('.')[1]),
         ),
       );
       expect([...held].sort()).toEqual([...answer.stored].sort());
@@ -91,6 +105,53 @@ describe('tm-report sending reports', () => {
       expect((await resultsOf(run.id, '&include_history=true')).pagination.total).toBe(18);
     });
   });
+
+  it('sends a 14 MiB report gzipped, split between its testsuites into bodies each within the inflated 10 MiB', async () => {
+    const project = await createProject(h.t, h.orgId);
+    const output = 'x'.repeat(10_500);
+    const suites = Array.from({ length: 14 }, (_, s) => {
+      const cases = Array.from(
+        { length: 100 },
+        (_, c) =>
+          `<testcase classname="large.Suite${s}" name="case${c}"><system-out>${output}</system-out></testcase>`,
+      );
+      return `<testsuite name="large.Suite${s}" tests="100">\n${cases.join('\n')}\n</testsuite>`;
+    });
+    const xml = `<?xml version="1.0" encoding="UTF-8"?>\n<testsuites>\n${suites.join('\n')}\n</testsuites>\n`;
+    expect(xml.length).toBeGreaterThan(14 * 1024 * 1024);
+    h.write('large/report.xml', xml);
+    const sent: { encoding?: string; bytes: number; inflated: number }[] = [];
+    const result = await h.report(
+      ['submit', 'large/report.xml', '--project', project.key, '--run-name', 'large', '--json'],
+      {},
+      {
+        transport: (outgoing, timeoutMs) => {
+          if (outgoing.headers['content-type'] === 'application/xml' && outgoing.body) {
+            const encoding = outgoing.headers['content-encoding'];
+            const inflated =
+              encoding === 'gzip' ? gunzipSync(outgoing.body).length : outgoing.body.length;
+            sent.push({ encoding, bytes: outgoing.body.length, inflated });
+          }
+          return httpTransport(outgoing, timeoutMs);
+        },
+      },
+    );
+    expect({ code: result.code, err: result.code ? result.err : '' }).toEqual({
+      code: 0,
+      err: expect.any(String),
+    });
+    // Two bodies of testsuites, each within the limit once inflated.
+    expect(sent).toHaveLength(2);
+    for (const body of sent) {
+      expect(body.encoding).toBe('gzip');
+      expect(body.bytes).toBeLessThan(256 * 1024);
+      expect(body.inflated).toBeLessThanOrEqual(10 * 1024 * 1024);
+    }
+    expect(JSON.parse(result.out).uploaded).toEqual([
+      expect.objectContaining({ file: 'large/report.xml', accepted: 1400 }),
+    ]);
+    expect((await onlyRunOf(project.id)).counts).toMatchObject({ total: 1400, passed: 1400 });
+  }, 120_000);
 
   it('refuses, in a dry run, a report the service would refuse, naming file, line and column', async () => {
     let calls = 0;

@@ -153,7 +153,7 @@ describe('retrying fetch', () => {
     expect(s.bodies).toHaveLength(1);
   });
 
-  it('polls from 25 ms on while another shard’s identical request is in flight (409 idempotency_key_in_use), apart from the 5 attempts', async () => {
+  it('polls from 100 ms on while another shard’s identical request is in flight (409 idempotency_key_in_use), apart from the 5 attempts', async () => {
     const inFlight = () => json(409, { error: 'idempotency_key_in_use', details: {} });
     const s = scripted([
       inFlight(),
@@ -165,7 +165,9 @@ describe('retrying fetch', () => {
       json(201, {}),
     ]);
     expect((await s.call()).status).toBe(201);
-    expect(s.waits).toEqual([25, 50, 100, 1000, 200, 400, 800, 1600, 3200, 5000, 5000, 5000, 5000]);
+    expect(s.waits).toEqual([
+      100, 200, 400, 1000, 800, 1600, 3200, 5000, 5000, 5000, 5000, 5000, 5000,
+    ]);
     const conflict = scripted([json(409, { error: 'conflict', details: { reason: 'completed' } })]);
     expect((await conflict.call()).status).toBe(409);
   });

@@ -1,7 +1,8 @@
+import { gzipSync } from 'node:zlib';
 import { ReporterError, asEnvelope, foreignAnswer, serviceError } from './errors.js';
 import { oneLine } from './output.js';
 import { RETRY, backoffMs, inFlightWaitMs, retryAfterMs } from './retry.js';
-import { httpTransport, type Transport } from './transport.js';
+import { httpTransport, type Outgoing, type Transport } from './transport.js';
 
 export interface RetryOptions {
   /** Sends one attempt (default: node:http); tests script answers or count calls with it. */
@@ -95,13 +96,27 @@ async function verdictOf(response: Response): Promise<Verdict> {
   };
 }
 
+/** Bodies over this go gzipped (the service inflates them; its 10 MiB limit is the inflated size). */
+export const GZIP_OVER_BYTES = 1024 * 1024;
+
+/** The request with its body gzipped when it is over 1 MiB: compressed once, sent on every attempt. */
+export function compressed(outgoing: Outgoing): Outgoing {
+  if (!outgoing.body || outgoing.body.length <= GZIP_OVER_BYTES) return outgoing;
+  if (outgoing.headers['content-encoding'] !== undefined) return outgoing;
+  return {
+    ...outgoing,
+    headers: { ...outgoing.headers, 'content-encoding': 'gzip' },
+    body: gzipSync(outgoing.body),
+  };
+}
+
 /**
  * A `fetch` for openapi-fetch that retries as SPEC.md recommends: network errors, per-minute
  * 429s and 5xx, waiting `Retry-After` when given, else 1 s × 2^attempt + jitter (≤ 60 s), at most
  * 5 attempts. Every POST the reporter sends carries an `Idempotency-Key`, so a retry of a
  * request the service did carry out is answered with its replay, not done twice. While another
  * shard's identical request is in flight (409 `idempotency_key_in_use`) it polls for the replay
- * from 25 ms on instead: those polls are no failures and count apart. An answer that is not
+ * from 100 ms on instead: those polls are no failures and count apart. An answer that is not
  * the service's (a redirect, an HTML page) is an error about TM_URL, as are an unknown host and
  * a TLS certificate this machine does not trust (no retry mends those).
  */
@@ -112,12 +127,12 @@ export function retryingFetch(options: RetryOptions = {}): (request: Request) =>
   return async (request: Request) => {
     const url = new URL(request.url);
     const what = `${request.method} ${url.pathname}`;
-    const outgoing = {
+    const outgoing = compressed({
       method: request.method,
       url,
       headers: Object.fromEntries(request.headers),
       body: request.body ? Buffer.from(await request.arrayBuffer()) : undefined,
-    };
+    });
     let polledMs = 0;
     for (let attempt = 1, polls = 0; ;) {
       let verdict: Verdict;

@@ -5,8 +5,15 @@ import { detectCi, type CiMetadata } from './ci.js';
 import { dataOf, serviceClient, type ServiceClient } from './client.js';
 import { connectionFrom, type Env } from './config.js';
 import { ReporterError, UsageError } from './errors.js';
-import { readGate, gateLines, summaryLines, type GateReport } from './gate.js';
 import { labelOf } from './formats.js';
+import {
+  readGate,
+  readGateBeforeCompletion,
+  gateLines,
+  summaryLines,
+  type GateBeforeCompletion,
+  type GateReport,
+} from './gate.js';
 import type { RetryOptions } from './http.js';
 import { document, printer, secretsOf, type Printer } from './output.js';
 import { progressLine } from './progress.js';
@@ -14,7 +21,14 @@ import { pathRootOf } from './path-root.js';
 import { readReports, type Report } from './reports.js';
 import { completeRun, findRun, resolveRun, type TestRun } from './run.js';
 import { checkScopes, scopesToCheck } from './scopes.js';
-import { IncompleteUploadError, uploadAll, uploadReport, type Uploaded } from './upload.js';
+import {
+  IncompleteUploadError,
+  uploadAll,
+  uploadOne,
+  uploadsOf,
+  type Upload,
+  type Uploaded,
+} from './upload.js';
 
 /** What the reporter touches outside itself, so tests can run it in-process. */
 export interface Io {
@@ -46,6 +60,8 @@ interface Output {
 
 interface Outcome {
   run: TestRun;
+  /** The gate's part read before the run was completed. */
+  gateBefore?: GateBeforeCompletion;
   uploaded?: Uploaded[];
   completed?: boolean;
   gate?: GateReport;
@@ -77,7 +93,7 @@ async function finish(
         'GET /api/v1/testruns/{id}',
         await client.GET('/api/v1/testruns/{id}', { params: { path: { id: outcome.run.id } } }),
       );
-  const gate = options.gate ? await readGate(client, run) : undefined;
+  const gate = options.gate ? await readGate(client, run, outcome.gateBefore) : undefined;
   const markdown = print.file(summaryLines(run, gate, ci?.jobUrl));
   if (io.env.GITHUB_STEP_SUMMARY) appendFileSync(io.env.GITHUB_STEP_SUMMARY, markdown);
   if (options.summary) writeFileSync(path.resolve(io.cwd, options.summary), markdown);
@@ -135,24 +151,27 @@ async function submit(
   // A job run again sends a new execution, under keys of its own (upload.ts).
   const rerun = ci?.rerun ?? (command.reopen ? '--reopen' : undefined);
   const target = { runId: run.id, configuration, rerun, pathRoot };
+  const uploads = uploadsOf(reports);
   let done = 0;
   let results = 0;
   const bar = () => print.err.redraw(progressLine(done, reports.length, results));
   if (io.progressBar) bar();
-  const upload = async (report: Report) => {
-    const result = await uploadReport(client, target, report);
-    done++;
-    results += result.accepted;
-    if (io.progressBar) bar();
-    else {
-      log(
-        `[${done}/${reports.length}] ${report.file}: ${result.accepted} results${result.replayed ? ' (sent before: stored once)' : ''}`,
-      );
+  const upload = async (one: Upload) => {
+    const sent = await uploadOne(client, target, one);
+    for (const result of sent) {
+      done++;
+      results += result.accepted;
+      if (!io.progressBar) {
+        log(
+          `[${done}/${reports.length}] ${result.file}: ${result.accepted} results${result.replayed ? ' (sent before: stored once)' : ''}`,
+        );
+      }
     }
-    return result;
+    if (io.progressBar) bar();
+    return sent;
   };
   const uploaded = await uploadAll(
-    reports,
+    uploads,
     UPLOAD_CONCURRENCY,
     upload,
     `"${run.name}" (${run.id})`,
@@ -182,13 +201,22 @@ async function complete(
   const { log } = print;
   const client = clientFor(io, log);
   const ci = detectCi(io.env);
-  await checkScopes(client, scopesToCheck(command, false));
+  // No probe: finding the run changes nothing, and the gate's reads that need testruns:read and
+  // results:read are made before the run is completed.
   const run = await findRun(client, command, ci, log);
+  const gateBefore = command.gate ? await readGateBeforeCompletion(client, run.id) : undefined;
   const completed = await completeRun(client, run.id);
   log(
     completed.already ? `run "${run.name}" was completed already` : `run "${run.name}" completed`,
   );
-  return finish(client, command, { run: completed.run, completed: true }, ci, io, print);
+  return finish(
+    client,
+    command,
+    { run: completed.run, completed: true, gateBefore },
+    ci,
+    io,
+    print,
+  );
 }
 
 function outputOf(io: Io): Output {

@@ -20,9 +20,11 @@ export function retryAfterMs(header: string | null, now = Date.now()): number | 
  * Polling for the answer of another shard's identical request while it is in flight (409
  * `idempotency_key_in_use`, which names no wait): creating a run takes the service tens of
  * milliseconds, and every shard that asks meanwhile waits for it before its first upload, so
- * 25 ms × 2^poll + 0–25 ms jitter, at most 5 s between polls (a 409 costs the service little).
+ * 100 ms × 2^poll + 0–25 ms jitter, at most 5 s between polls. Not sooner: every poll is a
+ * call of the organization's monthly quota (issue 28: polls from 25 ms on were a fifth of a
+ * 4-shard pipeline's calls).
  */
-const IN_FLIGHT = { baseMs: 25, maxWaitMs: 5000, jitterMs: 25 } as const;
+const IN_FLIGHT = { baseMs: 100, maxWaitMs: 5000, jitterMs: 25 } as const;
 
 export function inFlightWaitMs(poll: number, random: () => number = Math.random): number {
   const jitter = Math.floor(random() * (IN_FLIGHT.jitterMs + 1));

@@ -41,10 +41,11 @@ const PROBES: Record<
 };
 
 /**
- * The scopes a command needs after its first write (creating the build or the run), which a
+ * The scopes a submit needs after its first write (creating the build or the run), which a
  * call of its own would find missing too late. Those it finds missing before any write, by
- * the call that needs them, need no probe: `projects:read` (the first call), `--run-id`'s
- * `testruns:read`, and `complete`'s `testruns:create` and `testruns:update` (its only write).
+ * the call that needs them, need no probe: `projects:read` (the first call) and `--run-id`'s
+ * `testruns:read`. `complete` needs none: finding the run changes nothing, and it reads the
+ * gate's rules and failure groups before completing the run (main.ts).
  */
 export function scopesToCheck(
   command: Exclude<Command, { name: 'help' }>,

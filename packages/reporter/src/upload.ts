@@ -1,6 +1,8 @@
 import { dataOf, replayed, type ServiceClient } from './client.js';
+import type { DocumentFormat } from './formats.js';
 import { ReporterError, asEnvelope } from './errors.js';
 import { idempotencyKey } from './keys.js';
+import { packJunit, type JunitBody, type JunitReport } from './pack.js';
 import { batchesOf, type Report } from './reports.js';
 
 export interface Uploaded {
@@ -35,60 +37,156 @@ function refuseClosedRun(result: { error?: unknown; response: Response }) {
   );
 }
 
+/** A report document of another format than JUnit (CONTRACT §14): sent as it is, alone. */
+type DocumentReport = Extract<Report, { bytes: Buffer }>;
+/** Result items: a JSON results file's, an Allure folder's. */
+type ItemsReport = Extract<Report, { items: unknown }>;
+
 /**
- * Sends one report to the run. A report document goes as is to `POST /results/ingest`, its
- * format named, with the path root; result items (a JSON file's, an Allure folder's) go to
- * `POST /testruns/{id}/results` in calls of at most 5,000. Each call's `Idempotency-Key` is
- * derived from the run, the configuration, the path root and the file's content (and the
- * batch), so sending the same file again, from a retry, a second submit or another shard,
- * stores nothing twice.
+ * What is stored or not as one: JUnit reports packed into bodies (pack.ts: several reports in
+ * one, or one large report in several), one document of another format, or one items report's
+ * calls.
  */
-export async function uploadReport(
+export type Upload =
+  | { kind: 'junit'; reports: JunitReport[]; bodies: JunitBody[] }
+  | { kind: 'document'; reports: [DocumentReport]; report: DocumentReport }
+  | { kind: 'items'; reports: [ItemsReport]; report: ItemsReport };
+
+const isJunit = (report: Report): report is JunitReport => report.kind === 'junit';
+
+/** The job's reports as uploads, in the order of their files. */
+export function uploadsOf(reports: Report[]): Upload[] {
+  const uploads: Upload[] = [];
+  for (const body of packJunit(reports.filter(isJunit))) {
+    const last = uploads.at(-1);
+    // The parts of one large report are stored or not together, like a JSON file's calls.
+    if (body.part && body.part.index > 0 && last?.kind === 'junit') last.bodies.push(body);
+    else uploads.push({ kind: 'junit', reports: body.reports, bodies: [body] });
+  }
+  for (const report of reports) {
+    if (isJunit(report)) continue;
+    if ('bytes' in report) uploads.push({ kind: 'document', reports: [report], report });
+    else uploads.push({ kind: 'items', reports: [report], report });
+  }
+  const order = new Map(reports.map((r, i) => [r, i]));
+  return uploads.sort((a, b) => (order.get(a.reports[0]) ?? 0) - (order.get(b.reports[0]) ?? 0));
+}
+
+/**
+ * The `Idempotency-Key` of a call: derived from the run, what the call carries (its files'
+ * content hashes, and which part or batch) and the configuration, so sending the same files
+ * again, from a retry, a second submit or another shard, stores nothing twice.
+ */
+function keyOf(target: UploadTarget, kind: string, ...identity: string[]): string {
+  const { runId, configuration, rerun, pathRoot } = target;
+  return idempotencyKey(
+    kind,
+    runId,
+    ...identity,
+    ...(configuration === undefined ? [] : [`configuration:${configuration}`]),
+    ...(rerun === undefined ? [] : [`rerun:${rerun}`]),
+    ...(pathRoot ? [`path_root:${pathRoot}`] : []),
+  );
+}
+
+/** `POST /results/ingest`'s query for a document of `format` into the target's run. */
+function ingestQuery(target: UploadTarget, format: DocumentFormat) {
+  const { runId, configuration, pathRoot } = target;
+  return {
+    test_run_id: runId,
+    format,
+    ...(configuration && { configuration }),
+    ...(pathRoot && { path_root: pathRoot }),
+  };
+}
+
+const uploadedOf = (report: Report): Uploaded => ({
+  file: report.file,
+  kind: report.kind,
+  accepted: 0,
+  created_test_cases: 0,
+  replayed: 0,
+});
+
+/** Says how much of an upload of several calls was stored when a later call failed. */
+function storedInPart(error: unknown, index: number, calls: number, accepted: number): unknown {
+  if (index === 0 || !(error instanceof ReporterError)) return error;
+  return new ReporterError(
+    `${error.message} (its first ${index} of ${calls} calls were stored: ${accepted} results)`,
+  );
+}
+
+/**
+ * Sends JUnit bodies to `POST /results/ingest`. A body of several reports is answered for all
+ * of them: each file is told its own test cases as accepted, and the first the body's new cases.
+ */
+async function uploadJunit(
   client: ServiceClient,
   target: UploadTarget,
-  report: Report,
-): Promise<Uploaded> {
-  const { runId, configuration, pathRoot } = target;
-  const keyOf = (kind: string, ...parts: string[]) =>
-    idempotencyKey(
-      kind,
-      runId,
-      report.hash,
-      ...parts,
-      ...(configuration === undefined ? [] : [`configuration:${configuration}`]),
-      ...(target.rerun === undefined ? [] : [`rerun:${target.rerun}`]),
-    );
-  const uploaded: Uploaded = {
-    file: report.file,
-    kind: report.kind,
-    accepted: 0,
-    created_test_cases: 0,
-    replayed: 0,
-  };
-  if ('bytes' in report) {
-    const result = await client.POST('/api/v1/results/ingest', {
-      params: {
-        query: {
-          test_run_id: runId,
-          format: report.kind,
-          ...(configuration && { configuration }),
-          ...(pathRoot && { path_root: pathRoot }),
+  upload: Extract<Upload, { kind: 'junit' }>,
+): Promise<Uploaded[]> {
+  const uploaded = upload.reports.map(uploadedOf);
+  const files = upload.reports.map((r) => r.file).join(', ');
+  for (const [index, body] of upload.bodies.entries()) {
+    try {
+      const result = await client.POST('/api/v1/results/ingest', {
+        params: { query: ingestQuery(target, 'junit') },
+        body: body.body as unknown as string,
+        bodySerializer: (sent: unknown) => sent as string,
+        headers: {
+          'Content-Type': 'application/xml',
+          'Idempotency-Key': keyOf(target, 'junit', ...body.identity),
         },
-      },
-      body: report.bytes as unknown as string,
-      bodySerializer: (body: unknown) => body as string,
-      headers: {
-        'Content-Type': report.contentType,
-        'Idempotency-Key': keyOf(report.kind, ...(pathRoot ? [`path_root:${pathRoot}`] : [])),
-      },
-    });
-    refuseClosedRun(result);
-    const data = dataOf(`POST /api/v1/results/ingest (${report.file})`, result);
-    uploaded.accepted = data.accepted;
-    uploaded.created_test_cases = data.created_test_cases;
-    if (replayed(result.response)) uploaded.replayed++;
-    return uploaded;
+      });
+      refuseClosedRun(result);
+      const data = dataOf(`POST /api/v1/results/ingest (${files})`, result);
+      const again = replayed(result.response) ? 1 : 0;
+      if (uploaded.length === 1) uploaded[0].accepted += data.accepted;
+      else for (const [i, report] of upload.reports.entries()) uploaded[i].accepted = report.cases;
+      uploaded[0].created_test_cases += data.created_test_cases;
+      for (const u of uploaded) u.replayed += again;
+    } catch (error) {
+      throw storedInPart(error, index, upload.bodies.length, uploaded[0].accepted);
+    }
   }
+  return uploaded;
+}
+
+/** Sends a document of another format as it is to `POST /results/ingest`, its format named. */
+async function uploadDocument(
+  client: ServiceClient,
+  target: UploadTarget,
+  report: DocumentReport,
+): Promise<Uploaded[]> {
+  const uploaded = uploadedOf(report);
+  const result = await client.POST('/api/v1/results/ingest', {
+    params: { query: ingestQuery(target, report.kind) },
+    body: report.bytes as unknown as string,
+    bodySerializer: (sent: unknown) => sent as string,
+    headers: {
+      'Content-Type': report.contentType,
+      'Idempotency-Key': keyOf(target, report.kind, report.hash),
+    },
+  });
+  refuseClosedRun(result);
+  const data = dataOf(`POST /api/v1/results/ingest (${report.file})`, result);
+  uploaded.accepted = data.accepted;
+  uploaded.created_test_cases = data.created_test_cases;
+  if (replayed(result.response)) uploaded.replayed++;
+  return [uploaded];
+}
+
+/**
+ * Sends result items (a JSON file's, an Allure folder's) to `POST /testruns/{id}/results` in
+ * calls of at most 5,000.
+ */
+async function uploadItems(
+  client: ServiceClient,
+  target: UploadTarget,
+  report: ItemsReport,
+): Promise<Uploaded[]> {
+  const { runId, configuration } = target;
+  const uploaded = uploadedOf(report);
   const batches = batchesOf(report.items);
   for (const [index, batch] of batches.entries()) {
     let result;
@@ -96,22 +194,31 @@ export async function uploadReport(
       result = await client.POST('/api/v1/testruns/{id}/results', {
         params: { path: { id: runId } },
         body: { results: batch, ...(configuration && { configuration }) },
-        headers: { 'Idempotency-Key': keyOf('results', `${index}/${batches.length}`) },
+        headers: {
+          'Idempotency-Key': keyOf(target, 'results', report.hash, `${index}/${batches.length}`),
+        },
       });
       refuseClosedRun(result);
       const data = dataOf(`POST /api/v1/testruns/{id}/results (${report.file})`, result);
       uploaded.accepted += data.accepted;
       uploaded.created_test_cases += data.created_test_cases;
     } catch (error) {
-      // A file of several calls may be stored in part: say how much of it was.
-      if (index === 0 || !(error instanceof ReporterError)) throw error;
-      throw new ReporterError(
-        `${error.message} (its first ${index} of ${batches.length} calls were stored: ${uploaded.accepted} results)`,
-      );
+      throw storedInPart(error, index, batches.length, uploaded.accepted);
     }
     if (replayed(result.response)) uploaded.replayed++;
   }
-  return uploaded;
+  return [uploaded];
+}
+
+/** Sends one upload to the run; answers for each of its files. */
+export function uploadOne(
+  client: ServiceClient,
+  target: UploadTarget,
+  upload: Upload,
+): Promise<Uploaded[]> {
+  if (upload.kind === 'junit') return uploadJunit(client, target, upload);
+  if (upload.kind === 'document') return uploadDocument(client, target, upload.report);
+  return uploadItems(client, target, upload.report);
 }
 
 /** A submit whose reports were not all stored: which were, which not and why. */
@@ -134,41 +241,45 @@ function reasonOf(error: unknown): string {
 }
 
 /**
- * Sends every report, at most `concurrency` at a time, in their order. After a report fails, no
+ * Sends every upload, at most `concurrency` at a time, in their order. After one fails, no
  * other is started, and the ones on their way are awaited: the error then names exactly the
  * reports the service stored and those it did not, so that the same submit can be run again
  * (the stored ones are answered with their replay, not stored twice).
  */
 export async function uploadAll(
-  reports: Report[],
+  uploads: Upload[],
   concurrency: number,
-  upload: (report: Report) => Promise<Uploaded>,
+  upload: (upload: Upload) => Promise<Uploaded[]>,
   /** How the run is named in the error: `"e2e" (<id>)`. */
   runName: string,
 ): Promise<Uploaded[]> {
   const failures = new Map<number, string>();
-  const results = await mapConcurrently(reports, concurrency, async (report, index) => {
+  const results = await mapConcurrently(uploads, concurrency, async (one, index) => {
     if (failures.size > 0) return undefined;
     try {
-      return await upload(report);
+      return await upload(one);
     } catch (error) {
       failures.set(index, reasonOf(error));
       return undefined;
     }
   });
-  if (failures.size === 0) return results as Uploaded[];
-  const stored = results.filter((r): r is Uploaded => r !== undefined);
-  const notStored = reports.flatMap((report, index) =>
+  const stored = results.flatMap((r) => r ?? []);
+  if (failures.size === 0) return stored;
+  const notStored = uploads.flatMap((one, index) =>
     results[index] === undefined
-      ? [{ file: report.file, error: failures.get(index) ?? 'not sent (an earlier report failed)' }]
+      ? one.reports.map((report) => ({
+          file: report.file,
+          error: failures.get(index) ?? 'not sent (an earlier report failed)',
+        }))
       : [],
   );
+  const total = stored.length + notStored.length;
   const again =
     stored.length === 0
       ? 'none was'
       : `the ${stored.length} stored already are answered with their replay, not stored twice`;
   throw new IncompleteUploadError(
-    `${notStored.length} of ${reports.length} reports were not stored in run ${runName}: run the same submit again (${again}).`,
+    `${notStored.length} of ${total} reports were not stored in run ${runName}: run the same submit again (${again}).`,
     stored,
     notStored,
   );

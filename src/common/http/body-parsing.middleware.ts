@@ -97,6 +97,32 @@ const parseJson = express.json({
 const parseXml = express.text({ limit: MAX_BODY_BYTES, type: () => true, verify: keepRawBody });
 
 /**
+ * A compressed body's errors in the envelope: one that inflates past the limit says that the
+ * limit is of the inflated body and where inflating stopped (the bytes sent may be far under
+ * it); one that does not inflate (zlib's `Z_DATA_ERROR`) is a 400 naming the body, not a 500.
+ */
+function compressedBodyError(req: Request, error: unknown): ApiError | undefined {
+  if (!isCompressed(req)) return undefined;
+  const { type, received, code } = error as { type?: unknown; received?: unknown; code?: unknown };
+  const encoding = req.get('content-encoding')?.trim();
+  if (typeof code === 'string' && code.startsWith('Z_')) {
+    return ApiError.invalidField(
+      'body',
+      `The request body is not valid ${encoding} data (${code}).`,
+    );
+  }
+  if (type !== 'entity.too.large') return undefined;
+  const sent = Number(req.get('content-length'));
+  const inflated = typeof received === 'number' ? received : MAX_BODY_BYTES + 1;
+  return new ApiError(
+    413,
+    ErrorCode.PayloadTooLarge,
+    `The request body inflates to more than ${MAX_BODY_BYTES} bytes (10 MiB), the limit, which applies to the inflated body: inflating stopped at ${inflated} bytes${sent > 0 ? `, from ${sent} bytes sent ${encoding}` : ''}. Send it in several calls.`,
+    { limit: MAX_BODY_BYTES },
+  );
+}
+
+/**
  * Reads and parses the body of `kind` into `req.body`: JSON refused (400) when nested deeper
  * than CONTRACT §1 allows, or (413) when its lists outgrow the route's `@ListsInBodyAtMost`; size and syntax errors are turned into the envelope by
  * the exception filter.
@@ -105,7 +131,7 @@ export function readBody(req: Request, res: Response, kind: BodyKind): Promise<v
   const parse: RequestHandler = kind === 'xml' ? parseXml : parseJson;
   return new Promise((resolve, reject) =>
     parse(req, res, (error?: unknown) => {
-      if (error !== undefined) return reject(error);
+      if (error !== undefined) return reject(compressedBodyError(req, error) ?? error);
       if (req.bodyNeedsDepthCheck && valueNestsDeeperThan(req.body)) return reject(tooDeep());
       resolve();
     }),
