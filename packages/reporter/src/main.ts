@@ -18,7 +18,7 @@ import type { RetryOptions } from './http.js';
 import { document, printer, secretsOf, type Printer } from './output.js';
 import { progressLine } from './progress.js';
 import { pathRootOf } from './path-root.js';
-import { readReports, type Report } from './reports.js';
+import { readReports } from './reports.js';
 import { completeRun, findRun, resolveRun, type TestRun } from './run.js';
 import { checkScopes, scopesToCheck } from './scopes.js';
 import {
