@@ -766,7 +766,7 @@ UPDATE test_run SET total = total + $2, passed = passed + $3, failed = failed + 
 SELECT id, automation_id FROM test_case WHERE project_id = $1 AND automation_id = ANY($2::text[]);
 
 -- results.copyCurrent
-COPY test_run_case (test_run_id, test_case_id, configuration, result_id, status, flaky) FROM STDIN;
+COPY test_run_case (test_run_id, test_case_id, configuration, result_id, status, flaky, result_created_at) FROM STDIN;
 
 -- results.copyNewCases
 COPY test_case (id, organization_id, project_id, title, automation_id, section) FROM STDIN;
@@ -873,14 +873,40 @@ WITH searched AS MATERIALIZED (
   SELECT coalesce((SELECT count(*) FROM searched), 0)::int AS total;
 
 -- results.releasesLatestStatusCounts
-SELECT release_id, status, count(*)::int AS n FROM (
-    SELECT DISTINCT ON (t.release_id, c.test_case_id, c.configuration) t.release_id, c.status
-      FROM test_run_case c
-      JOIN test_run t ON t.id = c.test_run_id
-      JOIN test_result r ON r.id = c.result_id
-     WHERE t.release_id = ANY($1::uuid[])
-     ORDER BY t.release_id, c.test_case_id, c.configuration, r.created_at DESC, r.id DESC
-  ) latest GROUP BY release_id, status;
+WITH slots AS (
+    SELECT run.release_id, c.test_case_id, c.configuration,
+           max(c.result_created_at) FILTER (WHERE c.status = 'passed') AS passed,
+           max(c.result_created_at) FILTER (WHERE c.status = 'failed') AS failed,
+           max(c.result_created_at) FILTER (WHERE c.status = 'blocked') AS blocked,
+           max(c.result_created_at) FILTER (WHERE c.status = 'skipped') AS skipped,
+           max(c.result_created_at) FILTER (WHERE c.status = 'retest') AS retest,
+           max(c.result_created_at) FILTER (WHERE c.status = 'untested') AS untested
+      FROM test_run run
+     CROSS JOIN LATERAL (
+           SELECT c.test_case_id, c.configuration, c.status, c.result_created_at
+             FROM test_run_case c WHERE c.test_run_id = run.id OFFSET 0
+           ) c
+     WHERE run.release_id = ANY($1::uuid[])
+     GROUP BY run.release_id, c.test_case_id, c.configuration
+  ),
+  latest AS (
+    SELECT s.release_id, s.test_case_id, s.configuration, v.status, v.stored_at
+      FROM slots s
+     CROSS JOIN LATERAL (VALUES ('passed'::result_status, s.passed), ('failed'::result_status, s.failed), ('blocked'::result_status, s.blocked), ('skipped'::result_status, s.skipped), ('retest'::result_status, s.retest), ('untested'::result_status, s.untested)) v(status, stored_at)
+     WHERE v.stored_at = greatest(s.passed, s.failed, s.blocked, s.skipped, s.retest, s.untested)
+  )
+  SELECT release_id, status, count(*)::int AS n FROM (
+    SELECT l.release_id,
+           CASE WHEN count(*) = 1 THEN min(l.status) ELSE (
+             SELECT c.status FROM test_run run
+               JOIN test_run_case c ON c.test_run_id = run.id
+                AND c.test_case_id = l.test_case_id AND c.configuration = l.configuration
+              WHERE run.release_id = l.release_id AND c.result_created_at = max(l.stored_at)
+              ORDER BY c.result_id DESC LIMIT 1
+           ) END AS status
+      FROM latest l
+     GROUP BY l.release_id, l.test_case_id, l.configuration
+  ) slot GROUP BY release_id, status;
 
 -- results.runConfigurations
 SELECT configuration, count(*)::int AS results FROM test_run_case
@@ -904,13 +930,14 @@ ROLLBACK TO SAVEPOINT create_cases;
 
 -- results.upsertCurrent
 WITH changed AS (
-    INSERT INTO test_run_case AS c (test_run_id, test_case_id, configuration, result_id, status, flaky)
-    SELECT $1, x.test_case_id, x.configuration, x.id, x.status, x.flaky
+    INSERT INTO test_run_case AS c (test_run_id, test_case_id, configuration, result_id, status, flaky, result_created_at)
+    SELECT $1, x.test_case_id, x.configuration, x.id, x.status, x.flaky, $7
       FROM unnest($2::uuid[], $3::text[], $4::uuid[], $5::result_status[], $6::boolean[])
            WITH ORDINALITY AS x(test_case_id, configuration, id, status, flaky, n)
      ORDER BY x.n
     ON CONFLICT (test_run_id, test_case_id, configuration) DO UPDATE
        SET result_id = EXCLUDED.result_id, status = EXCLUDED.status, flaky = EXCLUDED.flaky,
+           result_created_at = EXCLUDED.result_created_at,
            replaced_status = c.status, replaced_flaky = c.flaky
     RETURNING c.status, c.flaky, xmax = 0 AS created, c.replaced_status, c.replaced_flaky
   )
