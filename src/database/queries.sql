@@ -792,10 +792,14 @@ SELECT id FROM test_case WHERE project_id = $1 AND id = ANY($2::uuid[]);
 
 -- results.list.current
 SELECT result."id" AS "id", result."created_at" AS "createdAt", result."organization_id" AS "organizationId", result."test_run_id" AS "testRunId", result."test_case_id" AS "testCaseId", result."status" AS "status", result."duration_ms" AS "durationMs", result."message" AS "message", result."defects" AS "defects", result."failure_type" AS "failureType", result."stack_trace" AS "stackTrace", result."signature" AS "signature", result."retries" AS "retries", result."flaky" AS "flaky", result."executed_at" AS "executedAt", result."configuration" AS "configuration", result."attempts" AS "attempts", result."seq" AS "seq",
-        coalesce((SELECT count(*) FROM test_run_case c WHERE c.test_run_id = $1
+        coalesce((SELECT CASE WHEN $3::uuid IS NULL AND $4::text IS NULL
+      THEN (SELECT CASE $2::result_status WHEN 'passed' THEN run.passed WHEN 'failed' THEN run.failed WHEN 'blocked' THEN run.blocked WHEN 'skipped' THEN run.skipped WHEN 'retest' THEN run.retest WHEN 'untested' THEN run.untested
+                   ELSE run.total END
+              FROM test_run run WHERE run.id = $1)
+      ELSE (SELECT count(*) FROM test_run_case c WHERE c.test_run_id = $1
       AND ($2::result_status IS NULL OR c.status = $2)
       AND ($3::uuid IS NULL OR c.test_case_id = $3)
-      AND ($4::text IS NULL OR c.configuration = $4)), 0)::int AS pagination_total
+      AND ($4::text IS NULL OR c.configuration = $4)) END), 0)::int AS pagination_total
    FROM test_result result
   WHERE result.test_run_id = $1
     AND (SELECT c.result_id = result.id AND ($2::result_status IS NULL OR c.status = $2)
@@ -808,10 +812,14 @@ SELECT result."id" AS "id", result."created_at" AS "createdAt", result."organiza
   LIMIT $5 OFFSET $6;
 
 -- results.list.current.total
-SELECT coalesce((SELECT count(*) FROM test_run_case c WHERE c.test_run_id = $1
+SELECT coalesce((SELECT CASE WHEN $3::uuid IS NULL AND $4::text IS NULL
+  THEN (SELECT CASE $2::result_status WHEN 'passed' THEN run.passed WHEN 'failed' THEN run.failed WHEN 'blocked' THEN run.blocked WHEN 'skipped' THEN run.skipped WHEN 'retest' THEN run.retest WHEN 'untested' THEN run.untested
+               ELSE run.total END
+          FROM test_run run WHERE run.id = $1)
+  ELSE (SELECT count(*) FROM test_run_case c WHERE c.test_run_id = $1
   AND ($2::result_status IS NULL OR c.status = $2)
   AND ($3::uuid IS NULL OR c.test_case_id = $3)
-  AND ($4::text IS NULL OR c.configuration = $4)), 0)::int AS total;
+  AND ($4::text IS NULL OR c.configuration = $4)) END), 0)::int AS total;
 
 -- results.list.history
 SELECT result."id" AS "id", result."created_at" AS "createdAt", result."organization_id" AS "organizationId", result."test_run_id" AS "testRunId", result."test_case_id" AS "testCaseId", result."status" AS "status", result."duration_ms" AS "durationMs", result."message" AS "message", result."defects" AS "defects", result."failure_type" AS "failureType", result."stack_trace" AS "stackTrace", result."signature" AS "signature", result."retries" AS "retries", result."flaky" AS "flaky", result."executed_at" AS "executedAt", result."configuration" AS "configuration", result."attempts" AS "attempts", result."seq" AS "seq",

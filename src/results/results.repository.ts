@@ -121,6 +121,17 @@ const CURRENT_OF_RUN = `c.test_run_id = $1
             AND ($4::text IS NULL OR c.configuration = $4)`;
 
 /**
+ * How many of run $1's current results `CURRENT` lists: filtered by status ($2) alone, or not
+ * at all, the run's own counts say it (one row, kept exact with every batch, CONTRACT §6);
+ * filtered by case or configuration, they are counted in `test_run_case` alone.
+ */
+const CURRENT_TOTAL = `SELECT CASE WHEN $3::uuid IS NULL AND $4::text IS NULL
+            THEN (SELECT CASE $2::result_status ${RESULT_STATUSES.map((s) => `WHEN '${s}' THEN run.${s}`).join(' ')}
+                         ELSE run.total END
+                    FROM test_run run WHERE run.id = $1)
+            ELSE (SELECT count(*) FROM test_run_case c WHERE ${CURRENT_OF_RUN}) END`;
+
+/**
  * Every result of run $1 with status $2, of case $3, in configuration $4 and whose case's title
  * or automation id contains pattern $5 (from `likePattern`), each left out when null, each
  * slot's current one or not. The run's own cases are few beside the project's: each is checked
@@ -146,10 +157,10 @@ const HISTORY = pagedSql('results.list.history', {
  * the current result's status). Written as a join, the planner may read that row by the run
  * alone (see `ResultsRepository.page`). As a yes-or-no subquery it stays opaque to the planner,
  * which then guesses half the run's results pass it, not one, and reads the run newest first
- * by its index until the page is full instead of sorting it all. The total counts
- * `test_run_case` alone.
+ * by its index until the page is full instead of sorting it all. The total is
+ * `CURRENT_TOTAL`.
  */
-const CURRENT = pagedSql('results.list.current', {
+export const CURRENT = pagedSql('results.list.current', {
   select: SELECT_RESULT,
   from: 'test_result result',
   where: `result.test_run_id = $1
@@ -160,7 +171,7 @@ const CURRENT = pagedSql('results.list.current', {
           AND ($3::uuid IS NULL OR result.test_case_id = $3)
           AND ($4::text IS NULL OR result.configuration = $4)`,
   orderBy: NEWEST_FIRST,
-  total: `SELECT count(*) FROM test_run_case c WHERE ${CURRENT_OF_RUN}`,
+  total: CURRENT_TOTAL,
 });
 
 /**
