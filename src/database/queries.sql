@@ -490,17 +490,17 @@ WITH case_runs AS MATERIALIZED (
     FROM test_run_case trc
     WHERE trc.test_case_id = $1 AND ($3::uuid IS NULL OR trc.test_run_id = $3)
       AND ($10::varchar IS NULL OR trc.configuration = $10)
+      AND ($4::varchar IS NULL OR EXISTS (
+            SELECT 1 FROM test_run run JOIN build ON build.id = run.build_id
+             WHERE run.id = trc.test_run_id AND build.branch = $4))
   ),
   matches AS MATERIALIZED (
-    SELECT result.id, coalesce(result.executed_at, result.created_at) AS happened_at,
-           run.name AS test_run_name, build.branch, build.commit_sha
+    SELECT result.id, result.test_run_id,
+           coalesce(result.executed_at, result.created_at) AS happened_at
     FROM case_runs
-    JOIN test_run run ON run.id = case_runs.test_run_id AND run.organization_id = $2
-    LEFT JOIN build ON build.id = run.build_id
     JOIN test_result result
       ON result.test_run_id = case_runs.test_run_id AND result.test_case_id = $1
-    WHERE ($4::varchar IS NULL OR build.branch = $4)
-      AND ($5::result_status IS NULL OR result.status = $5)
+    WHERE ($5::result_status IS NULL OR result.status = $5)
       AND ($6::timestamptz IS NULL OR result.created_at > $6)
       AND ($7::timestamptz IS NULL OR result.created_at < $7)
       AND ($10::varchar IS NULL OR result.configuration = $10)
@@ -514,11 +514,13 @@ WITH case_runs AS MATERIALIZED (
            result.executed_at, result.created_at, result.failure_type, result.stack_trace,
            result.signature, nullif(result.configuration, '') AS configuration,
            coalesce(result.attempts, '[]'::jsonb) AS attempts,
-           m.test_run_name, m.branch, m.commit_sha
+           run.name AS test_run_name, build.branch, build.commit_sha
     FROM (
       SELECT * FROM matches ORDER BY happened_at DESC, id DESC LIMIT $8 OFFSET $9
     ) m
     JOIN test_result result ON result.id = m.id
+    JOIN test_run run ON run.id = m.test_run_id AND run.organization_id = $2
+    LEFT JOIN build ON build.id = run.build_id
     ORDER BY m.happened_at DESC, m.id DESC
   ) page ON true;
 
