@@ -3,8 +3,8 @@ import { MigrationInterface, QueryRunner } from 'typeorm';
 /**
  * Each slot's current result in a run (`test_run_case`) keeps when that result was stored, so
  * a release's progress reads its runs' rows alone instead of looking up each result for its
- * time (issue 29). Existing rows take it from their result: one pass over the table, about
- * a minute per 10 million rows, which leaves a dead version of each row for VACUUM.
+ * time (issue 29). Existing rows take it from their result: one UPDATE of every row, joined
+ * to its result by key, which leaves a dead version of each row for VACUUM.
  */
 export class CurrentResultsKeepTheirTime1795800000000 implements MigrationInterface {
   name = 'CurrentResultsKeepTheirTime1795800000000';
