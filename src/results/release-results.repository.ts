@@ -12,8 +12,11 @@ import { RESULT_STATUSES, type ResultStatus } from './entities/result-status.js'
  * - `slots`: each of the release's runs is read alone, by the first column of its key
  *   (`OFFSET 0` keeps the subquery a loop over the runs, so no plan, with or without
  *   statistics, scans `test_run_case` for them), and its rows carry their result's storage
- *   time, so no result is looked up. The slots are then grouped by hashing, not sorted: for
- *   each slot and status, the latest time a current row of that status was stored.
+ *   time, so no result is looked up. The slots are then grouped, one row each: for each
+ *   slot and status, the latest time a current row of that status was stored. (Without
+ *   statistics PostgreSQL hashes them; with statistics of a large table it expects as many
+ *   slots as the table has cases, and sorts the release's rows instead: still only the
+ *   release's, but that sort is what remains of the cost at millions of results.)
  * - `latest`: the status (or statuses, when two runs stored the slot's results at the same
  *   millisecond) whose time is the slot's latest.
  * - a tie, rare, is decided by result id among the slot's rows of that time, read by their key.
