@@ -349,7 +349,7 @@ export async function seed(client, { organizationId, projectId, releaseId }, opt
       const caseId = seedPlan.caseIds[res.index];
       // Results arrive in 1,000-result batches, 20 s apart: a batch shares its created_at.
       const batchAt = created + 60_000 + Math.floor(k / 1000) * 20_000;
-      runCase += `${run.id}\t${caseId}\t${resultId}\t${res.status}\t${res.flaky ? 't' : 'f'}\n`;
+      runCase += `${run.id}\t${caseId}\t${resultId}\t${res.status}\t${res.flaky ? 't' : 'f'}\t${iso(batchAt)}\n`;
       const f = res.failure;
       result += `${resultId}\t${organizationId}\t${run.id}\t${caseId}\t${res.status}\t${res.duration}\t${escape(f ? f.message : res.message)}\t{}\t${escape(f?.type)}\t${escape(f?.stack)}\t${escape(f?.signature)}\t${res.retries}\t${res.flaky ? 't' : 'f'}\t${iso(batchAt - 1000 - (k % 1000) * 10)}\t${iso(batchAt)}\n`;
       if (result.length > 1_000_000) {
@@ -374,7 +374,7 @@ export async function seed(client, { organizationId, projectId, releaseId }, opt
         iso(created + 41 * 60_000), run.n + 1,
       ],
     );
-    await copy(client, 'COPY test_run_case (test_run_id, test_case_id, result_id, status, flaky) FROM STDIN', runCases);
+    await copy(client, 'COPY test_run_case (test_run_id, test_case_id, result_id, status, flaky, result_created_at) FROM STDIN', runCases);
     await copy(
       client,
       'COPY test_result (id, organization_id, test_run_id, test_case_id, status, duration_ms, message, defects, failure_type, stack_trace, signature, retries, flaky, executed_at, created_at) FROM STDIN',

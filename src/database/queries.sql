@@ -490,17 +490,17 @@ WITH case_runs AS MATERIALIZED (
     FROM test_run_case trc
     WHERE trc.test_case_id = $1 AND ($3::uuid IS NULL OR trc.test_run_id = $3)
       AND ($10::varchar IS NULL OR trc.configuration = $10)
+      AND ($4::varchar IS NULL OR EXISTS (
+            SELECT 1 FROM test_run run JOIN build ON build.id = run.build_id
+             WHERE run.id = trc.test_run_id AND build.branch = $4))
   ),
   matches AS MATERIALIZED (
-    SELECT result.id, coalesce(result.executed_at, result.created_at) AS happened_at,
-           run.name AS test_run_name, build.branch, build.commit_sha
+    SELECT result.id, result.test_run_id,
+           coalesce(result.executed_at, result.created_at) AS happened_at
     FROM case_runs
-    JOIN test_run run ON run.id = case_runs.test_run_id AND run.organization_id = $2
-    LEFT JOIN build ON build.id = run.build_id
     JOIN test_result result
       ON result.test_run_id = case_runs.test_run_id AND result.test_case_id = $1
-    WHERE ($4::varchar IS NULL OR build.branch = $4)
-      AND ($5::result_status IS NULL OR result.status = $5)
+    WHERE ($5::result_status IS NULL OR result.status = $5)
       AND ($6::timestamptz IS NULL OR result.created_at > $6)
       AND ($7::timestamptz IS NULL OR result.created_at < $7)
       AND ($10::varchar IS NULL OR result.configuration = $10)
@@ -514,11 +514,13 @@ WITH case_runs AS MATERIALIZED (
            result.executed_at, result.created_at, result.failure_type, result.stack_trace,
            result.signature, nullif(result.configuration, '') AS configuration,
            coalesce(result.attempts, '[]'::jsonb) AS attempts,
-           m.test_run_name, m.branch, m.commit_sha
+           run.name AS test_run_name, build.branch, build.commit_sha
     FROM (
       SELECT * FROM matches ORDER BY happened_at DESC, id DESC LIMIT $8 OFFSET $9
     ) m
     JOIN test_result result ON result.id = m.id
+    JOIN test_run run ON run.id = m.test_run_id AND run.organization_id = $2
+    LEFT JOIN build ON build.id = run.build_id
     ORDER BY m.happened_at DESC, m.id DESC
   ) page ON true;
 
@@ -766,7 +768,7 @@ UPDATE test_run SET total = total + $2, passed = passed + $3, failed = failed + 
 SELECT id, automation_id FROM test_case WHERE project_id = $1 AND automation_id = ANY($2::text[]);
 
 -- results.copyCurrent
-COPY test_run_case (test_run_id, test_case_id, configuration, result_id, status, flaky) FROM STDIN;
+COPY test_run_case (test_run_id, test_case_id, configuration, result_id, status, flaky, result_created_at) FROM STDIN;
 
 -- results.copyNewCases
 COPY test_case (id, organization_id, project_id, title, automation_id, section) FROM STDIN;
@@ -792,10 +794,14 @@ SELECT id FROM test_case WHERE project_id = $1 AND id = ANY($2::uuid[]);
 
 -- results.list.current
 SELECT result."id" AS "id", result."created_at" AS "createdAt", result."organization_id" AS "organizationId", result."test_run_id" AS "testRunId", result."test_case_id" AS "testCaseId", result."status" AS "status", result."duration_ms" AS "durationMs", result."message" AS "message", result."defects" AS "defects", result."failure_type" AS "failureType", result."stack_trace" AS "stackTrace", result."signature" AS "signature", result."retries" AS "retries", result."flaky" AS "flaky", result."executed_at" AS "executedAt", result."configuration" AS "configuration", result."attempts" AS "attempts", result."seq" AS "seq",
-        coalesce((SELECT count(*) FROM test_run_case c WHERE c.test_run_id = $1
+        coalesce((SELECT CASE WHEN $3::uuid IS NULL AND $4::text IS NULL
+      THEN (SELECT CASE $2::result_status WHEN 'passed' THEN run.passed WHEN 'failed' THEN run.failed WHEN 'blocked' THEN run.blocked WHEN 'skipped' THEN run.skipped WHEN 'retest' THEN run.retest WHEN 'untested' THEN run.untested
+                   ELSE run.total END
+              FROM test_run run WHERE run.id = $1)
+      ELSE (SELECT count(*) FROM test_run_case c WHERE c.test_run_id = $1
       AND ($2::result_status IS NULL OR c.status = $2)
       AND ($3::uuid IS NULL OR c.test_case_id = $3)
-      AND ($4::text IS NULL OR c.configuration = $4)), 0)::int AS pagination_total
+      AND ($4::text IS NULL OR c.configuration = $4)) END), 0)::int AS pagination_total
    FROM test_result result
   WHERE result.test_run_id = $1
     AND (SELECT c.result_id = result.id AND ($2::result_status IS NULL OR c.status = $2)
@@ -808,10 +814,14 @@ SELECT result."id" AS "id", result."created_at" AS "createdAt", result."organiza
   LIMIT $5 OFFSET $6;
 
 -- results.list.current.total
-SELECT coalesce((SELECT count(*) FROM test_run_case c WHERE c.test_run_id = $1
+SELECT coalesce((SELECT CASE WHEN $3::uuid IS NULL AND $4::text IS NULL
+  THEN (SELECT CASE $2::result_status WHEN 'passed' THEN run.passed WHEN 'failed' THEN run.failed WHEN 'blocked' THEN run.blocked WHEN 'skipped' THEN run.skipped WHEN 'retest' THEN run.retest WHEN 'untested' THEN run.untested
+               ELSE run.total END
+          FROM test_run run WHERE run.id = $1)
+  ELSE (SELECT count(*) FROM test_run_case c WHERE c.test_run_id = $1
   AND ($2::result_status IS NULL OR c.status = $2)
   AND ($3::uuid IS NULL OR c.test_case_id = $3)
-  AND ($4::text IS NULL OR c.configuration = $4)), 0)::int AS total;
+  AND ($4::text IS NULL OR c.configuration = $4)) END), 0)::int AS total;
 
 -- results.list.history
 SELECT result."id" AS "id", result."created_at" AS "createdAt", result."organization_id" AS "organizationId", result."test_run_id" AS "testRunId", result."test_case_id" AS "testCaseId", result."status" AS "status", result."duration_ms" AS "durationMs", result."message" AS "message", result."defects" AS "defects", result."failure_type" AS "failureType", result."stack_trace" AS "stackTrace", result."signature" AS "signature", result."retries" AS "retries", result."flaky" AS "flaky", result."executed_at" AS "executedAt", result."configuration" AS "configuration", result."attempts" AS "attempts", result."seq" AS "seq",
@@ -873,14 +883,40 @@ WITH searched AS MATERIALIZED (
   SELECT coalesce((SELECT count(*) FROM searched), 0)::int AS total;
 
 -- results.releasesLatestStatusCounts
-SELECT release_id, status, count(*)::int AS n FROM (
-    SELECT DISTINCT ON (t.release_id, c.test_case_id, c.configuration) t.release_id, c.status
-      FROM test_run_case c
-      JOIN test_run t ON t.id = c.test_run_id
-      JOIN test_result r ON r.id = c.result_id
-     WHERE t.release_id = ANY($1::uuid[])
-     ORDER BY t.release_id, c.test_case_id, c.configuration, r.created_at DESC, r.id DESC
-  ) latest GROUP BY release_id, status;
+WITH slots AS (
+    SELECT run.release_id, c.test_case_id, c.configuration,
+           max(c.result_created_at) FILTER (WHERE c.status = 'passed') AS passed,
+           max(c.result_created_at) FILTER (WHERE c.status = 'failed') AS failed,
+           max(c.result_created_at) FILTER (WHERE c.status = 'blocked') AS blocked,
+           max(c.result_created_at) FILTER (WHERE c.status = 'skipped') AS skipped,
+           max(c.result_created_at) FILTER (WHERE c.status = 'retest') AS retest,
+           max(c.result_created_at) FILTER (WHERE c.status = 'untested') AS untested
+      FROM test_run run
+     CROSS JOIN LATERAL (
+           SELECT c.test_case_id, c.configuration, c.status, c.result_created_at
+             FROM test_run_case c WHERE c.test_run_id = run.id OFFSET 0
+           ) c
+     WHERE run.release_id = ANY($1::uuid[])
+     GROUP BY run.release_id, c.test_case_id, c.configuration
+  ),
+  latest AS (
+    SELECT s.release_id, s.test_case_id, s.configuration, v.status, v.stored_at
+      FROM slots s
+     CROSS JOIN LATERAL (VALUES ('passed'::result_status, s.passed), ('failed'::result_status, s.failed), ('blocked'::result_status, s.blocked), ('skipped'::result_status, s.skipped), ('retest'::result_status, s.retest), ('untested'::result_status, s.untested)) v(status, stored_at)
+     WHERE v.stored_at = greatest(s.passed, s.failed, s.blocked, s.skipped, s.retest, s.untested)
+  )
+  SELECT release_id, status, count(*)::int AS n FROM (
+    SELECT l.release_id,
+           CASE WHEN count(*) = 1 THEN min(l.status) ELSE (
+             SELECT c.status FROM test_run run
+               JOIN test_run_case c ON c.test_run_id = run.id
+                AND c.test_case_id = l.test_case_id AND c.configuration = l.configuration
+              WHERE run.release_id = l.release_id AND c.result_created_at = max(l.stored_at)
+              ORDER BY c.result_id DESC LIMIT 1
+           ) END AS status
+      FROM latest l
+     GROUP BY l.release_id, l.test_case_id, l.configuration
+  ) slot GROUP BY release_id, status;
 
 -- results.runConfigurations
 SELECT configuration, count(*)::int AS results FROM test_run_case
@@ -904,13 +940,14 @@ ROLLBACK TO SAVEPOINT create_cases;
 
 -- results.upsertCurrent
 WITH changed AS (
-    INSERT INTO test_run_case AS c (test_run_id, test_case_id, configuration, result_id, status, flaky)
-    SELECT $1, x.test_case_id, x.configuration, x.id, x.status, x.flaky
+    INSERT INTO test_run_case AS c (test_run_id, test_case_id, configuration, result_id, status, flaky, result_created_at)
+    SELECT $1, x.test_case_id, x.configuration, x.id, x.status, x.flaky, $7
       FROM unnest($2::uuid[], $3::text[], $4::uuid[], $5::result_status[], $6::boolean[])
            WITH ORDINALITY AS x(test_case_id, configuration, id, status, flaky, n)
      ORDER BY x.n
     ON CONFLICT (test_run_id, test_case_id, configuration) DO UPDATE
        SET result_id = EXCLUDED.result_id, status = EXCLUDED.status, flaky = EXCLUDED.flaky,
+           result_created_at = EXCLUDED.result_created_at,
            replaced_status = c.status, replaced_flaky = c.flaky
     RETURNING c.status, c.flaky, xmax = 0 AS created, c.replaced_status, c.replaced_flaky
   )

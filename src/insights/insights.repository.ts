@@ -44,11 +44,14 @@ const DEFAULT_BASELINE = sql(
  * one round trip: the page is the API's most frequent read. Prepared: its plan must not
  * depend on the values, so the case's runs are read first from `test_run_case` (indexed on the
  * case; a generic plan would otherwise walk every run of the organization), then its results
- * from `test_result` by (run, case); only the page's rows are read whole. $1 case, $2 organization, $3 run, $4 branch, $5 status,
- * $6/$7 created after/before, $8 limit, $9 offset, $10 configuration ('': none).
+ * from `test_result` by (run, case). The total is exact (CONTRACT §5), so every match is
+ * counted, but a match costs one index entry and its result's times: a run's name and build
+ * are read per run for the branch filter, and for the page's rows only (issue 29), which also
+ * take the organization. $1 case, $2 organization, $3 run, $4 branch, $5 status, $6/$7 created
+ * after/before, $8 limit, $9 offset, $10 configuration ('': none).
  * A case has a row in `test_run_case` per configuration it ran in: its runs are taken once.
  */
-const CASE_HISTORY = preparedSql(
+export const CASE_HISTORY = preparedSql(
   'insights.caseHistory',
   `
   WITH case_runs AS MATERIALIZED (
@@ -56,17 +59,17 @@ const CASE_HISTORY = preparedSql(
     FROM test_run_case trc
     WHERE trc.test_case_id = $1 AND ($3::uuid IS NULL OR trc.test_run_id = $3)
       AND ($10::varchar IS NULL OR trc.configuration = $10)
+      AND ($4::varchar IS NULL OR EXISTS (
+            SELECT 1 FROM test_run run JOIN build ON build.id = run.build_id
+             WHERE run.id = trc.test_run_id AND build.branch = $4))
   ),
   matches AS MATERIALIZED (
-    SELECT result.id, coalesce(result.executed_at, result.created_at) AS happened_at,
-           run.name AS test_run_name, build.branch, build.commit_sha
+    SELECT result.id, result.test_run_id,
+           coalesce(result.executed_at, result.created_at) AS happened_at
     FROM case_runs
-    JOIN test_run run ON run.id = case_runs.test_run_id AND run.organization_id = $2
-    LEFT JOIN build ON build.id = run.build_id
     JOIN test_result result
       ON result.test_run_id = case_runs.test_run_id AND result.test_case_id = $1
-    WHERE ($4::varchar IS NULL OR build.branch = $4)
-      AND ($5::result_status IS NULL OR result.status = $5)
+    WHERE ($5::result_status IS NULL OR result.status = $5)
       AND ($6::timestamptz IS NULL OR result.created_at > $6)
       AND ($7::timestamptz IS NULL OR result.created_at < $7)
       AND ($10::varchar IS NULL OR result.configuration = $10)
@@ -80,11 +83,13 @@ const CASE_HISTORY = preparedSql(
            result.executed_at, result.created_at, result.failure_type, result.stack_trace,
            result.signature, nullif(result.configuration, '') AS configuration,
            coalesce(result.attempts, '[]'::jsonb) AS attempts,
-           m.test_run_name, m.branch, m.commit_sha
+           run.name AS test_run_name, build.branch, build.commit_sha
     FROM (
       SELECT * FROM matches ORDER BY happened_at DESC, id DESC LIMIT $8 OFFSET $9
     ) m
     JOIN test_result result ON result.id = m.id
+    JOIN test_run run ON run.id = m.test_run_id AND run.organization_id = $2
+    LEFT JOIN build ON build.id = run.build_id
     ORDER BY m.happened_at DESC, m.id DESC
   ) page ON true`,
 );

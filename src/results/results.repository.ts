@@ -49,19 +49,21 @@ const COUNT_CHANGES = [
 
 /**
  * Makes each slot's result its current one (one row per slot, in slot order) and returns the
- * change to the run's counts. Prepared once per connection: it runs for every batch, and its
- * plan does not depend on its parameters.
+ * change to the run's counts; $7 is when the batch's results were stored (they share their
+ * transaction's time). Prepared once per connection: it runs for every batch, and its plan
+ * does not depend on its parameters.
  */
 const UPSERT_CURRENT = preparedSql(
   'results.upsertCurrent',
   `WITH changed AS (
-         INSERT INTO test_run_case AS c (test_run_id, test_case_id, configuration, result_id, status, flaky)
-         SELECT $1, x.test_case_id, x.configuration, x.id, x.status, x.flaky
+         INSERT INTO test_run_case AS c (test_run_id, test_case_id, configuration, result_id, status, flaky, result_created_at)
+         SELECT $1, x.test_case_id, x.configuration, x.id, x.status, x.flaky, $7
            FROM unnest($2::uuid[], $3::text[], $4::uuid[], $5::result_status[], $6::boolean[])
                 WITH ORDINALITY AS x(test_case_id, configuration, id, status, flaky, n)
           ORDER BY x.n
          ON CONFLICT (test_run_id, test_case_id, configuration) DO UPDATE
             SET result_id = EXCLUDED.result_id, status = EXCLUDED.status, flaky = EXCLUDED.flaky,
+                result_created_at = EXCLUDED.result_created_at,
                 replaced_status = c.status, replaced_flaky = c.flaky
          RETURNING c.status, c.flaky, xmax = 0 AS created, c.replaced_status, c.replaced_flaky
        )
@@ -70,7 +72,7 @@ const UPSERT_CURRENT = preparedSql(
 
 const COPY_CURRENT = sql(
   'results.copyCurrent',
-  'COPY test_run_case (test_run_id, test_case_id, configuration, result_id, status, flaky) FROM STDIN',
+  'COPY test_run_case (test_run_id, test_case_id, configuration, result_id, status, flaky, result_created_at) FROM STDIN',
 );
 
 /**
@@ -119,6 +121,17 @@ const CURRENT_OF_RUN = `c.test_run_id = $1
             AND ($4::text IS NULL OR c.configuration = $4)`;
 
 /**
+ * How many of run $1's current results `CURRENT` lists: filtered by status ($2) alone, or not
+ * at all, the run's own counts say it (one row, kept exact with every batch, CONTRACT §6);
+ * filtered by case or configuration, they are counted in `test_run_case` alone.
+ */
+const CURRENT_TOTAL = `SELECT CASE WHEN $3::uuid IS NULL AND $4::text IS NULL
+            THEN (SELECT CASE $2::result_status ${RESULT_STATUSES.map((s) => `WHEN '${s}' THEN run.${s}`).join(' ')}
+                         ELSE run.total END
+                    FROM test_run run WHERE run.id = $1)
+            ELSE (SELECT count(*) FROM test_run_case c WHERE ${CURRENT_OF_RUN}) END`;
+
+/**
  * Every result of run $1 with status $2, of case $3, in configuration $4 and whose case's title
  * or automation id contains pattern $5 (from `likePattern`), each left out when null, each
  * slot's current one or not. The run's own cases are few beside the project's: each is checked
@@ -144,10 +157,10 @@ const HISTORY = pagedSql('results.list.history', {
  * the current result's status). Written as a join, the planner may read that row by the run
  * alone (see `ResultsRepository.page`). As a yes-or-no subquery it stays opaque to the planner,
  * which then guesses half the run's results pass it, not one, and reads the run newest first
- * by its index until the page is full instead of sorting it all. The total counts
- * `test_run_case` alone.
+ * by its index until the page is full instead of sorting it all. The total is
+ * `CURRENT_TOTAL`.
  */
-const CURRENT = pagedSql('results.list.current', {
+export const CURRENT = pagedSql('results.list.current', {
   select: SELECT_RESULT,
   from: 'test_result result',
   where: `result.test_run_id = $1
@@ -158,7 +171,7 @@ const CURRENT = pagedSql('results.list.current', {
           AND ($3::uuid IS NULL OR result.test_case_id = $3)
           AND ($4::text IS NULL OR result.configuration = $4)`,
   orderBy: NEWEST_FIRST,
-  total: `SELECT count(*) FROM test_run_case c WHERE ${CURRENT_OF_RUN}`,
+  total: CURRENT_TOTAL,
 });
 
 /**
@@ -241,19 +254,21 @@ export class ResultsRepository {
       arrayLiteral(current.map((r) => r.id)),
       arrayLiteral(current.map((r) => r.status)),
       arrayLiteral(current.map((r) => (r.flaky ? 't' : 'f'))),
+      batchTime(current),
     ]);
     return change;
   }
 
   /** Loads `current` with COPY: for a run opened in this transaction, whose cases have none. */
   copyCurrent(run: TestRun, current: StoredResult[]): Promise<void> {
+    const storedAt = batchTime(current) ?? COPY_NULL;
     return copyInto(
       this.transactions,
       COPY_CURRENT,
       copyLines(
         current,
         (r) =>
-          `${run.id}\t${r.test_case_id}\t${r.configuration === null ? '' : copyText(r.configuration)}\t${r.id}\t${r.status}\t${r.flaky ? 't' : 'f'}\n`,
+          `${run.id}\t${r.test_case_id}\t${r.configuration === null ? '' : copyText(r.configuration)}\t${r.id}\t${r.status}\t${r.flaky ? 't' : 'f'}\t${storedAt}\n`,
       ),
     );
   }
@@ -303,6 +318,14 @@ export class ResultsRepository {
   configurations(runId: string): Promise<Array<{ configuration: string; results: number }>> {
     return this.transactions.manager.query(RUN_CONFIGURATIONS, [runId]);
   }
+}
+
+/**
+ * When a round's results were stored, as text: they share their transaction's time (the
+ * writer gives each the same `created_at`), so one value serves every row.
+ */
+function batchTime(results: StoredResult[]): string | null {
+  return results.length === 0 ? null : results[0].created_at.toISOString();
 }
 
 /** The round's rows of test_result in COPY text format, one string per line. */

@@ -164,4 +164,47 @@ describe('a release’s progress (service tier)', () => {
       ready: false,
     });
   });
+
+  it('decides between two runs that stored a slot at the same millisecond by result id', async () => {
+    const r = await release();
+    const first = await r.run({ name: 'first' });
+    const second = await r.run({ name: 'second' });
+    await the.submit(first, [{ automation_id: 'A', status: 'failed' }]);
+    await the.submit(second, [{ automation_id: 'A', status: 'passed' }]);
+    // Both stored at one moment (two transactions can share a millisecond): the storage time
+    // ties, and the greater result id is the latest (CONTRACT §6), whichever run holds it.
+    const [rows] = await s.db.query(
+      `WITH slot AS (
+         SELECT c.test_run_id, c.result_id FROM test_run_case c
+          WHERE c.test_run_id = ANY($1::uuid[])
+       ), moment AS (
+         UPDATE test_result SET created_at = '2026-01-01T00:00:00Z'
+          WHERE id IN (SELECT result_id FROM slot) RETURNING id
+       )
+       UPDATE test_run_case c SET result_created_at = '2026-01-01T00:00:00Z'
+         FROM slot WHERE c.test_run_id = slot.test_run_id
+       RETURNING (SELECT result_id FROM slot ORDER BY result_id DESC LIMIT 1) AS greatest, c.result_id, c.status`,
+      [[first.runId, second.runId]],
+    );
+    const winner = (rows as Array<{ greatest: string; result_id: string; status: string }>).find(
+      (row) => row.result_id === row.greatest,
+    );
+    const expected =
+      winner?.status === 'passed' ? { passed: 1, failed: 0 } : { passed: 0, failed: 1 };
+    expect((await r.progress()).results).toMatchObject({ total: 1, ...expected });
+
+    // The other way round: the other row takes the greater id.
+    const loser = (rows as Array<{ greatest: string; result_id: string }>).find(
+      (row) => row.result_id !== row.greatest,
+    );
+    const greater = 'ffffffff-ffff-7fff-bfff-ffffffffffff';
+    await s.db.query(
+      `WITH moved AS (UPDATE test_run_case SET result_id = $2 WHERE result_id = $1 RETURNING 1)
+       UPDATE test_result SET id = $2 WHERE id = $1`,
+      [loser?.result_id, greater],
+    );
+    const flipped =
+      winner?.status === 'passed' ? { passed: 0, failed: 1 } : { passed: 1, failed: 0 };
+    expect((await r.progress()).results).toMatchObject({ total: 1, ...flipped });
+  });
 });

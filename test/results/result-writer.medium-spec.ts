@@ -218,16 +218,16 @@ describe('writing results (service tier)', () => {
         expect(error?.code).toBe('23503');
         expect(error?.message).toMatch(message);
       };
-      const runCaseRow = `($1::uuid, $2::uuid, gen_random_uuid(), 'passed', false)`;
-      const insertRunCases = `INSERT INTO test_run_case (test_run_id, test_case_id, result_id, status, flaky) VALUES `;
+      const runCaseRow = `($1::uuid, $2::uuid, gen_random_uuid(), 'passed', false, now())`;
+      const insertRunCases = `INSERT INTO test_run_case (test_run_id, test_case_id, result_id, status, flaky, result_created_at) VALUES `;
 
       // One good row and one bad row in the same statement: neither is stored.
       await refused(
-        `${insertRunCases} ${runCaseRow}, ($3::uuid, $2::uuid, gen_random_uuid(), 'passed', false)`,
+        `${insertRunCases} ${runCaseRow}, ($3::uuid, $2::uuid, gen_random_uuid(), 'passed', false, now())`,
         [other, caseId, UNKNOWN_ID],
       );
       await refused(
-        `${insertRunCases} ${runCaseRow}, ($1::uuid, $3::uuid, gen_random_uuid(), 'passed', false)`,
+        `${insertRunCases} ${runCaseRow}, ($1::uuid, $3::uuid, gen_random_uuid(), 'passed', false, now())`,
         [other, caseId, UNKNOWN_ID],
       );
       expect(

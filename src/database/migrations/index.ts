@@ -16,8 +16,9 @@ import { CreateConsoleSessions1795484634867 } from './1795484634867-CreateConsol
 import { ConsoleSessionsRememberEmail1795490000000 } from './1795490000000-ConsoleSessionsRememberEmail.js';
 import { ProjectKeysIgnoreCase1795500000000 } from './1795500000000-ProjectKeysIgnoreCase.js';
 import { KeepRunVerdicts1795510000000 } from './1795510000000-KeepRunVerdicts.js';
-import { ProjectRetention1795800000000 } from './1795800000000-ProjectRetention.js';
+import { ProjectRetention1795810000000 } from './1795810000000-ProjectRetention.js';
 import { ResultSlotsAndAttempts1795706444052 } from './1795706444052-ResultSlotsAndAttempts.js';
+import { CurrentResultsKeepTheirTime1795800000000 } from './1795800000000-CurrentResultsKeepTheirTime.js';
 
 /** Every migration in the order it runs; the app and the migration CLI share this list. */
 export const MIGRATIONS: Array<new () => MigrationInterface> = [
@@ -50,6 +51,8 @@ export const MIGRATIONS: Array<new () => MigrationInterface> = [
   KeepRunVerdicts1795510000000,
   // A result's configuration and attempts; a run's current results are per slot (CONTRACT §13).
   ResultSlotsAndAttempts1795706444052,
+  // A slot's current result keeps when it was stored: a release's progress reads only its runs.
+  CurrentResultsKeepTheirTime1795800000000,
   // A project keeps its runs for a number of days, or all of them (issue 29).
-  ProjectRetention1795800000000,
+  ProjectRetention1795810000000,
 ];

@@ -1,4 +1,5 @@
 import { Column, Entity, Index, PrimaryColumn } from 'typeorm';
+import { Timestamp } from '../../database/columns.js';
 import { RESULT_STATUSES, type ResultStatus } from './result-status.js';
 
 /**
@@ -30,6 +31,14 @@ export class TestRunCase {
 
   @Column({ type: 'enum', enum: RESULT_STATUSES, enumName: 'result_status' })
   status!: ResultStatus;
+
+  /**
+   * When the current result was stored (its `created_at`): a release's progress takes each
+   * slot's latest result across the release's runs from these rows alone, read by run,
+   * without a look-up of every result.
+   */
+  @Timestamp()
+  resultCreatedAt!: Date;
 
   @Column({ type: 'boolean' })
   flaky!: boolean;

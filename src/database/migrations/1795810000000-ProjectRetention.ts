@@ -5,8 +5,8 @@ import { MigrationInterface, QueryRunner } from 'typeorm';
  * keeping them all. The worker's sweep finds the runs through (project_id, created_at); a
  * release counts its runs the sweep deleted, so that its progress can say some are gone.
  */
-export class ProjectRetention1795800000000 implements MigrationInterface {
-  name = 'ProjectRetention1795800000000';
+export class ProjectRetention1795810000000 implements MigrationInterface {
+  name = 'ProjectRetention1795810000000';
 
   public async up(queryRunner: QueryRunner): Promise<void> {
     await queryRunner.query(`ALTER TABLE "project" ADD "retention_days" integer`);

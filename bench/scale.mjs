@@ -1,0 +1,198 @@
+// Reads and writes at scale (issue 29): a database grown to SCALE_RESULTS results, then the
+// reads a console and a pipeline make, timed before and after ANALYZE, and the writes.
+//
+// Growing: projects of 20 runs (one release each) of CASES cases, CASES = min(20,000,
+// SCALE_RESULTS / 40), so there are always other releases' runs beside the one measured. Each
+// project is the results-intelligence data set (bench/intelligence/seed.mjs, its own PRNG seed)
+// loaded with COPY straight into the tables: this bypasses the API (no idempotency, no events,
+// no per-batch upserts), which is what makes millions of results take minutes; the rows are the
+// ones the service writes. Nothing is analyzed while growing (autovacuum may be off).
+//
+// Then, over HTTP against the built service (`dist/main.js`), sequential requests on one
+// keep-alive connection:
+//   1. three 20,000-case JUnit reports ingested into new runs of the last project (results/s);
+//   2. p50/p99 of: the release's progress (20 runs), the results list `status=passed` of a
+//      seeded run and of a just-ingested run, a case's history (first page, and page 40), the
+//      flaky list; first with no statistics, then after ANALYZE;
+//   3. each ingested run moved to `submitted` (ms each).
+// One table at the end, with the database's size and bytes per result.
+//
+// Usage: npm run build && node bench/scale.mjs
+// Environment: SCALE_RESULTS (200,000), BENCH_REQUESTS (60), BENCH_SLOW_REQUESTS (20, for the
+// progress and flaky list), BENCH_KEEP (keep the database), BENCH_ADMIN_DATABASE_URL (see
+// support.mjs).
+import { Agent, request } from 'node:http';
+import pg from 'pg';
+import { seed, seedOptions, sampleCases } from './intelligence/seed.mjs';
+import { benchProject, createDatabase, dropDatabase, operator, startService, viaHttps } from './support.mjs';
+
+const SCALE_RESULTS = Number(process.env.SCALE_RESULTS ?? 200_000);
+const REQUESTS = Number(process.env.BENCH_REQUESTS ?? 60);
+const SLOW_REQUESTS = Number(process.env.BENCH_SLOW_REQUESTS ?? 20);
+const RUNS_PER_RELEASE = 20;
+const CASES = Math.min(20_000, Math.floor(SCALE_RESULTS / (2 * RUNS_PER_RELEASE)));
+const PROJECTS = Math.max(2, Math.round(SCALE_RESULTS / (RUNS_PER_RELEASE * CASES)));
+const INGESTS = 3;
+/** A deep page of a seeded run's results list: most of the way down. */
+const DEEP_OFFSET = Math.floor(CASES * 0.9);
+const REPORT_CASES = 20_000;
+const SCOPES = ['testruns:create', 'testruns:read', 'testruns:update', 'results:submit', 'results:read', 'projects:read'];
+
+const db = createDatabase('scale');
+const service = await startService({ DATABASE_URL: db.url, RATE_LIMIT_PER_MINUTE: '1000000' });
+const client = new pg.Client({ connectionString: db.url });
+await client.connect();
+try {
+  const autovacuum = (await client.query('SHOW autovacuum')).rows[0].autovacuum;
+  const { org, key } = await benchProject(service.base, SCOPES, 'Scale 0', 'SCALE0');
+  console.log(
+    `autovacuum ${autovacuum}; growing ${db.name} to ${PROJECTS} projects × ${RUNS_PER_RELEASE} runs × ${CASES} cases ` +
+      `(${PROJECTS * RUNS_PER_RELEASE * CASES} results, COPY)`,
+  );
+  const growing = Date.now();
+  let last;
+  for (let p = 0; p < PROJECTS; p++) {
+    const project = await operator(service.base, 'POST', `/internal/v1/organizations/${org.id}/projects`, {
+      name: `Scale ${p + 1}`,
+      key: `SC${p + 1}`,
+    });
+    const release = await operator(service.base, 'POST', `/internal/v1/projects/${project.id}/releases`, { name: 'R1' });
+    const options = { ...seedOptions({ BENCH_RUNS: RUNS_PER_RELEASE, BENCH_CASES: CASES }), seed: 100 + p };
+    await seed(client, { organizationId: org.id, projectId: project.id, releaseId: release.id }, options);
+    last = { project, release, options };
+    console.log(`  project ${p + 1}/${PROJECTS} loaded (${((Date.now() - growing) / 1000).toFixed(0)} s)`);
+  }
+  const headers = { ...viaHttps, authorization: `Bearer ${key}` };
+  const api = `${service.base}/api/v1`;
+
+  // Writes: ingests into new runs of the measured project (not in its release), kept in progress.
+  const rows = [];
+  const ingested = [];
+  for (let i = 0; i < INGESTS; i++) {
+    const started = process.hrtime.bigint();
+    const res = await fetch(`${api}/results/ingest?project_id=${last.project.id}&run_name=ingest`, {
+      method: 'POST',
+      headers: { ...headers, 'content-type': 'application/xml' },
+      body: report(i),
+    });
+    const ms = Number(process.hrtime.bigint() - started) / 1e6;
+    if (res.status !== 201) throw new Error(`ingest: ${res.status} ${await res.text()}`);
+    ingested.push((await res.json()).test_run_id);
+    rows.push({ measure: `ingest 20k JUnit #${i + 1} (results/s)`, 'no statistics': Math.round(REPORT_CASES / (ms / 1000)), 'after ANALYZE': '' });
+  }
+
+  const seededRun = (
+    await client.query('SELECT id FROM test_run WHERE release_id = $1 ORDER BY created_at LIMIT 1', [last.release.id])
+  ).rows[0].id;
+  const cases = sampleCases(last.options, 10);
+  const reads = [
+    { name: 'release progress (20 runs)', urls: [`${api}/releases/${last.release.id}/progress`], count: SLOW_REQUESTS },
+    { name: 'results status=passed (seeded run)', urls: [`${api}/testruns/${seededRun}/results?status=passed`] },
+    { name: 'results status=passed (ingested run)', urls: [`${api}/testruns/${ingested[0]}/results?status=passed`] },
+    { name: `results, offset ${DEEP_OFFSET} (seeded run)`, urls: [`${api}/testruns/${seededRun}/results?offset=${DEEP_OFFSET}&limit=25`] },
+    { name: "a case's history", urls: [...cases.flaky, ...cases.stable].map((id) => `${api}/testcases/${id}/results?limit=25`) },
+    { name: 'flaky list', urls: [`${api}/projects/${last.project.id}/flaky-tests`], count: SLOW_REQUESTS },
+  ];
+  const timings = new Map();
+  for (const phase of ['no statistics', 'after ANALYZE']) {
+    if (phase === 'after ANALYZE') {
+      const started = Date.now();
+      await client.query('ANALYZE');
+      console.log(`ANALYZE took ${((Date.now() - started) / 1000).toFixed(1)} s`);
+    }
+    for (const read of reads) {
+      const times = await timeReads(read.urls, headers, read.count ?? REQUESTS);
+      timings.set(`${read.name}|${phase}`, times);
+      console.log(`  ${phase}: ${read.name}: ${times}`);
+    }
+  }
+  for (const read of reads) {
+    rows.push({
+      measure: `${read.name} p50/p99 ms`,
+      'no statistics': timings.get(`${read.name}|no statistics`),
+      'after ANALYZE': timings.get(`${read.name}|after ANALYZE`),
+    });
+  }
+  for (const [i, runId] of ingested.entries()) {
+    const started = process.hrtime.bigint();
+    const res = await fetch(`${api}/testruns/${runId}`, {
+      method: 'PATCH',
+      headers: { ...headers, 'content-type': 'application/json' },
+      body: JSON.stringify({ status: 'submitted' }),
+    });
+    const ms = Number(process.hrtime.bigint() - started) / 1e6;
+    if (res.status !== 200) throw new Error(`submit: ${res.status} ${await res.text()}`);
+    rows.push({ measure: `move run #${i + 1} to submitted (ms)`, 'no statistics': '', 'after ANALYZE': round(ms) });
+  }
+
+  const { bytes, results } = (
+    await client.query(
+      `SELECT pg_database_size(current_database())::float8 AS bytes, (SELECT count(*) FROM test_result)::float8 AS results`,
+    )
+  ).rows[0];
+  rows.push({ measure: 'results stored', 'no statistics': '', 'after ANALYZE': results });
+  rows.push({ measure: 'bytes per result (whole database)', 'no statistics': '', 'after ANALYZE': Math.round(bytes / results) });
+  console.log(`grown and measured in ${((Date.now() - growing) / 1000).toFixed(0)} s`);
+  console.table(rows);
+} finally {
+  await client.end();
+  await service.stop();
+  if (process.env.BENCH_KEEP) console.log(`database kept: ${db.name}`);
+  else await dropDatabase(db.name);
+}
+
+/** `count` sequential GETs over `urls` in turn (a warm-up of each first): "p50 / p99" in ms. */
+async function timeReads(urls, headers, count) {
+  const agent = new Agent({ keepAlive: true, maxSockets: 1 });
+  try {
+    for (const url of urls.slice(0, 3)) await timed(agent, url, headers);
+    const ms = [];
+    for (let i = 0; i < count; i++) ms.push(await timed(agent, urls[i % urls.length], headers));
+    ms.sort((a, b) => a - b);
+    const at = (q) => ms[Math.min(ms.length - 1, Math.floor(q * ms.length))];
+    return `${round(at(0.5))} / ${round(at(0.99))}`;
+  } finally {
+    agent.destroy();
+  }
+}
+
+function timed(agent, url, headers) {
+  return new Promise((done, fail) => {
+    const target = new URL(url);
+    const started = process.hrtime.bigint();
+    const req = request(
+      { host: target.hostname, port: target.port, path: target.pathname + target.search, headers, agent },
+      (res) => {
+        let body = '';
+        res.setEncoding('utf8');
+        res.on('data', (chunk) => (body += chunk));
+        res.on('end', () => {
+          if (res.statusCode !== 200) fail(new Error(`${url}: ${res.statusCode} ${body.slice(0, 300)}`));
+          else done(Number(process.hrtime.bigint() - started) / 1e6);
+        });
+      },
+    );
+    req.on('error', fail);
+    req.end();
+  });
+}
+
+/** A JUnit report of REPORT_CASES cases in 20 suites, ~2 % failed and ~1 % skipped. */
+function report(round) {
+  const perSuite = REPORT_CASES / 20;
+  const suites = Array.from({ length: 20 }, (_, s) => {
+    const cases = Array.from({ length: perSuite }, (_, i) => {
+      const open = `<testcase classname="com.acme.Scale${s}" name="test${i}" time="0.004"`;
+      if ((i + round) % 50 === 0)
+        return `${open}><failure message="expected &lt;${i % 3}&gt;" type="java.lang.AssertionError">at Scale${s}.java:${i % 7}</failure></testcase>`;
+      if (i % 100 === 7) return `${open}><skipped/></testcase>`;
+      return `${open}/>`;
+    }).join('\n');
+    return `<testsuite name="com.acme.Scale${s}" tests="${perSuite}">\n${cases}\n</testsuite>`;
+  });
+  return `<?xml version="1.0" encoding="UTF-8"?>\n<testsuites>\n${suites.join('\n')}\n</testsuites>\n`;
+}
+
+function round(ms) {
+  return Number(ms.toFixed(ms < 10 ? 2 : 1));
+}

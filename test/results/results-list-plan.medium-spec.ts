@@ -1,0 +1,65 @@
+import { OrganizationsModule } from '../../src/organizations/organizations.module.js';
+import { ProjectsModule } from '../../src/projects/projects.module.js';
+import { CURRENT } from '../../src/results/results.repository.js';
+import { TestRunLifecycleModule } from '../../src/test-run-lifecycle/test-run-lifecycle.module.js';
+import { useCases } from '../factories/use-cases.js';
+import { startServiceTier, type ServiceTier } from '../support/service-tier.js';
+
+interface PlanNode {
+  'Relation Name'?: string;
+  'Actual Rows': number;
+  'Actual Loops': number;
+  Plans?: PlanNode[];
+}
+
+const nodesOf = (node: PlanNode): PlanNode[] => [node, ...(node.Plans ?? []).flatMap(nodesOf)];
+
+const RESULTS = 400;
+const PAGE = 25;
+
+// Issue 29: a page of a run's current results costs its page, not the run. Filtered by status
+// alone (or not at all) its total is the run's own count, so the run's slots are read only to
+// tell the page's results current, one key each.
+describe('the plan of a run’s results list', () => {
+  let s: ServiceTier;
+  let the: ReturnType<typeof useCases>;
+  beforeAll(async () => {
+    s = await startServiceTier([OrganizationsModule, ProjectsModule, TestRunLifecycleModule]);
+    the = useCases(s);
+  });
+  afterAll(() => s.close());
+
+  it.each([
+    ['status=passed', 'passed', null, RESULTS - RESULTS / 10],
+    ['no filter', null, null, RESULTS],
+  ])(
+    'totals %s from the run’s counts, reading only the page’s slots',
+    async (_, status, configuration, total) => {
+      const p = await the.project();
+      const run = await the.run(p);
+      await the.submit(
+        run,
+        Array.from({ length: RESULTS }, (_, i) => ({
+          automation_id: `case.${i}`,
+          status: i % 10 === 0 ? ('failed' as const) : ('passed' as const),
+        })),
+      );
+      for (const analyzed of [false, true]) {
+        if (analyzed) await s.db.query('ANALYZE test_run, test_run_case, test_result');
+        const parameters = [run.runId, status, null, configuration, PAGE, 0];
+        const rows = await s.db.query(CURRENT.page, parameters);
+        expect(rows).toHaveLength(PAGE);
+        expect(rows[0].pagination_total).toBe(total);
+        const [{ 'QUERY PLAN': plan }] = await s.db.query(
+          `EXPLAIN (ANALYZE, FORMAT JSON) ${CURRENT.page}`,
+          parameters,
+        );
+        const slotsRead = nodesOf((plan as Array<{ Plan: PlanNode }>)[0].Plan)
+          .filter((n) => n['Relation Name'] === 'test_run_case')
+          .reduce((sum, n) => sum + n['Actual Rows'] * n['Actual Loops'], 0);
+        // The page's results and the few passed over to fill it: not the run's 400.
+        expect(slotsRead).toBeLessThan(4 * PAGE);
+      }
+    },
+  );
+});
