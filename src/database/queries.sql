@@ -493,7 +493,8 @@ WITH case_runs AS MATERIALIZED (
   ),
   matches AS MATERIALIZED (
     SELECT result.id, coalesce(result.executed_at, result.created_at) AS happened_at,
-           run.name AS test_run_name, build.branch, build.commit_sha
+           run.name AS test_run_name, build.id AS build_id, build.name AS build_name,
+           build.build_number, build.branch, build.commit_sha
     FROM case_runs
     JOIN test_run run ON run.id = case_runs.test_run_id AND run.organization_id = $2
     LEFT JOIN build ON build.id = run.build_id
@@ -514,7 +515,7 @@ WITH case_runs AS MATERIALIZED (
            result.executed_at, result.created_at, result.failure_type, result.stack_trace,
            result.signature, nullif(result.configuration, '') AS configuration,
            coalesce(result.attempts, '[]'::jsonb) AS attempts,
-           m.test_run_name, m.branch, m.commit_sha
+           m.test_run_name, m.build_id, m.build_name, m.build_number, m.branch, m.commit_sha
     FROM (
       SELECT * FROM matches ORDER BY happened_at DESC, id DESC LIMIT $8 OFFSET $9
     ) m
@@ -697,7 +698,7 @@ SELECT EXISTS (SELECT 1 FROM organization WHERE id = $1) AS "exists";
 SELECT "id" AS "id", "name" AS "name", "plan" AS "plan", "subscription_started_at" AS "subscriptionStartedAt", "monthly_call_limit" AS "monthlyCallLimit", "created_at" AS "createdAt", "updated_at" AS "updatedAt" FROM organization WHERE id = $1;
 
 -- projects.find
-SELECT "id" AS "id", "organization_id" AS "organizationId", "name" AS "name", "key" AS "key", "description" AS "description", "gate_min_pass_rate" AS "gateMinPassRate", "gate_forbid_missing_tests" AS "gateForbidMissingTests", "gate_min_tests" AS "gateMinTests", "runs_created" AS "runsCreated", "created_at" AS "createdAt", "updated_at" AS "updatedAt" FROM project
+SELECT "id" AS "id", "organization_id" AS "organizationId", "name" AS "name", "key" AS "key", "description" AS "description", "gate_min_pass_rate" AS "gateMinPassRate", "gate_forbid_missing_tests" AS "gateForbidMissingTests", "gate_min_tests" AS "gateMinTests", "defect_url_template" AS "defectUrlTemplate", "runs_created" AS "runsCreated", "created_at" AS "createdAt", "updated_at" AS "updatedAt" FROM project
   WHERE id = $1 AND ($2::uuid IS NULL OR organization_id = $2);
 
 -- projects.insert
@@ -706,7 +707,7 @@ INSERT INTO project (organization_id, name, key, description) VALUES ($1, $2, $3
   RETURNING id, created_at, updated_at;
 
 -- projects.list
-SELECT "id" AS "id", "organization_id" AS "organizationId", "name" AS "name", "key" AS "key", "description" AS "description", "gate_min_pass_rate" AS "gateMinPassRate", "gate_forbid_missing_tests" AS "gateForbidMissingTests", "gate_min_tests" AS "gateMinTests", "runs_created" AS "runsCreated", "created_at" AS "createdAt", "updated_at" AS "updatedAt",
+SELECT "id" AS "id", "organization_id" AS "organizationId", "name" AS "name", "key" AS "key", "description" AS "description", "gate_min_pass_rate" AS "gateMinPassRate", "gate_forbid_missing_tests" AS "gateForbidMissingTests", "gate_min_tests" AS "gateMinTests", "defect_url_template" AS "defectUrlTemplate", "runs_created" AS "runsCreated", "created_at" AS "createdAt", "updated_at" AS "updatedAt",
         coalesce((SELECT count(*) FROM project
   WHERE organization_id = $1), 0)::int AS pagination_total
    FROM project
@@ -722,6 +723,11 @@ SELECT coalesce((SELECT count(*) FROM project
 UPDATE project SET runs_created = runs_created + 1
   WHERE id = $1 AND organization_id = $2
   RETURNING runs_created;
+
+-- projects.setDefectUrlTemplate
+UPDATE project SET defect_url_template = $2, updated_at = now()
+  WHERE id = $1 AND ($3::uuid IS NULL OR organization_id = $3)
+  RETURNING "id" AS "id", "organization_id" AS "organizationId", "name" AS "name", "key" AS "key", "description" AS "description", "gate_min_pass_rate" AS "gateMinPassRate", "gate_forbid_missing_tests" AS "gateForbidMissingTests", "gate_min_tests" AS "gateMinTests", "defect_url_template" AS "defectUrlTemplate", "runs_created" AS "runsCreated", "created_at" AS "createdAt", "updated_at" AS "updatedAt";
 
 -- quota.callsInPeriods
 SELECT u.organization_id, u.calls
@@ -774,6 +780,10 @@ COPY test_case (id, organization_id, project_id, title, automation_id, section) 
 -- results.copyResults
 COPY test_result (id, organization_id, test_run_id, test_case_id, configuration, status, duration_ms, message, defects, retries, flaky, executed_at, failure_type, stack_trace, signature, attempts)
   FROM STDIN;
+
+-- results.find
+SELECT result."id" AS "id", result."created_at" AS "createdAt", result."organization_id" AS "organizationId", result."test_run_id" AS "testRunId", result."test_case_id" AS "testCaseId", result."status" AS "status", result."duration_ms" AS "durationMs", result."message" AS "message", result."defects" AS "defects", result."failure_type" AS "failureType", result."stack_trace" AS "stackTrace", result."signature" AS "signature", result."retries" AS "retries", result."flaky" AS "flaky", result."executed_at" AS "executedAt", result."configuration" AS "configuration", result."attempts" AS "attempts", result."seq" AS "seq" FROM test_result result
+  WHERE result.id = $1 AND ($2::uuid IS NULL OR result.organization_id = $2);
 
 -- results.insertNewCases
 INSERT INTO test_case (id, organization_id, project_id, title, automation_id, section)

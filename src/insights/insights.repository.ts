@@ -59,7 +59,8 @@ const CASE_HISTORY = preparedSql(
   ),
   matches AS MATERIALIZED (
     SELECT result.id, coalesce(result.executed_at, result.created_at) AS happened_at,
-           run.name AS test_run_name, build.branch, build.commit_sha
+           run.name AS test_run_name, build.id AS build_id, build.name AS build_name,
+           build.build_number, build.branch, build.commit_sha
     FROM case_runs
     JOIN test_run run ON run.id = case_runs.test_run_id AND run.organization_id = $2
     LEFT JOIN build ON build.id = run.build_id
@@ -80,7 +81,7 @@ const CASE_HISTORY = preparedSql(
            result.executed_at, result.created_at, result.failure_type, result.stack_trace,
            result.signature, nullif(result.configuration, '') AS configuration,
            coalesce(result.attempts, '[]'::jsonb) AS attempts,
-           m.test_run_name, m.branch, m.commit_sha
+           m.test_run_name, m.build_id, m.build_name, m.build_number, m.branch, m.commit_sha
     FROM (
       SELECT * FROM matches ORDER BY happened_at DESC, id DESC LIMIT $8 OFFSET $9
     ) m
@@ -280,6 +281,9 @@ export interface HistoryRow extends Omit<StoredResult, 'id'> {
   total: number;
   id: string | null;
   test_run_name: string;
+  build_id: string | null;
+  build_name: string | null;
+  build_number: string | null;
   branch: string | null;
   commit_sha: string | null;
 }

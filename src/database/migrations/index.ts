@@ -17,6 +17,7 @@ import { ConsoleSessionsRememberEmail1795490000000 } from './1795490000000-Conso
 import { ProjectKeysIgnoreCase1795500000000 } from './1795500000000-ProjectKeysIgnoreCase.js';
 import { KeepRunVerdicts1795510000000 } from './1795510000000-KeepRunVerdicts.js';
 import { ResultSlotsAndAttempts1795706444052 } from './1795706444052-ResultSlotsAndAttempts.js';
+import { ProjectDefectUrlTemplate1795800000000 } from './1795800000000-ProjectDefectUrlTemplate.js';
 
 /** Every migration in the order it runs; the app and the migration CLI share this list. */
 export const MIGRATIONS: Array<new () => MigrationInterface> = [
@@ -49,4 +50,6 @@ export const MIGRATIONS: Array<new () => MigrationInterface> = [
   KeepRunVerdicts1795510000000,
   // A result's configuration and attempts; a run's current results are per slot (CONTRACT §13).
   ResultSlotsAndAttempts1795706444052,
+  // Where a project's defects live: a URL template, so results link their defect ids (issue 31).
+  ProjectDefectUrlTemplate1795800000000,
 ];
