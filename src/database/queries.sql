@@ -645,6 +645,7 @@ SELECT baseline.id
 -- insights.failureGroups
 WITH failing AS (
     SELECT result.signature, result.failure_type, result.message, result.test_case_id,
+           result.id AS result_id,
            row_number() OVER (PARTITION BY result.signature ORDER BY result.seq, result.id)
              AS position,
            row_number() OVER (
@@ -666,7 +667,9 @@ WITH failing AS (
            max(failure_type) FILTER (WHERE position = 1) AS failure_type,
            max(message) FILTER (WHERE position = 1) AS message,
            array_agg(test_case_id::text ORDER BY position)
-             FILTER (WHERE of_case = 1 AND case_rank <= 20) AS test_case_ids
+             FILTER (WHERE of_case = 1 AND case_rank <= 20) AS test_case_ids,
+           array_agg(result_id::text ORDER BY position)
+             FILTER (WHERE of_case = 1 AND case_rank <= 20) AS result_ids
     FROM ranked
     GROUP BY signature
   )

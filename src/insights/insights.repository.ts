@@ -102,6 +102,7 @@ const FAILURE_GROUPS = sql(
   `
   WITH failing AS (
     SELECT result.signature, result.failure_type, result.message, result.test_case_id,
+           result.id AS result_id,
            row_number() OVER (PARTITION BY result.signature ORDER BY result.seq, result.id)
              AS position,
            row_number() OVER (
@@ -123,7 +124,9 @@ const FAILURE_GROUPS = sql(
            max(failure_type) FILTER (WHERE position = 1) AS failure_type,
            max(message) FILTER (WHERE position = 1) AS message,
            array_agg(test_case_id::text ORDER BY position)
-             FILTER (WHERE of_case = 1 AND case_rank <= 20) AS test_case_ids
+             FILTER (WHERE of_case = 1 AND case_rank <= 20) AS test_case_ids,
+           array_agg(result_id::text ORDER BY position)
+             FILTER (WHERE of_case = 1 AND case_rank <= 20) AS result_ids
     FROM ranked
     GROUP BY signature
   )
@@ -295,6 +298,8 @@ export interface FailureGroupRow {
   failure_type: string | null;
   message: string | null;
   test_case_ids: string[];
+  /** Each case's first failing current result in the group, in `test_case_ids`' order. */
+  result_ids: string[];
 }
 
 export interface HistoryFilters {

@@ -17,7 +17,7 @@ describe('PATCH /internal/v1/projects/{id}/defect-url-template', () => {
     const { org, key } = await createTenant(t, ['projects:read']);
     return { org, key, project: await createProject(t, org.id) };
   };
-  const setTemplate = (id: string, body: unknown) =>
+  const setTemplate = (id: string, body: object) =>
     t.http.patch(`/internal/v1/projects/${id}/defect-url-template`).set(OPERATOR).send(body);
   const read = async (id: string) =>
     (await t.http.get(`/internal/v1/projects/${id}`).set(OPERATOR).expect(200)).body;

@@ -1674,6 +1674,11 @@ export interface components {
             title: string;
             /** @example checkout.Payment.pays by card */
             automation_id: string | null;
+            /**
+             * Format: uuid
+             * @description Its current result in the group (the first, when it fails in several configurations)
+             */
+            result_id: string;
         };
         InternalFailureGroupResponse: {
             /**
