@@ -13,6 +13,7 @@ const CONSOLE_FEATURES = [
   'organizations',
   'projects',
   'releases',
+  'results',
   'runs',
   'session',
   'webhooks',

@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { organizationCaller } from '../common/caller.js';
 import { ApiError } from '../common/errors/api-error.js';
 import { BuildsRepository } from './builds.repository.js';
+import type { Build } from './entities/build.entity.js';
 
 /** What other modules may ask of builds. */
 @Injectable()
@@ -12,6 +13,11 @@ export class BuildLookup {
   async require(organizationId: string, id: string, field: string): Promise<void> {
     if (!(await this.builds.find(organizationCaller(organizationId), id)))
       throw ApiError.unknownReference(field);
+  }
+
+  /** The organization's build, as a result's run names it; null if none. */
+  find(organizationId: string, id: string): Promise<Build | null> {
+    return this.builds.find(organizationCaller(organizationId), id);
   }
 
   /** How many builds are assigned to each of the releases, by release id. */

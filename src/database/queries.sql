@@ -514,7 +514,8 @@ WITH case_runs AS MATERIALIZED (
            result.executed_at, result.created_at, result.failure_type, result.stack_trace,
            result.signature, nullif(result.configuration, '') AS configuration,
            coalesce(result.attempts, '[]'::jsonb) AS attempts,
-           run.name AS test_run_name, build.branch, build.commit_sha
+           run.name AS test_run_name, build.id AS build_id, build.name AS build_name,
+           build.build_number, build.branch, build.commit_sha
     FROM (
       SELECT * FROM matches ORDER BY happened_at DESC, id DESC LIMIT $8 OFFSET $9
     ) m
@@ -646,6 +647,7 @@ SELECT baseline.id
 -- insights.failureGroups
 WITH failing AS (
     SELECT result.signature, result.failure_type, result.message, result.test_case_id,
+           result.id AS result_id,
            row_number() OVER (PARTITION BY result.signature ORDER BY result.seq, result.id)
              AS position,
            row_number() OVER (
@@ -667,7 +669,9 @@ WITH failing AS (
            max(failure_type) FILTER (WHERE position = 1) AS failure_type,
            max(message) FILTER (WHERE position = 1) AS message,
            array_agg(test_case_id::text ORDER BY position)
-             FILTER (WHERE of_case = 1 AND case_rank <= 20) AS test_case_ids
+             FILTER (WHERE of_case = 1 AND case_rank <= 20) AS test_case_ids,
+           array_agg(result_id::text ORDER BY position)
+             FILTER (WHERE of_case = 1 AND case_rank <= 20) AS result_ids
     FROM ranked
     GROUP BY signature
   )
@@ -699,7 +703,7 @@ SELECT EXISTS (SELECT 1 FROM organization WHERE id = $1) AS "exists";
 SELECT "id" AS "id", "name" AS "name", "plan" AS "plan", "subscription_started_at" AS "subscriptionStartedAt", "monthly_call_limit" AS "monthlyCallLimit", "created_at" AS "createdAt", "updated_at" AS "updatedAt" FROM organization WHERE id = $1;
 
 -- projects.find
-SELECT "id" AS "id", "organization_id" AS "organizationId", "name" AS "name", "key" AS "key", "description" AS "description", "gate_min_pass_rate" AS "gateMinPassRate", "gate_forbid_missing_tests" AS "gateForbidMissingTests", "gate_min_tests" AS "gateMinTests", "runs_created" AS "runsCreated", "retention_days" AS "retentionDays", "created_at" AS "createdAt", "updated_at" AS "updatedAt" FROM project
+SELECT "id" AS "id", "organization_id" AS "organizationId", "name" AS "name", "key" AS "key", "description" AS "description", "gate_min_pass_rate" AS "gateMinPassRate", "gate_forbid_missing_tests" AS "gateForbidMissingTests", "gate_min_tests" AS "gateMinTests", "defect_url_template" AS "defectUrlTemplate", "runs_created" AS "runsCreated", "retention_days" AS "retentionDays", "created_at" AS "createdAt", "updated_at" AS "updatedAt" FROM project
   WHERE id = $1 AND ($2::uuid IS NULL OR organization_id = $2);
 
 -- projects.insert
@@ -708,7 +712,7 @@ INSERT INTO project (organization_id, name, key, description) VALUES ($1, $2, $3
   RETURNING id, created_at, updated_at;
 
 -- projects.list
-SELECT "id" AS "id", "organization_id" AS "organizationId", "name" AS "name", "key" AS "key", "description" AS "description", "gate_min_pass_rate" AS "gateMinPassRate", "gate_forbid_missing_tests" AS "gateForbidMissingTests", "gate_min_tests" AS "gateMinTests", "runs_created" AS "runsCreated", "retention_days" AS "retentionDays", "created_at" AS "createdAt", "updated_at" AS "updatedAt",
+SELECT "id" AS "id", "organization_id" AS "organizationId", "name" AS "name", "key" AS "key", "description" AS "description", "gate_min_pass_rate" AS "gateMinPassRate", "gate_forbid_missing_tests" AS "gateForbidMissingTests", "gate_min_tests" AS "gateMinTests", "defect_url_template" AS "defectUrlTemplate", "runs_created" AS "runsCreated", "retention_days" AS "retentionDays", "created_at" AS "createdAt", "updated_at" AS "updatedAt",
         coalesce((SELECT count(*) FROM project
   WHERE organization_id = $1), 0)::int AS pagination_total
    FROM project
@@ -724,6 +728,11 @@ SELECT coalesce((SELECT count(*) FROM project
 UPDATE project SET runs_created = runs_created + 1
   WHERE id = $1 AND organization_id = $2
   RETURNING runs_created;
+
+-- projects.setDefectUrlTemplate
+UPDATE project SET defect_url_template = $2, updated_at = now()
+  WHERE id = $1 AND ($3::uuid IS NULL OR organization_id = $3)
+  RETURNING "id" AS "id", "organization_id" AS "organizationId", "name" AS "name", "key" AS "key", "description" AS "description", "gate_min_pass_rate" AS "gateMinPassRate", "gate_forbid_missing_tests" AS "gateForbidMissingTests", "gate_min_tests" AS "gateMinTests", "defect_url_template" AS "defectUrlTemplate", "runs_created" AS "runsCreated", "retention_days" AS "retentionDays", "created_at" AS "createdAt", "updated_at" AS "updatedAt";
 
 -- quota.callsInPeriods
 SELECT u.organization_id, u.calls
@@ -776,6 +785,10 @@ COPY test_case (id, organization_id, project_id, title, automation_id, section) 
 -- results.copyResults
 COPY test_result (id, organization_id, test_run_id, test_case_id, configuration, status, duration_ms, message, defects, retries, flaky, executed_at, failure_type, stack_trace, signature, attempts)
   FROM STDIN;
+
+-- results.find
+SELECT result."id" AS "id", result."created_at" AS "createdAt", result."organization_id" AS "organizationId", result."test_run_id" AS "testRunId", result."test_case_id" AS "testCaseId", result."status" AS "status", result."duration_ms" AS "durationMs", result."message" AS "message", result."defects" AS "defects", result."failure_type" AS "failureType", result."stack_trace" AS "stackTrace", result."signature" AS "signature", result."retries" AS "retries", result."flaky" AS "flaky", result."executed_at" AS "executedAt", result."configuration" AS "configuration", result."attempts" AS "attempts", result."seq" AS "seq" FROM test_result result
+  WHERE result.id = $1 AND ($2::uuid IS NULL OR result.organization_id = $2);
 
 -- results.insertNewCases
 INSERT INTO test_case (id, organization_id, project_id, title, automation_id, section)

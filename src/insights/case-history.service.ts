@@ -14,6 +14,9 @@ export function toCaseHistoryItem(row: HistoryRow): CaseHistoryItem {
   // allocation of the page, and slower to serialize.
   const item = toResultResponse(row as StoredResult) as CaseHistoryItem;
   item.test_run_name = row.test_run_name;
+  item.build_id = row.build_id;
+  item.build_name = row.build_name;
+  item.build_number = row.build_number;
   item.branch = row.branch;
   item.commit_sha = row.commit_sha;
   return item;

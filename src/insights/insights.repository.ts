@@ -83,7 +83,8 @@ export const CASE_HISTORY = preparedSql(
            result.executed_at, result.created_at, result.failure_type, result.stack_trace,
            result.signature, nullif(result.configuration, '') AS configuration,
            coalesce(result.attempts, '[]'::jsonb) AS attempts,
-           run.name AS test_run_name, build.branch, build.commit_sha
+           run.name AS test_run_name, build.id AS build_id, build.name AS build_name,
+           build.build_number, build.branch, build.commit_sha
     FROM (
       SELECT * FROM matches ORDER BY happened_at DESC, id DESC LIMIT $8 OFFSET $9
     ) m
@@ -106,6 +107,7 @@ const FAILURE_GROUPS = sql(
   `
   WITH failing AS (
     SELECT result.signature, result.failure_type, result.message, result.test_case_id,
+           result.id AS result_id,
            row_number() OVER (PARTITION BY result.signature ORDER BY result.seq, result.id)
              AS position,
            row_number() OVER (
@@ -127,7 +129,9 @@ const FAILURE_GROUPS = sql(
            max(failure_type) FILTER (WHERE position = 1) AS failure_type,
            max(message) FILTER (WHERE position = 1) AS message,
            array_agg(test_case_id::text ORDER BY position)
-             FILTER (WHERE of_case = 1 AND case_rank <= 20) AS test_case_ids
+             FILTER (WHERE of_case = 1 AND case_rank <= 20) AS test_case_ids,
+           array_agg(result_id::text ORDER BY position)
+             FILTER (WHERE of_case = 1 AND case_rank <= 20) AS result_ids
     FROM ranked
     GROUP BY signature
   )
@@ -285,6 +289,9 @@ export interface HistoryRow extends Omit<StoredResult, 'id'> {
   total: number;
   id: string | null;
   test_run_name: string;
+  build_id: string | null;
+  build_name: string | null;
+  build_number: string | null;
   branch: string | null;
   commit_sha: string | null;
 }
@@ -296,6 +303,8 @@ export interface FailureGroupRow {
   failure_type: string | null;
   message: string | null;
   test_case_ids: string[];
+  /** Each case's first failing current result in the group, in `test_case_ids`' order. */
+  result_ids: string[];
 }
 
 export interface HistoryFilters {

@@ -4,7 +4,17 @@ import { type Page, PaginationQuery, toPage } from '../common/pagination/paginat
 import { TestCaseLookup } from '../projects/project-lookup.js';
 import { TestRunLookup } from '../testruns/test-run-lookup.js';
 import { FailureGroupResponse, InternalFailureGroupResponse } from './dto/failure-group.dto.js';
-import { InsightsRepository } from './insights.repository.js';
+import { type FailureGroupRow, InsightsRepository } from './insights.repository.js';
+
+function toFailureGroupResponse(row: FailureGroupRow): FailureGroupResponse {
+  return {
+    signature: row.signature,
+    failure_type: row.failure_type,
+    message: row.message,
+    count: row.size as number,
+    test_case_ids: row.test_case_ids,
+  };
+}
 
 /** A run's failing current results grouped by signature (CONTRACT §12). */
 @Injectable()
@@ -20,42 +30,44 @@ export class RunFailuresService {
     runId: string,
     query: PaginationQuery,
   ): Promise<Page<FailureGroupResponse>> {
-    const run = await this.runs.find(caller, runId);
-    const rows = await this.repository.failureGroups(run.organizationId, runId, query);
-    const groups = rows
-      .filter((row) => row.size !== null)
-      .map((row) => ({
-        signature: row.signature,
-        failure_type: row.failure_type,
-        message: row.message,
-        count: row.size as number,
-        test_case_ids: row.test_case_ids,
-      }));
-    return toPage(groups, rows[0]?.total ?? 0, query);
+    const { groups, total } = await this.groups(caller, runId, query);
+    return toPage(groups.map(toFailureGroupResponse), total, query);
   }
 
-  /** For the console: `list`, with the title and automation id of each group's cases. */
+  /**
+   * For the console: `list`, with the title and automation id of each group's cases, and the
+   * result of each that the group counts.
+   */
   async listWithCases(
     caller: Caller,
     runId: string,
     query: PaginationQuery,
   ): Promise<Page<InternalFailureGroupResponse>> {
-    const { projectId } = await this.runs.find(caller, runId);
-    const page = await this.list(caller, runId, query);
+    const { run, groups, total } = await this.groups(caller, runId, query);
     const names = await this.testCases.names(
-      projectId,
-      page.data.flatMap((group) => group.test_case_ids),
+      run.projectId,
+      groups.flatMap((group) => group.test_case_ids),
     );
-    return {
-      ...page,
-      data: page.data.map((group) => ({
-        ...group,
-        test_cases: group.test_case_ids.map((caseId) => ({
-          id: caseId,
-          title: names.get(caseId)?.title ?? '',
-          automation_id: names.get(caseId)?.automationId ?? null,
-        })),
+    const data = groups.map((group) => ({
+      ...toFailureGroupResponse(group),
+      test_cases: group.test_case_ids.map((caseId, i) => ({
+        id: caseId,
+        title: names.get(caseId)?.title ?? '',
+        automation_id: names.get(caseId)?.automationId ?? null,
+        result_id: group.result_ids[i],
       })),
+    }));
+    return toPage(data, total, query);
+  }
+
+  /** A page of the run's groups (404 if the caller may not see the run), and their number. */
+  private async groups(caller: Caller, runId: string, query: PaginationQuery) {
+    const run = await this.runs.find(caller, runId);
+    const rows = await this.repository.failureGroups(run.organizationId, runId, query);
+    return {
+      run,
+      groups: rows.filter((row) => row.size !== null),
+      total: rows[0]?.total ?? 0,
     };
   }
 }

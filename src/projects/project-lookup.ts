@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { type Caller, OPERATOR, organizationCaller } from '../common/caller.js';
 import { ApiError } from '../common/errors/api-error.js';
+import { type DefectLink, defectLinks } from './defect-links.js';
 import { TestCase } from './entities/test-case.entity.js';
 import { ProjectsRepository } from './projects.repository.js';
 
@@ -23,6 +24,13 @@ export class ProjectLookup {
     const position = await this.projects.numberRun(organizationId, id);
     if (position === null) throw ApiError.unknownReference(field);
     return position;
+  }
+
+  /** Each defect id with its link through the project's defect URL template (none: no links). */
+  async defectLinks(projectId: string, ids: readonly string[]): Promise<DefectLink[]> {
+    if (ids.length === 0) return [];
+    const project = await this.projects.find(OPERATOR, projectId);
+    return defectLinks(project?.defectUrlTemplate ?? null, ids);
   }
 
   /** The organization of a project named in an internal route's path (404 if none). */

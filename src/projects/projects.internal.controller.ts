@@ -5,10 +5,12 @@ import {
   InternalController,
   ListRoute,
   ReadRoute,
+  UpdateRoute,
 } from '../routes/route.decorators.js';
 import type { Caller } from '../common/caller.js';
 import { PathId } from '../common/ids.js';
 import { PaginationQuery, type Page } from '../common/pagination/pagination.js';
+import { SetDefectUrlTemplateDto } from './dto/defect-url-template.dto.js';
 import { CreateProjectDto, InternalProjectResponse, ProjectResponse } from './dto/project.dto.js';
 import { CreateTestCaseDto, InternalTestCaseQuery, TestCaseResponse } from './dto/test-case.dto.js';
 import { ProjectsService } from './projects.service.js';
@@ -44,6 +46,17 @@ export class ProjectsInternalController {
     @PathId('project') id: string,
   ): Promise<InternalProjectResponse> {
     return this.projects.get(caller, id);
+  }
+
+  @UpdateRoute('projects/:id/defect-url-template', InternalProjectResponse, {
+    errors: [400, 404, 415],
+  })
+  setDefectUrlTemplate(
+    @RouteCaller() caller: Caller,
+    @PathId('project') id: string,
+    @Body() dto: SetDefectUrlTemplateDto,
+  ): Promise<InternalProjectResponse> {
+    return this.projects.setDefectUrlTemplate(caller, id, dto);
   }
 
   @CreateRoute('projects/:id/testcases', TestCaseResponse, { errors: [400, 404, 409, 415, 422] })

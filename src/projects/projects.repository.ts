@@ -19,6 +19,7 @@ export const PROJECT_COLUMNS = [
   'gateMinPassRate',
   'gateForbidMissingTests',
   'gateMinTests',
+  'defectUrlTemplate',
   'runsCreated',
   'retentionDays',
   'createdAt',
@@ -44,6 +45,17 @@ const FIND_PROJECT = sql(
   'projects.find',
   `SELECT ${selectColumns(PROJECT_COLUMNS)} FROM project
     WHERE id = $1 AND ($2::uuid IS NULL OR organization_id = $2)`,
+);
+
+/**
+ * Sets project $1's defect URL template to $2 (null: none) if it is organization $3's, or any
+ * organization's when $3 is null (the operator); no row for no such project.
+ */
+const SET_DEFECT_URL_TEMPLATE = sql(
+  'projects.setDefectUrlTemplate',
+  `UPDATE project SET defect_url_template = $2, updated_at = now()
+    WHERE id = $1 AND ($3::uuid IS NULL OR organization_id = $3)
+    RETURNING ${selectColumns(PROJECT_COLUMNS)}`,
 );
 
 /** Organization $1's projects, newest first. */
@@ -155,6 +167,23 @@ export class ProjectsRepository {
   async find(caller: Caller, id: string): Promise<Project | null> {
     const manager = this.transactions.manager;
     const [row]: Project[] = await manager.query(FIND_PROJECT, [id, organizationOf(caller)]);
+    return row ? manager.create(Project, row) : null;
+  }
+
+  /** Sets the project's defect URL template (null: none); null if the caller may not see it. */
+  async setDefectUrlTemplate(
+    caller: Caller,
+    id: string,
+    template: string | null,
+  ): Promise<Project | null> {
+    const manager = this.transactions.manager;
+    // An UPDATE's result through TypeORM is [rows, affected count].
+    const [rows]: [Project[], number] = await manager.query(SET_DEFECT_URL_TEMPLATE, [
+      id,
+      template,
+      organizationOf(caller),
+    ]);
+    const [row] = rows;
     return row ? manager.create(Project, row) : null;
   }
 

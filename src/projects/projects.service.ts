@@ -9,6 +9,7 @@ import {
   type InternalProjectResponse,
   ProjectResponse,
 } from './dto/project.dto.js';
+import { SetDefectUrlTemplateDto } from './dto/defect-url-template.dto.js';
 import { CreateTestCaseDto, TestCaseQuery, TestCaseResponse } from './dto/test-case.dto.js';
 import { Project } from './entities/project.entity.js';
 import { TestCase } from './entities/test-case.entity.js';
@@ -22,6 +23,14 @@ export function toProjectResponse(project: Project): ProjectResponse {
     description: project.description,
     created_at: project.createdAt.toISOString(),
     updated_at: project.updatedAt.toISOString(),
+  };
+}
+
+function toInternalProjectResponse(project: Project): InternalProjectResponse {
+  return {
+    ...toProjectResponse(project),
+    organization_id: project.organizationId,
+    defect_url_template: project.defectUrlTemplate,
   };
 }
 
@@ -91,8 +100,20 @@ export class ProjectsService {
 
   /** A project with its organization (404 if the caller may not see it). */
   async get(caller: Caller, id: string): Promise<InternalProjectResponse> {
-    const project = await this.find(caller, id);
-    return { ...toProjectResponse(project), organization_id: project.organizationId };
+    return toInternalProjectResponse(await this.find(caller, id));
+  }
+
+  /** Where the project's defects live (404 if the caller may not see the project). */
+  async setDefectUrlTemplate(
+    caller: Caller,
+    id: string,
+    dto: SetDefectUrlTemplateDto,
+  ): Promise<InternalProjectResponse> {
+    return this.transactions.run(async () => {
+      const project = await this.projects.setDefectUrlTemplate(caller, id, dto.defect_url_template);
+      if (!project) throw ApiError.notFound('project');
+      return toInternalProjectResponse(project);
+    });
   }
 
   /** `search`: what `q` matches, the title (public API) or also the automation id (console). */

@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { RUN_CHANGES_CHANNEL } from '../testruns/live/run-changes.js';
+import { type Caller, organizationOf } from '../common/caller.js';
 import type { PaginationQuery } from '../common/pagination/pagination.js';
 import {
   arrayLiteral,
@@ -110,6 +111,13 @@ export const TEST_RESULT_COLUMNS = [
 
 const SELECT_RESULT = selectColumns(TEST_RESULT_COLUMNS, 'result');
 const NEWEST_FIRST = 'result.created_at DESC, result.id DESC';
+
+/** Result $1 if it is organization $2's, or any organization's when $2 is null (the operator). */
+const FIND_RESULT = sql(
+  'results.find',
+  `SELECT ${SELECT_RESULT} FROM test_result result
+    WHERE result.id = $1 AND ($2::uuid IS NULL OR result.organization_id = $2)`,
+);
 
 /**
  * The run's current results ($1) with status $2, of case $3 and in configuration $4 ('': those
@@ -312,6 +320,13 @@ export class ResultsRepository {
       pagination,
     );
     return [rows.map((row) => manager.create(TestResult, row)), total];
+  }
+
+  /** The result if the caller may see it: the organization's, or any for the operator. */
+  async find(caller: Caller, id: string): Promise<TestResult | null> {
+    const manager = this.transactions.manager;
+    const [row]: TestResult[] = await manager.query(FIND_RESULT, [id, organizationOf(caller)]);
+    return row ? manager.create(TestResult, row) : null;
   }
 
   /** The configurations the run's current results are in ('' for none), by name. */

@@ -18,7 +18,8 @@ import { toResultResponse } from './result-response.js';
 import { ResultsRepository } from './results.repository.js';
 import type { StoredResult } from './stored-result.js';
 
-function entityToStored(result: TestResult): StoredResult {
+/** A stored result as the API shows it. */
+export function entityToStored(result: TestResult): StoredResult {
   return {
     id: result.id,
     test_run_id: result.testRunId,

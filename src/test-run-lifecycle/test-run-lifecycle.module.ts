@@ -4,6 +4,7 @@ import { CaseOutcomesModule } from '../flakiness/case-outcomes.module.js';
 import { RunVerdictsModule } from '../insights/run-verdicts/run-verdicts.module.js';
 import { ProjectLookupModule } from '../projects/project-lookup.module.js';
 import { ResultWriterModule } from '../results/result-writer.module.js';
+import { ResultDetailInternalController } from '../results/result-detail.internal.controller.js';
 import { ResultsModule } from '../results/results.module.js';
 import { TestRunLiveInternalController } from '../testruns/live/test-run-live.internal.controller.js';
 import { TestRunsModule } from '../testruns/testruns.module.js';
@@ -42,6 +43,7 @@ import { WriteRunResults } from './write-run-results.js';
     TestRunLiveInternalController,
     ResultsController,
     ResultsInternalController,
+    ResultDetailInternalController,
   ],
   providers: [
     OpenTestRun,

@@ -192,10 +192,14 @@ describe('web console: a run’s failures, comparison, gate and actions', () => 
     await expectAccessible(page());
     await screenshot(page(), 'run-failures');
 
-    // A case's link: its results, found by its automation id.
+    // A case's link: its failing result's page.
     await groups.first().getByRole('link', { name: 'shop.Pay.wallet' }).click();
-    await page().waitForURL(runUrl('?q=shop.Pay.wallet'));
-    expect(await textWhen(pages(), '1–1 of 1')).toBe('1–1 of 1');
+    await page().waitForURL(/\/console\/results\/[0-9a-f-]{36}$/);
+    expect(await textWhen(page().getByRole('heading', { level: 1 }), 'shop.Pay.wallet')).toBe(
+      'shop.Pay.wallet Failed',
+    );
+    await page().goBack();
+    await page().waitForURL(runUrl('?tab=failures'));
   }, 30_000);
 
   it('compares the run with its baseline, new failures first', async () => {

@@ -25,7 +25,7 @@ export async function workspace(t: TestApp, scopes = INSIGHT_SCOPES): Promise<Wo
 export async function createBuild(
   t: TestApp,
   w: Workspace,
-  fields: { branch?: string; commit_sha?: string } = {},
+  fields: { branch?: string; commit_sha?: string; build_number?: string } = {},
 ): Promise<string> {
   const res = await t.http
     .post('/api/v1/builds')

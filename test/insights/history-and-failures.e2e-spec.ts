@@ -22,9 +22,15 @@ describe('results intelligence: a case’s history and a run’s failures', () =
     let w: Workspace;
     let runs: string[];
     let caseId: string;
+    let mainBuild: string;
     beforeAll(async () => {
       w = await workspace(t);
-      const main = await createBuild(t, w, { branch: 'main', commit_sha: 'ABCDEF1' });
+      const main = await createBuild(t, w, {
+        branch: 'main',
+        commit_sha: 'ABCDEF1',
+        build_number: '1042',
+      });
+      mainBuild = main;
       runs = [
         await runWith(t, w, { 'h.one': 'passed' }, { build_id: main }),
         await runWith(t, w, { 'h.one': 'failed' }, { name: 'Other' }),
@@ -70,10 +76,19 @@ describe('results intelligence: a case’s history and a run’s failures', () =
         configuration: null,
         attempts: [],
         test_run_name: 'Other',
+        build_id: null,
+        build_name: null,
+        build_number: null,
         branch: null,
         commit_sha: null,
       });
-      expect(res.body.data[1]).toMatchObject({ branch: 'main', commit_sha: 'abcdef1' });
+      expect(res.body.data[1]).toMatchObject({
+        build_id: mainBuild,
+        build_name: expect.stringMatching(/^build /),
+        build_number: '1042',
+        branch: 'main',
+        commit_sha: 'abcdef1',
+      });
       expect(res.body.data[2]).toMatchObject({
         executed_at: '2000-01-01T00:00:00.000Z',
         message: 'old',

@@ -59,17 +59,24 @@ describe('run page (internal API)', () => {
       // Both messages normalize alike: one group of two.
       expect(failures.body.data).toHaveLength(1);
       expect(failures.body.data[0].count).toBe(2);
+      // Each case with its failing result, which the console's failures tab opens.
+      const failed = await publicView(`${runId}/results?status=failed`);
+      const resultOf = (name: string) =>
+        failed.body.data.find((r: { test_case_id: string }) => r.test_case_id === w.cases.get(name))
+          .id;
       expect(failures.body.data[0].test_cases).toEqual(
         expect.arrayContaining([
           {
             id: w.cases.get('shop.Pay.card'),
             title: 'shop.Pay.card',
             automation_id: 'shop.Pay.card',
+            result_id: resultOf('shop.Pay.card'),
           },
           {
             id: w.cases.get('shop.Search.finds'),
             title: 'shop.Search.finds',
             automation_id: 'shop.Search.finds',
+            result_id: resultOf('shop.Search.finds'),
           },
         ]),
       );

@@ -6,6 +6,7 @@ import { homeRoute, rootRoute, signedInRoute } from './layout-routes';
 import { organizationRoutes } from './organizations/routes';
 import { projectRoutes } from './projects/routes';
 import { releaseRoutes } from './releases/routes';
+import { resultRoutes } from './results/routes';
 import { runRoutes } from './runs/routes';
 import { sessionRoutes } from './session/routes';
 import { CONSOLE_BASE } from './shared/console-base';
@@ -20,6 +21,7 @@ const routeTree = rootRoute.addChildren([
     ...projectRoutes,
     ...keyRoutes,
     ...runRoutes,
+    ...resultRoutes,
     ...releaseRoutes,
     ...webhookRoutes,
     ...caseRoutes,

@@ -76,6 +76,23 @@ export interface paths {
         patch: operations["ProjectGateSettingsInternalController_update"];
         trace?: never;
     };
+    "/internal/v1/projects/{id}/defect-url-template": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /** Set where a project’s defects live */
+        patch: operations["ProjectsInternalController_setDefectUrlTemplate"];
+        trace?: never;
+    };
     "/internal/v1/projects/{id}/testcases": {
         parameters: {
             query?: never;
@@ -295,6 +312,23 @@ export interface paths {
         };
         /** The configurations of a run’s results */
         get: operations["ResultsInternalController_configurations"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/internal/v1/results/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Get a result, with its run, build and defect links */
+        get: operations["ResultDetailInternalController_get"];
         put?: never;
         post?: never;
         delete?: never;
@@ -823,6 +857,18 @@ export interface components {
             updated_at: string;
             /** Format: uuid */
             organization_id: string;
+            /**
+             * @description Where its defects live: a result’s defect id replaces {id}; null: none
+             * @example https://jira.example.com/browse/{id}
+             */
+            defect_url_template: string | null;
+        };
+        SetDefectUrlTemplateDto: {
+            /**
+             * @description defect_url_template must be an http(s) URL of at most 2048 characters containing {id}, or null: a result's defect id replaces {id} to link it
+             * @example https://jira.example.com/browse/{id}
+             */
+            defect_url_template: string | null;
         };
         CreateTestCaseDto: {
             title: string;
@@ -1377,6 +1423,102 @@ export interface components {
             /** @description By name; none (null) last */
             data: components["schemas"]["RunConfigurationCount"][];
         };
+        ResultBuildDto: {
+            /** Format: uuid */
+            id: string;
+            /** @example web-shop */
+            name: string;
+            /** @example 1042 */
+            build_number: string | null;
+            /** @example main */
+            branch: string | null;
+            /** @example 9f2c1ab */
+            commit_sha: string | null;
+        };
+        DefectLinkDto: {
+            /** @example SHOP-12 */
+            id: string;
+            /**
+             * @description The project’s defect URL template with this id; null when it has none
+             * @example https://jira.example.com/browse/SHOP-12
+             */
+            url: string | null;
+        };
+        ResultDetailResponse: {
+            /** Format: uuid */
+            id: string;
+            /** Format: uuid */
+            test_run_id: string;
+            /** Format: uuid */
+            test_case_id: string;
+            /** @enum {string} */
+            status: "passed" | "failed" | "blocked" | "skipped" | "retest" | "untested";
+            /** @example 1250 */
+            duration_ms: number | null;
+            message: string | null;
+            /**
+             * @example [
+             *       "JIRA-123"
+             *     ]
+             */
+            defects: string[];
+            /**
+             * @description Failed attempts before the final status
+             * @example 0
+             */
+            retries: number;
+            /**
+             * @description `passed` after failed attempts
+             * @example false
+             */
+            flaky: boolean;
+            /** Format: date-time */
+            executed_at: string | null;
+            /** Format: date-time */
+            created_at: string;
+            /**
+             * @description What kind of failure: JUnit’s `type` of the `<failure>` or `<error>`, or as sent
+             * @example java.lang.AssertionError
+             */
+            failure_type: string | null;
+            /** @description The failure’s stack trace: the JUnit element’s text when it has a `message` attribute, or as sent; at most 65,536 characters */
+            stack_trace: string | null;
+            /**
+             * @description Names the failure’s cause: the same error in another run or case has the same signature (a hash of `failure_type` and of the message without what varies between runs). Null unless the status is `failed` or `blocked`
+             * @example 3f9a0c1d2b4e5f60
+             */
+            signature: string | null;
+            /**
+             * @description The environment the result ran in (a browser, an OS, a Playwright project, a CI matrix leg); null for none. A run keeps one current result per test case and configuration
+             * @example firefox
+             */
+            configuration: string | null;
+            /** @description The earlier attempts of the same execution, oldest first (at most 20); the result’s own fields are the final attempt’s */
+            attempts: components["schemas"]["AttemptDto"][];
+            /** @example pays by card */
+            test_case_title: string;
+            /** @example checkout.Payment.pays by card */
+            automation_id: string | null;
+            /**
+             * @description The test case is on the project’s flaky-tests list (its default window and minimum executions)
+             * @example false
+             */
+            case_flaky: boolean;
+            /**
+             * @description The test case is in quarantine
+             * @example false
+             */
+            quarantined: boolean;
+            /** Format: uuid */
+            project_id: string;
+            /** @example Nightly */
+            test_run_name: string;
+            /** @enum {string} */
+            test_run_status: "in_progress" | "submitted" | "completed";
+            build: components["schemas"]["ResultBuildDto"] | null;
+            /** @description The result’s `defects`, in order */
+            defect_links: components["schemas"]["DefectLinkDto"][];
+        };
         CaseHistoryItem: {
             /** Format: uuid */
             id: string;
@@ -1430,6 +1572,18 @@ export interface components {
             attempts: components["schemas"]["AttemptDto"][];
             /** @example Nightly */
             test_run_name: string;
+            /** Format: uuid */
+            build_id: string | null;
+            /**
+             * @description The run’s build’s name
+             * @example web-shop
+             */
+            build_name: string | null;
+            /**
+             * @description Of the run’s build
+             * @example 1042
+             */
+            build_number: string | null;
             /**
              * @description Of the run’s build
              * @example main
@@ -1536,6 +1690,11 @@ export interface components {
             title: string;
             /** @example checkout.Payment.pays by card */
             automation_id: string | null;
+            /**
+             * Format: uuid
+             * @description Its current result in the group (the first, when it fails in several configurations)
+             */
+            result_id: string;
         };
         InternalFailureGroupResponse: {
             /**
@@ -2486,6 +2645,88 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ProjectGateSettingsResponse"];
+                };
+            };
+            /** @description Invalid request (`invalid_request`, `details.field` names the first offending field) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description Operator token wrong, or no live console session */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description A change made with the console session without its CSRF token (`csrf_token_invalid`) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description No such resource in your organization (`not_found`) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description Unsupported content type (`unsupported_media_type`) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description Too many wrong operator tokens from this address (`Retry-After`) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+        };
+    };
+    ProjectsInternalController_setDefectUrlTemplate: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The console session’s `csrf_token`: required on a change made with the session cookie, unused with the operator token */
+                "X-CSRF-Token"?: string;
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SetDefectUrlTemplateDto"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["InternalProjectResponse"];
                 };
             };
             /** @description Invalid request (`invalid_request`, `details.field` names the first offending field) */
@@ -4062,6 +4303,63 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["RunConfigurationsResponse"];
+                };
+            };
+            /** @description Operator token wrong, or no live console session */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description A change made with the console session without its CSRF token (`csrf_token_invalid`) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description No such resource in your organization (`not_found`) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description Too many wrong operator tokens from this address (`Retry-After`) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+        };
+    };
+    ResultDetailInternalController_get: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ResultDetailResponse"];
                 };
             };
             /** @description Operator token wrong, or no live console session */

@@ -1222,6 +1222,18 @@ export interface components {
             attempts: components["schemas"]["AttemptDto"][];
             /** @example Nightly */
             test_run_name: string;
+            /** Format: uuid */
+            build_id: string | null;
+            /**
+             * @description The run’s build’s name
+             * @example web-shop
+             */
+            build_name: string | null;
+            /**
+             * @description Of the run’s build
+             * @example 1042
+             */
+            build_number: string | null;
             /**
              * @description Of the run’s build
              * @example main

@@ -19,6 +19,7 @@ import { KeepRunVerdicts1795510000000 } from './1795510000000-KeepRunVerdicts.js
 import { ProjectRetention1795810000000 } from './1795810000000-ProjectRetention.js';
 import { ResultSlotsAndAttempts1795706444052 } from './1795706444052-ResultSlotsAndAttempts.js';
 import { CurrentResultsKeepTheirTime1795800000000 } from './1795800000000-CurrentResultsKeepTheirTime.js';
+import { ProjectDefectUrlTemplate1795820000000 } from './1795820000000-ProjectDefectUrlTemplate.js';
 
 /** Every migration in the order it runs; the app and the migration CLI share this list. */
 export const MIGRATIONS: Array<new () => MigrationInterface> = [
@@ -55,4 +56,6 @@ export const MIGRATIONS: Array<new () => MigrationInterface> = [
   CurrentResultsKeepTheirTime1795800000000,
   // A project keeps its runs for a number of days, or all of them (issue 29).
   ProjectRetention1795810000000,
+  // Where a project's defects live: a URL template, so results link their defect ids (issue 31).
+  ProjectDefectUrlTemplate1795820000000,
 ];

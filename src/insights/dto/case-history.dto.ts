@@ -1,7 +1,7 @@
 import { ConfigurationFilter } from '../../results/dto/configuration-filter.js';
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { IsIn, IsOptional, IsString, Length } from 'class-validator';
-import { ApiNullable } from '../../common/openapi.decorators.js';
+import { ApiNullable, ApiNullableId } from '../../common/openapi.decorators.js';
 import { CreatedBetweenQuery } from '../../common/pagination/pagination.js';
 import { IsOptionalId } from '../../common/validation.js';
 import { RESULT_STATUSES, type ResultStatus } from '../../results/entities/result-status.js';
@@ -11,6 +11,15 @@ import { ResultResponse } from '../../results/dto/result.dto.js';
 export class CaseHistoryItem extends ResultResponse {
   @ApiProperty({ example: 'Nightly' })
   test_run_name!: string;
+
+  @ApiNullableId()
+  build_id!: string | null;
+
+  @ApiNullable(String, { description: 'The run’s build’s name', example: 'web-shop' })
+  build_name!: string | null;
+
+  @ApiNullable(String, { description: 'Of the run’s build', example: '1042' })
+  build_number!: string | null;
 
   @ApiNullable(String, { description: 'Of the run’s build', example: 'main' })
   branch!: string | null;

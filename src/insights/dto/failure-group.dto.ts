@@ -37,6 +37,9 @@ export class FailureGroupCase {
 
   @ApiNullable(String, { example: 'checkout.Payment.pays by card' })
   automation_id!: string | null;
+
+  @ApiId('Its current result in the group (the first, when it fails in several configurations)')
+  result_id!: string;
 }
 
 /** A failure group as the console lists it: its cases named. */

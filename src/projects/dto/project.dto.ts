@@ -30,6 +30,12 @@ export class ProjectResponse {
 export class InternalProjectResponse extends ProjectResponse {
   @ApiId()
   organization_id!: string;
+
+  @ApiNullable(String, {
+    description: 'Where its defects live: a result’s defect id replaces {id}; null: none',
+    example: 'https://jira.example.com/browse/{id}',
+  })
+  defect_url_template!: string | null;
 }
 
 export class CreateProjectDto {

@@ -40,6 +40,12 @@ export class Project extends ChangingTenantRow {
   gateMinTests!: number;
 
   /**
+   * Where the project's defects live: an http(s) URL with `{id}`, which a result's defect id
+   * replaces to link it (`defect-links.ts`); null shows defect ids as text.
+   */
+  @Varchar(2048, { nullable: true }) defectUrlTemplate!: string | null;
+
+  /**
    * How many runs the project has had: a new run takes the next number as its `position`,
    * counted in the run's own transaction (the row stays locked until it commits).
    */

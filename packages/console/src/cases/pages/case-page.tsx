@@ -11,6 +11,7 @@ import {
 import { listState, Loading, readState } from '../../shared/components/states';
 import { BackToOrganizations } from '../../shared/components/page-head';
 import { ConfigurationStrips, StripLegend } from '../components/status-strip';
+import { HistoryTable } from '../components/history-table';
 import { duration, number } from '../../shared/formats';
 
 /** uPlot comes in a chunk of its own, fetched when a case page first shows a chart. */
@@ -64,6 +65,8 @@ export function CasePage({ id, offset }: { id: string; offset: number }) {
             {durationSummary(items.map((r) => r.duration_ms))}
           </figcaption>
         </figure>
+        <h3 id="history-title">Results, newest first</h3>
+        <HistoryTable results={items} />
         <Pager pagination={history.data.pagination} to="/cases/$caseId" params={{ caseId: id }} />
       </>
     );

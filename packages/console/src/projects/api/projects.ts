@@ -30,6 +30,25 @@ export const project = (id: string) =>
     queryFn: () => unwrap(api.GET('/internal/v1/projects/{id}', { params: { path: { id } } })),
   });
 
+/** Sets where the project's defects live (null: nowhere); the service checks the template. */
+export function useSetDefectUrlTemplate(projectId: string) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (template: string | null) =>
+      unwrap(
+        api.PATCH('/internal/v1/projects/{id}/defect-url-template', {
+          params: { path: { id: projectId } },
+          body: { defect_url_template: template },
+        }),
+      ),
+    onSuccess: (changed) => {
+      queryClient.setQueryData(project(projectId).queryKey, changed);
+      // A result's defect links are made with the template.
+      return queryClient.invalidateQueries({ queryKey: ['result'] });
+    },
+  });
+}
+
 export type CreateProject = components['schemas']['CreateProjectDto'];
 
 export function useCreateProject(organizationId: string) {

@@ -46,18 +46,26 @@ export function ComparisonSection({ runId }: { runId: string }) {
           ))}
         </dl>
         <ComparisonList
+          runId={runId}
           id="new-failures"
           title="New failures"
           items={c.new_failures}
           total={c.summary.new_failures}
         />
         <ComparisonList
+          runId={runId}
           id="still-failing"
           title="Still failing"
           items={c.still_failing}
           total={c.summary.still_failing}
         />
-        <ComparisonList id="fixed" title="Fixed" items={c.fixed} total={c.summary.fixed} />
+        <ComparisonList
+          runId={runId}
+          id="fixed"
+          title="Fixed"
+          items={c.fixed}
+          total={c.summary.fixed}
+        />
       </>
     );
   }
@@ -70,11 +78,13 @@ export function ComparisonSection({ runId }: { runId: string }) {
 }
 
 function ComparisonList({
+  runId,
   id,
   title,
   items,
   total,
 }: {
+  runId: string;
   id: string;
   title: string;
   items: ComparisonItem[];
@@ -107,7 +117,13 @@ function ComparisonList({
             {items.map((item) => (
               <tr key={`${item.test_case_id} ${item.configuration ?? ''}`}>
                 <th scope="row">
-                  {item.title}
+                  <Link
+                    to="/runs/$runId/cases/$caseId"
+                    params={{ runId, caseId: item.test_case_id }}
+                    search={{ configuration: item.configuration ?? '' }}
+                  >
+                    {item.title}
+                  </Link>
                   {item.automation_id !== null && item.automation_id !== item.title ? (
                     <div className="automation-id">
                       <code>{item.automation_id}</code>

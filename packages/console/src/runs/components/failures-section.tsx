@@ -46,11 +46,7 @@ export function FailuresSection({ runId, offset }: { runId: string; offset: numb
                 <ul className="group-cases" aria-label="Cases">
                   {group.test_cases.map((c) => (
                     <li key={c.id}>
-                      <Link
-                        to="/runs/$runId"
-                        params={{ runId }}
-                        search={{ q: c.automation_id ?? c.title }}
-                      >
+                      <Link to="/results/$resultId" params={{ resultId: c.result_id }}>
                         {c.title}
                       </Link>
                       {c.automation_id !== null && c.automation_id !== c.title ? (

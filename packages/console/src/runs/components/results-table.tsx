@@ -1,3 +1,4 @@
+import { Link } from '@tanstack/react-router';
 import { useState } from 'react';
 import type { Result } from '../api/runs';
 import { duration, utcSecond } from '../../shared/formats';
@@ -78,7 +79,9 @@ function ResultRows({
     <>
       <tr className={expanded ? 'open' : undefined}>
         <th scope="row">
-          {r.test_case_title}
+          <Link to="/results/$resultId" params={{ resultId: r.id }}>
+            {r.test_case_title}
+          </Link>
           <Markers result={r} />
           {r.automation_id !== null && r.automation_id !== r.test_case_title ? (
             <div className="automation-id">
