@@ -1,4 +1,5 @@
 import { DynamicModule, Module, type Type } from '@nestjs/common';
+import { AttachmentsModule } from './attachments/attachments.module.js';
 import { AccessModule } from './auth/access.module.js';
 import { BuildsModule } from './builds/builds.module.js';
 import { ConfigModule } from './config/config.module.js';
@@ -31,6 +32,7 @@ const API_MODULES: Type[] = [
   ReleaseProgressModule,
   BuildsModule,
   TestRunLifecycleModule,
+  AttachmentsModule,
   InsightsModule,
   FlakinessModule,
   WebhooksHttpModule,

@@ -17,6 +17,7 @@ import { ConsoleSessionsRememberEmail1795490000000 } from './1795490000000-Conso
 import { ProjectKeysIgnoreCase1795500000000 } from './1795500000000-ProjectKeysIgnoreCase.js';
 import { KeepRunVerdicts1795510000000 } from './1795510000000-KeepRunVerdicts.js';
 import { ResultSlotsAndAttempts1795706444052 } from './1795706444052-ResultSlotsAndAttempts.js';
+import { CreateAttachments1795718296298 } from './1795718296298-CreateAttachments.js';
 
 /** Every migration in the order it runs; the app and the migration CLI share this list. */
 export const MIGRATIONS: Array<new () => MigrationInterface> = [
@@ -49,4 +50,6 @@ export const MIGRATIONS: Array<new () => MigrationInterface> = [
   KeepRunVerdicts1795510000000,
   // A result's configuration and attempts; a run's current results are per slot (CONTRACT §13).
   ResultSlotsAndAttempts1795706444052,
+  // Attachments of results and the key that signs their links (CONTRACT §15).
+  CreateAttachments1795718296298,
 ];
