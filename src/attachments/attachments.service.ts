@@ -14,11 +14,7 @@ import {
   type NewAttachment,
 } from './attachments.repository.js';
 import type { AttachmentItemDto, CreateAttachmentsDto } from './dto/create-attachments.dto.js';
-import type {
-  AttachmentResponse,
-  AttachmentUploadResponse,
-  ResultAttachmentResponse,
-} from './dto/attachment.dto.js';
+import type { AttachmentResponse, AttachmentUploadResponse } from './dto/attachment.dto.js';
 import { AttachmentStore, contentKey } from './storage/attachment-store.js';
 
 /**
@@ -119,24 +115,6 @@ export class AttachmentsService {
     const row = await this.find(caller, id);
     if (row.status !== 'stored') throw ApiError.notFound('attachment_content');
     return (await this.links.make(row.id, 'download', DOWNLOAD_LINK_SECONDS, origin)).url;
-  }
-
-  /** The stored attachments of each result, in the order attached (an empty list for none). */
-  async ofResults(
-    organizationId: string,
-    resultIds: string[],
-  ): Promise<Map<string, ResultAttachmentResponse[]>> {
-    const lists = new Map<string, ResultAttachmentResponse[]>(resultIds.map((id) => [id, []]));
-    if (resultIds.length === 0) return lists;
-    for (const row of await this.attachments.ofResults(organizationId, resultIds)) {
-      lists.get(row.result_id)?.push({
-        id: row.id,
-        name: row.name,
-        content_type: row.content_type,
-        size: Number(row.size),
-      });
-    }
-    return lists;
   }
 
   private async find(caller: Caller, id: string): Promise<AttachmentRow> {

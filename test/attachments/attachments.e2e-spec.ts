@@ -122,6 +122,23 @@ describe('attachments on the filesystem store (CONTRACT §15)', () => {
       'content-security-policy': 'sandbox',
     });
     expect(served.headers['content-disposition']).toMatch(/^inline;/);
+
+    // The result lists its stored attachments; a pending one is not listed yet.
+    const pending = content('not sent yet\n');
+    await describeAttachments(t, key, run.id, [
+      { automation_id: 'checkout.pays', ...pending.item },
+    ]);
+    const results = await t.http.get(`/api/v1/testruns/${run.id}/results`).set(withKey(key));
+    const byCase = new Map(
+      results.body.data.map((r: { test_case_id: string; attachments: unknown[] }) => [
+        r.test_case_id,
+        r.attachments,
+      ]),
+    );
+    expect(byCase.get(attachment.test_case_id)).toEqual([
+      { id: attachment.id, name: 'log.txt', content_type: 'text/plain', size: log.bytes.length },
+    ]);
+    expect([...byCase.values()]).toContainEqual([]);
   });
 
   it('keeps content once per organization: the same bytes again need no upload', async () => {

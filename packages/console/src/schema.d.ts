@@ -1217,6 +1217,13 @@ export interface components {
             failure_type: string | null;
             stack_trace: string | null;
         };
+        ResultAttachmentResponse: {
+            /** Format: uuid */
+            id: string;
+            name: string;
+            content_type: string;
+            size: number;
+        };
         ResultResponse: {
             /** Format: uuid */
             id: string;
@@ -1268,6 +1275,8 @@ export interface components {
             configuration: string | null;
             /** @description The earlier attempts of the same execution, oldest first (at most 20); the result’s own fields are the final attempt’s */
             attempts: components["schemas"]["AttemptDto"][];
+            /** @description Its stored attachments, in the order attached (CONTRACT §15): in a run’s results, not in the answer to a submission */
+            attachments?: components["schemas"]["ResultAttachmentResponse"][];
         };
         SubmittedResultsResponse: {
             /** @example 1000 */
@@ -1330,6 +1339,8 @@ export interface components {
             configuration: string | null;
             /** @description The earlier attempts of the same execution, oldest first (at most 20); the result’s own fields are the final attempt’s */
             attempts: components["schemas"]["AttemptDto"][];
+            /** @description Its stored attachments, in the order attached (CONTRACT §15): in a run’s results, not in the answer to a submission */
+            attachments?: components["schemas"]["ResultAttachmentResponse"][];
             /** @example pays by card */
             test_case_title: string;
             /** @example checkout.Payment.pays by card */
@@ -1412,6 +1423,8 @@ export interface components {
             configuration: string | null;
             /** @description The earlier attempts of the same execution, oldest first (at most 20); the result’s own fields are the final attempt’s */
             attempts: components["schemas"]["AttemptDto"][];
+            /** @description Its stored attachments, in the order attached (CONTRACT §15): in a run’s results, not in the answer to a submission */
+            attachments?: components["schemas"]["ResultAttachmentResponse"][];
             /** @example Nightly */
             test_run_name: string;
             /**

@@ -1195,6 +1195,13 @@ export interface components {
             failure_type: string | null;
             stack_trace: string | null;
         };
+        ResultAttachmentResponse: {
+            /** Format: uuid */
+            id: string;
+            name: string;
+            content_type: string;
+            size: number;
+        };
         ResultResponse: {
             /** Format: uuid */
             id: string;
@@ -1246,6 +1253,8 @@ export interface components {
             configuration: string | null;
             /** @description The earlier attempts of the same execution, oldest first (at most 20); the result’s own fields are the final attempt’s */
             attempts: components["schemas"]["AttemptDto"][];
+            /** @description Its stored attachments, in the order attached (CONTRACT §15): in a run’s results, not in the answer to a submission */
+            attachments?: components["schemas"]["ResultAttachmentResponse"][];
         };
         SubmittedResultsResponse: {
             /** @example 1000 */
@@ -1390,6 +1399,8 @@ export interface components {
             configuration: string | null;
             /** @description The earlier attempts of the same execution, oldest first (at most 20); the result’s own fields are the final attempt’s */
             attempts: components["schemas"]["AttemptDto"][];
+            /** @description Its stored attachments, in the order attached (CONTRACT §15): in a run’s results, not in the answer to a submission */
+            attachments?: components["schemas"]["ResultAttachmentResponse"][];
             /** @example Nightly */
             test_run_name: string;
             /**
