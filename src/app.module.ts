@@ -1,5 +1,6 @@
 import { DynamicModule, Module, type Type } from '@nestjs/common';
 import { AttachmentsModule } from './attachments/attachments.module.js';
+import { AttachmentRetentionModule } from './attachments/retention/attachment-retention.module.js';
 import { AccessModule } from './auth/access.module.js';
 import { BuildsModule } from './builds/builds.module.js';
 import { ConfigModule } from './config/config.module.js';
@@ -41,7 +42,7 @@ const API_MODULES: Type[] = [
   WebConsoleModule,
 ];
 /** Modules that consume queues (`APP_ROLE` worker or all). */
-const WORKER_MODULES: Type[] = [WebhookWorkerModule];
+const WORKER_MODULES: Type[] = [WebhookWorkerModule, AttachmentRetentionModule];
 
 @Module({})
 export class AppModule {
