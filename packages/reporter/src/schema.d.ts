@@ -1299,7 +1299,10 @@ export interface components {
              * @example 48213
              */
             size: number;
-            /** @description SHA-256 of the bytes, lowercase hex */
+            /**
+             * @description SHA-256 of the bytes, lowercase hex
+             * @example e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855
+             */
             sha256: string;
         };
         CreateAttachmentsDto: {

@@ -67,7 +67,11 @@ export class AttachmentItemDto {
   @Min(0)
   size!: number;
 
-  @ApiProperty({ pattern: '^[0-9a-f]{64}$', description: 'SHA-256 of the bytes, lowercase hex' })
+  @ApiProperty({
+    pattern: '^[0-9a-f]{64}$',
+    description: 'SHA-256 of the bytes, lowercase hex',
+    example: 'e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855',
+  })
   @IsString()
   @Matches(/^[0-9a-f]{64}$/, { message: 'sha256 must be 64 lowercase hex characters' })
   sha256!: string;
