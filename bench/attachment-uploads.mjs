@@ -3,6 +3,10 @@
 // different 256 MiB attachments at once. The bytes are made on the fly (never held here
 // either), hashed once to describe them, then streamed to the link. The script prints each
 // phase's wall time, throughput, and the service's RSS before and at its peak.
+// Measured 2026-11-26 on the shared 2-core machine (load average ≈ 20): one 256 MiB upload,
+// 67 s, RSS +12.8 MiB; BENCH_MIB=48: one, +22.0 MiB; eight at once, all 200, +16.1 MiB.
+// Eight 256 MiB at once could not finish there: a request must arrive within 120 s
+// (REQUEST_TIMEOUT_MS), i.e. at 2.2 MiB/s or more per upload.
 import { createHash } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { request } from 'node:http';

@@ -58,6 +58,8 @@ export class AttachmentTransfersService {
       await this.store.write(contentKey(row.organization_id, content), req, content);
     } catch (error) {
       if (error instanceof ContentMismatch) throw mismatch(error.field);
+      // The client left (or the request timed out) before every byte arrived.
+      if (req.destroyed && !req.complete) throw mismatch('size');
       throw error;
     }
     await this.attachments.markContentStored(row.organization_id, content.sha256, content.size);
