@@ -89,8 +89,8 @@ export class CreateAttachmentsDto {
 
 export class CompleteAttachmentsDto {
   @ApiProperty({
-    type: [String],
-    format: 'uuid',
+    type: 'array',
+    items: { type: 'string', format: 'uuid', example: '01a2194b-476f-710e-abef-12b930311d72' },
     minItems: 1,
     maxItems: MAX_ATTACHMENTS_PER_CALL,
   })
