@@ -33,6 +33,40 @@ WITH k AS (SELECT k.id, k.organization_id, k.name, k.scopes, k.prefix, k.last_us
 UPDATE api_key SET last_used_at = now()
   WHERE id = $1 AND (last_used_at IS NULL OR last_used_at < now() - interval '1 minute');
 
+-- attachmentRetention.abandonedContents
+SELECT DISTINCT p.organization_id, p.sha256, p.size
+  FROM attachment p
+  WHERE p.status = 'pending' AND p.updated_at < now() - make_interval(hours => $1)
+    AND NOT EXISTS (
+      SELECT 1 FROM attachment s
+      WHERE s.organization_id = p.organization_id AND s.sha256 = p.sha256 AND s.size = p.size
+        AND s.status = 'stored'
+    )
+  LIMIT $2;
+
+-- attachmentRetention.contentsInUse
+SELECT DISTINCT a.organization_id, a.sha256, a.size
+  FROM attachment a
+  JOIN unnest($1::uuid[], $2::text[], $3::bigint[]) AS c(organization_id, sha256, size)
+    ON a.organization_id = c.organization_id AND a.sha256 = c.sha256 AND a.size = c.size;
+
+-- attachmentRetention.deleteAbandoned
+DELETE FROM attachment a
+  USING unnest($1::uuid[], $2::text[], $3::bigint[]) AS c(organization_id, sha256, size)
+  WHERE a.organization_id = c.organization_id AND a.sha256 = c.sha256 AND a.size = c.size
+    AND a.status = 'pending' AND a.updated_at < now() - make_interval(hours => $4);
+
+-- attachmentRetention.deleteExpired
+DELETE FROM attachment a
+  WHERE a.id IN (
+    SELECT e.id FROM attachment e
+    WHERE e.created_at < now() - make_interval(days => $1)
+    ORDER BY e.created_at
+    LIMIT $2
+    FOR UPDATE SKIP LOCKED
+  )
+  RETURNING a.organization_id, a.sha256, a.size;
+
 -- attachments.currentResults
 SELECT s.ord::int AS ord, trc.test_case_id, trc.result_id
   FROM unnest($4::uuid[], $5::text[], $6::text[]) WITH ORDINALITY AS s(case_id, automation_id, configuration, ord)
