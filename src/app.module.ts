@@ -1,4 +1,6 @@
 import { DynamicModule, Module, type Type } from '@nestjs/common';
+import { AttachmentsModule } from './attachments/attachments.module.js';
+import { AttachmentRetentionModule } from './attachments/retention/attachment-retention.module.js';
 import { AccessModule } from './auth/access.module.js';
 import { BuildsModule } from './builds/builds.module.js';
 import { ConfigModule } from './config/config.module.js';
@@ -32,6 +34,7 @@ const API_MODULES: Type[] = [
   ReleaseProgressModule,
   BuildsModule,
   TestRunLifecycleModule,
+  AttachmentsModule,
   InsightsModule,
   FlakinessModule,
   RetentionHttpModule,
@@ -41,7 +44,11 @@ const API_MODULES: Type[] = [
   WebConsoleModule,
 ];
 /** Modules that consume queues (`APP_ROLE` worker or all). */
-const WORKER_MODULES: Type[] = [WebhookWorkerModule, RetentionWorkerModule];
+const WORKER_MODULES: Type[] = [
+  WebhookWorkerModule,
+  RetentionWorkerModule,
+  AttachmentRetentionModule,
+];
 
 @Module({})
 export class AppModule {

@@ -1,4 +1,6 @@
 import type { EntityClass } from './database/data-source-options.js';
+import { Attachment } from './attachments/entities/attachment.entity.js';
+import { UrlSigningKey } from './attachments/entities/url-signing-key.entity.js';
 import { ApiKey } from './auth/entities/api-key.entity.js';
 import { ConsoleSession } from './auth/sessions/entities/console-session.entity.js';
 import { BuildCount } from './builds/entities/build-count.entity.js';
@@ -41,4 +43,6 @@ export const ENTITIES: EntityClass[] = [
   WebhookSubscription,
   WebhookDelivery,
   ConsoleSession,
+  Attachment,
+  UrlSigningKey,
 ];

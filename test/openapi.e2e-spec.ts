@@ -95,6 +95,12 @@ describe('OpenAPI document', () => {
           expect(Object.keys(operation.responses)).toEqual(['308']);
           continue;
         }
+        // An attachment's upload and download links carry their own signature (CONTRACT §15).
+        if (/^\/api\/v1\/attachments\/\{id\}\/(upload|download)$/.test(path)) {
+          expect({ where, security: operation.security }).toEqual({ where, security: [] });
+          expect(operation.responses['403']).toBeDefined();
+          continue;
+        }
         // One requirement per accepted scope (any one suffices), or one without scopes.
         expect(operation.security?.length).toBeGreaterThan(0);
         for (const requirement of operation.security ?? [])
@@ -104,11 +110,12 @@ describe('OpenAPI document', () => {
           });
         for (const status of ['401', '403', '429'])
           expect(operation.responses[status]).toBeDefined();
+        // An attachment's content is a redirect to its signed download link.
         const success = Object.entries(operation.responses).find(([status]) =>
-          status.startsWith('2'),
+          path === '/api/v1/attachments/{id}/content' ? status === '302' : status.startsWith('2'),
         );
         expect(success).toBeDefined();
-        if (success?.[0] !== '204')
+        if (success?.[0] !== '204' && success?.[0] !== '302')
           expect(success?.[1].content?.['application/json']?.schema).toBeDefined();
         expect(Object.keys(success?.[1].headers ?? {})).toEqual(
           expect.arrayContaining([

@@ -14,7 +14,7 @@ import { unauthorized } from './unauthorized.js';
  * The global guard: every route declares its access rule (`@RequireScopes`, `@AnyApiKey`,
  * `@InternalApi`, `@Public`) and a route that declares nothing is refused. API-key routes
  * are admitted by `AdmissionService` (key, plan, limits, scope), internal ones by the operator
- * token or a console session (`SessionsService`), public ones read a large body only with a
+ * token or a console session (`SessionsService`), signed links by their handler, public ones read a large body only with a
  * credential (`CredentialsBeforeBody`). The guard runs before a byte of the body is read
  * (`ReadBodyInterceptor` reads it next); validation (400) and the handler come after.
  */
@@ -45,6 +45,8 @@ export class AccessGuard implements CanActivate {
       await this.credentials.admitPublicBody(req);
       return true;
     }
+    // The link's signature is the handler's to check, before it reads the body.
+    if (rule.kind === 'signed-link') return true;
     if (rule.kind === 'internal') {
       await this.checkOperator(req);
       return true;

@@ -5,6 +5,8 @@ export const APP_ROLES = ['api', 'worker', 'all'] as const;
 export type AppRole = (typeof APP_ROLES)[number];
 export const RATE_LIMIT_STORES = ['memory', 'redis'] as const;
 export type RateLimitStore = (typeof RATE_LIMIT_STORES)[number];
+export const ATTACHMENT_STORAGES = ['filesystem', 's3'] as const;
+export type AttachmentStorage = (typeof ATTACHMENT_STORAGES)[number];
 export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
 export type LogLevel = (typeof LOG_LEVELS)[number];
 
@@ -60,6 +62,8 @@ export class Settings {
   readonly bodyBudgetWaitMs!: number;
   /** The console's sign-in with an OpenID Connect provider; null = operator token only. */
   readonly oidc!: OidcSettings | null;
+  /** Where attachments' bytes are kept and for how long (CONTRACT §15). */
+  readonly attachments!: AttachmentSettings;
 
   get servesHttpApi(): boolean {
     return this.appRole !== 'worker';
@@ -92,6 +96,21 @@ export interface OidcSettings {
   providerName: string;
   /** `PUBLIC_URL` + the callback's path, registered with the provider. */
   redirectUri: string;
+}
+
+/**
+ * Attachments (CONTRACT §15): their content on a filesystem folder (`dir`, every replica's) or
+ * in an S3-compatible bucket (`s3`; credentials from the environment as AWS's SDK reads them).
+ */
+export interface AttachmentSettings {
+  storage: AttachmentStorage;
+  dir: string;
+  s3: { bucket: string; region: string; endpoint: string | null; forcePathStyle: boolean } | null;
+  /** Largest attachment, in bytes. */
+  maxBytes: number;
+  retentionDays: number;
+  /** The service's own address in upload and download links; null = the request's. */
+  publicUrl: string | null;
 }
 
 /** The path of the provider's redirect back to the service (the redirect URI's path). */
@@ -158,6 +177,7 @@ export function loadSettings(env: Env): Settings {
     bodyBudgetWaitMs: read.integer('BODY_BUDGET_WAIT_MS', 60_000, 1, 600_000),
   };
   const oidc = readOidc(read, problems, values.adminToken !== null);
+  const attachments = readAttachments(read, problems);
 
   if ((values.tlsCertFile === null) !== (values.tlsKeyFile === null)) {
     problems.push('TLS_CERT_FILE and TLS_KEY_FILE must be set together');
@@ -166,7 +186,7 @@ export function loadSettings(env: Env): Settings {
     problems.push('TLS_SELF_SIGNED cannot be combined with TLS_CERT_FILE/TLS_KEY_FILE');
   }
   if (problems.length > 0) throw new SettingsError(problems);
-  return Object.assign(new Settings(), { ...values, oidc });
+  return Object.assign(new Settings(), { ...values, oidc, attachments });
 }
 
 /** The OIDC settings when `OIDC_ISSUER` is set; each missing or unsafe piece is a problem. */
@@ -208,6 +228,31 @@ function readOidc(
     scopes: read.string('OIDC_SCOPES', 'openid email profile'),
     providerName: read.string('OIDC_PROVIDER_NAME', new URL(issuer).hostname),
     redirectUri: `${publicUrl ?? ''}${OIDC_CALLBACK_PATH}`,
+  };
+}
+
+function readAttachments(read: EnvReader, problems: string[]): AttachmentSettings {
+  const storage = read.oneOf('ATTACHMENT_STORAGE', 'filesystem', ATTACHMENT_STORAGES);
+  const bucket = read.optionalString('S3_BUCKET');
+  if (storage === 's3' && bucket === null) {
+    problems.push('S3_BUCKET must be set when ATTACHMENT_STORAGE is s3');
+  }
+  return {
+    storage,
+    dir: read.string('ATTACHMENT_DIR', 'data/attachments'),
+    s3:
+      storage === 's3'
+        ? {
+            bucket: bucket ?? '',
+            region: read.string('S3_REGION', 'us-east-1'),
+            endpoint: read.optionalString('S3_ENDPOINT'),
+            forcePathStyle: read.boolean('S3_FORCE_PATH_STYLE', false),
+          }
+        : null,
+    maxBytes: read.integer('ATTACHMENT_MAX_BYTES', 256 * 1024 * 1024, 1, 5 * 1024 ** 4),
+    retentionDays: read.integer('ATTACHMENT_RETENTION_DAYS', 90, 1, 36_500),
+    // Checked as a URL by `readOidc`, which reads it whether or not OIDC is on.
+    publicUrl: read.optionalString('PUBLIC_URL')?.replace(/\/+$/, '') ?? null,
   };
 }
 

@@ -33,6 +33,103 @@ WITH k AS (SELECT k.id, k.organization_id, k.name, k.scopes, k.prefix, k.last_us
 UPDATE api_key SET last_used_at = now()
   WHERE id = $1 AND (last_used_at IS NULL OR last_used_at < now() - interval '1 minute');
 
+-- attachmentRetention.abandonedContents
+SELECT DISTINCT p.organization_id, p.sha256, p.size
+  FROM attachment p
+  WHERE p.status = 'pending' AND p.updated_at < now() - make_interval(hours => $1)
+    AND NOT EXISTS (
+      SELECT 1 FROM attachment s
+      WHERE s.organization_id = p.organization_id AND s.sha256 = p.sha256 AND s.size = p.size
+        AND s.status = 'stored'
+    )
+  LIMIT $2;
+
+-- attachmentRetention.contentsInUse
+SELECT DISTINCT a.organization_id, a.sha256, a.size
+  FROM attachment a
+  JOIN unnest($1::uuid[], $2::text[], $3::bigint[]) AS c(organization_id, sha256, size)
+    ON a.organization_id = c.organization_id AND a.sha256 = c.sha256 AND a.size = c.size;
+
+-- attachmentRetention.deleteAbandoned
+DELETE FROM attachment a
+  USING unnest($1::uuid[], $2::text[], $3::bigint[]) AS c(organization_id, sha256, size)
+  WHERE a.organization_id = c.organization_id AND a.sha256 = c.sha256 AND a.size = c.size
+    AND a.status = 'pending' AND a.updated_at < now() - make_interval(hours => $4);
+
+-- attachmentRetention.deleteExpired
+DELETE FROM attachment a
+  WHERE a.id IN (
+    SELECT e.id FROM attachment e
+    WHERE e.created_at < now() - make_interval(days => $1)
+    ORDER BY e.created_at
+    LIMIT $2
+    FOR UPDATE SKIP LOCKED
+  )
+  RETURNING a.organization_id, a.sha256, a.size;
+
+-- attachmentRetention.deleteOfRuns
+DELETE FROM attachment a WHERE a.test_run_id = ANY($1::uuid[])
+  RETURNING a.organization_id, a.sha256, a.size;
+
+-- attachments.currentResults
+SELECT s.ord::int AS ord, trc.test_case_id, trc.result_id
+  FROM unnest($4::uuid[], $5::text[], $6::text[]) WITH ORDINALITY AS s(case_id, automation_id, configuration, ord)
+  LEFT JOIN test_case tc
+    ON tc.organization_id = $1 AND tc.project_id = $3
+   AND (tc.id = s.case_id OR (s.case_id IS NULL AND tc.automation_id = s.automation_id))
+  LEFT JOIN test_run_case trc
+    ON trc.test_run_id = $2 AND trc.test_case_id = tc.id AND trc.configuration = s.configuration
+  ORDER BY s.ord;
+
+-- attachments.find
+SELECT a.id, a.organization_id, a.test_run_id, a.result_id, a.test_case_id,
+  a.configuration, a.name, a.content_type, a.size, a.sha256, a.status, a.created_at, a.updated_at
+   FROM attachment a
+   WHERE ($1::uuid IS NULL OR a.organization_id = $1) AND a.id = ANY($2::uuid[])
+     AND ($3::uuid IS NULL OR a.test_run_id = $3);
+
+-- attachments.findLinked
+SELECT a.id, a.organization_id, a.test_run_id, a.result_id, a.test_case_id,
+  a.configuration, a.name, a.content_type, a.size, a.sha256, a.status, a.created_at, a.updated_at FROM attachment a WHERE a.id = $1;
+
+-- attachments.insert
+INSERT INTO attachment
+     (id, organization_id, test_run_id, result_id, test_case_id, configuration, name,
+      content_type, size, sha256, status)
+   SELECT i.id, $1, $2, i.result_id, i.test_case_id, i.configuration, i.name, i.content_type,
+          i.size, i.sha256, i.status::attachment_status
+   FROM unnest($3::uuid[], $4::uuid[], $5::uuid[], $6::text[], $7::text[], $8::text[],
+               $9::bigint[], $10::text[], $11::text[])
+     AS i(id, result_id, test_case_id, configuration, name, content_type, size, sha256, status)
+   RETURNING id, organization_id, test_run_id, result_id, test_case_id,
+  configuration, name, content_type, size, sha256, status, created_at, updated_at;
+
+-- attachments.markContentStored
+UPDATE attachment a SET status = 'stored', updated_at = now()
+  WHERE a.organization_id = $1 AND a.sha256 = $2 AND a.size = $3 AND a.status = 'pending';
+
+-- attachments.ofResults
+SELECT a.result_id, a.id, a.name, a.content_type, a.size
+  FROM attachment a
+  WHERE a.organization_id = $1 AND a.result_id = ANY($2::uuid[]) AND a.status = 'stored'
+  ORDER BY a.result_id, a.created_at, a.id;
+
+-- attachments.signingKey
+WITH made AS (
+    INSERT INTO url_signing_key (name, secret) VALUES ('attachments', $1)
+    ON CONFLICT (name) DO NOTHING
+    RETURNING secret
+  )
+  SELECT secret FROM made
+  UNION ALL
+  SELECT secret FROM url_signing_key WHERE name = 'attachments';
+
+-- attachments.storedContents
+SELECT DISTINCT a.sha256, a.size
+  FROM attachment a
+  JOIN unnest($2::text[], $3::bigint[]) AS c(sha256, size) ON a.sha256 = c.sha256 AND a.size = c.size
+  WHERE a.organization_id = $1 AND a.status = 'stored';
+
 -- builds.closeQueueGap
 UPDATE build SET queue_position = queue_position - 1
   WHERE organization_id = $1 AND queue_position > $2;

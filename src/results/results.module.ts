@@ -1,4 +1,5 @@
 import { Module } from '@nestjs/common';
+import { ResultAttachmentsModule } from '../attachments/result-attachments.module.js';
 import { BuildLookupModule } from '../builds/build-lookup.module.js';
 import { FlakinessModule } from '../flakiness/flakiness.module.js';
 import { ProjectLookupModule } from '../projects/project-lookup.module.js';
@@ -15,6 +16,7 @@ import { ResultsService } from './results.service.js';
     BuildLookupModule,
     ResultWriterModule,
     FlakinessModule,
+    ResultAttachmentsModule,
   ],
   providers: [ResultsService, ResultDetailService],
   exports: [ResultsService, ResultDetailService],

@@ -14,6 +14,7 @@ import {
   ResultResponse,
 } from './dto/result.dto.js';
 import { TestResult } from './entities/test-result.entity.js';
+import { ResultAttachments } from '../attachments/result-attachments.js';
 import { toResultResponse } from './result-response.js';
 import { ResultsRepository } from './results.repository.js';
 import type { StoredResult } from './stored-result.js';
@@ -48,6 +49,7 @@ export class ResultsService {
     private readonly results: ResultsRepository,
     private readonly testCases: TestCaseLookup,
     private readonly flakyTests: FlakyTestsService,
+    private readonly attachments: ResultAttachments,
   ) {}
 
   /** The run's results (404 if the caller may not see the run). */
@@ -77,8 +79,15 @@ export class ResultsService {
       search,
     };
     const [results, total] = await this.results.page(run.id, filter, query);
+    const attachments = await this.attachments.of(
+      run.organizationId,
+      results.map((result) => result.id),
+    );
     return toPage(
-      results.map((result) => toResultResponse(entityToStored(result))),
+      results.map((result) => ({
+        ...toResultResponse(entityToStored(result)),
+        attachments: attachments.get(result.id) ?? [],
+      })),
       total,
       query,
     );

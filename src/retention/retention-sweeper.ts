@@ -6,8 +6,9 @@ import {
 } from '@nestjs/common';
 import { Settings } from '../config/settings.js';
 import { Transactions } from '../database/transactions.js';
+import { AttachmentRetention } from '../attachments/retention/attachment-retention.js';
 import { CaseOutcomes } from '../flakiness/case-outcomes.js';
-import { RetentionRepository, type ExpiredRun } from './retention.repository.js';
+import { RunRetentionRepository, type ExpiredRun } from './retention.repository.js';
 
 /** Runs locked per transaction at most. */
 const RUNS_PER_BATCH = 20;
@@ -28,7 +29,8 @@ export interface SweepReport {
 /**
  * Deletes the runs of each project older than its retention (`project.retention_days`; null
  * keeps everything), in short transactions, with everything that belongs to a run: its current
- * results and results (by the tables' triggers) and its characters in the flaky list's summary
+ * results and results (by the tables' triggers), its attachments (their content too, unless another
+ * attachment shares it) and its characters in the flaky list's summary
  * (set back to `.`, as a reopened run's are, so the list counts only runs that exist). What is
  * not the run's stays: its test cases, their quarantine, its build and release. Replicas sweep
  * side by side: each locks the runs it deletes and skips the ones another holds.
@@ -43,8 +45,9 @@ export class RetentionSweeper implements OnApplicationBootstrap, OnApplicationSh
   constructor(
     private readonly settings: Settings,
     private readonly transactions: Transactions,
-    private readonly retention: RetentionRepository,
+    private readonly retention: RunRetentionRepository,
     private readonly caseOutcomes: CaseOutcomes,
+    private readonly attachments: AttachmentRetention,
   ) {}
 
   onApplicationBootstrap(): void {
@@ -101,7 +104,11 @@ export class RetentionSweeper implements OnApplicationBootstrap, OnApplicationSh
           await this.caseOutcomes.forgetRun(run);
         }
       }
-      if (runs.length > 0) await this.retention.deleteRuns(runs.map((run) => run.id));
+      if (runs.length > 0) {
+        const ids = runs.map((run) => run.id);
+        await this.attachments.deleteOfRuns(ids);
+        await this.retention.deleteRuns(ids);
+      }
       return { runs: runs.length, slots: runs.reduce((sum, run) => sum + run.total, 0) };
     });
   }

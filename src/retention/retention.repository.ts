@@ -67,7 +67,7 @@ const DELETE_RUNS = sql(
 
 /** What retention reads and deletes. */
 @Injectable()
-export class RetentionRepository {
+export class RunRetentionRepository {
   constructor(private readonly transactions: Transactions) {}
 
   async read(projectId: string): Promise<RetentionRow | null> {

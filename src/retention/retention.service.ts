@@ -2,14 +2,14 @@ import { Injectable } from '@nestjs/common';
 import { ApiError } from '../common/errors/api-error.js';
 import { Transactions } from '../database/transactions.js';
 import type { RetentionResponse, UpdateRetentionDto } from './dto/retention.dto.js';
-import { RetentionRepository, type RetentionRow } from './retention.repository.js';
+import { RunRetentionRepository, type RetentionRow } from './retention.repository.js';
 
 /** A project's retention setting, read and changed through the internal API. */
 @Injectable()
 export class RetentionService {
   constructor(
     private readonly transactions: Transactions,
-    private readonly retention: RetentionRepository,
+    private readonly retention: RunRetentionRepository,
   ) {}
 
   async read(projectId: string): Promise<RetentionResponse> {

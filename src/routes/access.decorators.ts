@@ -19,7 +19,10 @@ export const SESSION_SCHEME = 'session';
 
 /** What a route needs; the global guard refuses any route that declares nothing. */
 export type AccessRule =
-  { kind: 'public' } | { kind: 'internal' } | { kind: 'api-key'; scopes: Scope[] };
+  | { kind: 'public' }
+  | { kind: 'internal' }
+  | { kind: 'api-key'; scopes: Scope[] }
+  | { kind: 'signed-link' };
 
 const authErrors = [
   ApiResponse({
@@ -64,6 +67,23 @@ export function AnyApiKey() {
 /** A route without authentication (probes, the discovery redirect). */
 export function Public() {
   return SetMetadata(ACCESS_METADATA, { kind: 'public' } satisfies AccessRule);
+}
+
+/**
+ * A route reached through a link that carries its own signature (an attachment's upload or
+ * download, CONTRACT §15): no credential, counted against no limit. The handler checks the
+ * signature before it reads a byte of the body; a link that does not match or has expired is
+ * 403 `link_invalid`.
+ */
+export function SignedLink() {
+  return applyDecorators(
+    SetMetadata(ACCESS_METADATA, { kind: 'signed-link' } satisfies AccessRule),
+    ApiResponse({
+      status: 403,
+      description: 'The link’s signature does not match or it has expired (`link_invalid`)',
+      type: ErrorEnvelopeDto,
+    }),
+  );
 }
 
 const internalAuthErrors = [

@@ -1,5 +1,7 @@
-import { randomBytes } from 'node:crypto';
-import { readFileSync } from 'node:fs';
+import { createHash, randomBytes } from 'node:crypto';
+import { mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { RequestMethod } from '@nestjs/common';
 import { METHOD_METADATA, PATH_METADATA } from '@nestjs/common/constants.js';
 import { DiscoveryService, Reflector } from '@nestjs/core';
@@ -9,7 +11,7 @@ import { ACCESS_METADATA, type AccessRule } from '../../src/routes/access.decora
 import { SCOPES } from '../../src/routes/scopes.js';
 import { createProject, createRelease, createTestCase } from '../factories/catalog.js';
 import { createTenant } from '../factories/organizations.js';
-import { startApp, withKey, type TestApp } from '../support/app.js';
+import { HTTPS, startApp, withKey, type TestApp } from '../support/app.js';
 import { Receiver } from '../support/receiver.js';
 
 /*
@@ -86,6 +88,7 @@ const KINDS = [
   'result',
   'webhook',
   'delivery',
+  'attachment',
 ] as const;
 type Kind = (typeof KINDS)[number];
 const ALIASES: Record<string, Kind> = { run: 'testrun' };
@@ -332,6 +335,12 @@ describe('tenant isolation: organization B with organization A’s ids', () => {
         // The operator's API spans every organization by design (CONTRACT §10): its token is
         // not a tenant's, so there is no other organization to be isolated from.
         skipped.push({ route: name, reason: 'internal API: cross-organization by design' });
+        continue;
+      }
+      if (route.access?.kind === 'signed-link') {
+        // An attachment's upload and download links carry their own signature, bound to one
+        // attachment (CONTRACT §15): no key, so no organization to be isolated from.
+        skipped.push({ route: name, reason: 'signed link: no key, its signature names the row' });
         continue;
       }
       const problems: string[] = [];
@@ -601,6 +610,25 @@ describe('tenant isolation: organization B with organization A’s ids', () => {
         ],
       });
     expect(results.status).toBe(201);
+    const bytes = Buffer.from(`${marker} screenshot`);
+    const attachment = await t.http
+      .post(`/api/v1/testruns/${run.body.id}/attachments`)
+      .set(withKey(key))
+      .send({
+        attachments: [
+          {
+            test_case_id: testCase.id,
+            name: `${marker}.png`,
+            content_type: 'image/png',
+            size: bytes.length,
+            sha256: createHash('sha256').update(bytes).digest('hex'),
+          },
+        ],
+      });
+    expect(attachment.status).toBe(201);
+    const { pathname, search } = new URL(attachment.body.data[0].upload.url);
+    const upload = await t.http.put(`${pathname}${search}`).set(HTTPS).send(bytes);
+    expect(upload.status).toBe(200);
     // The webhook's deliveries come from the worker's relay: wait until every event of the
     // organization is relayed and delivered, so nothing of it moves during the walk.
     const deadline = Date.now() + 20_000;
@@ -636,6 +664,7 @@ describe('tenant isolation: organization B with organization A’s ids', () => {
         result: results.body.data[0].id,
         webhook: webhook.body.id,
         delivery: delivery.id,
+        attachment: attachment.body.data[0].id,
       },
     };
   }
@@ -700,6 +729,7 @@ describe('tenant isolation: organization B with organization A’s ids', () => {
   beforeAll(async () => {
     t = await startApp({
       APP_ROLE: 'all',
+      ATTACHMENT_DIR: mkdtempSync(join(tmpdir(), 'tm-isolation-')),
       WEBHOOK_ALLOWED_HOSTS: '127.0.0.1',
       WEBHOOK_SWEEP_INTERVAL_MS: '200',
       WEBHOOK_TIMEOUT_MS: '2000',
@@ -770,7 +800,7 @@ describe('tenant isolation: organization B with organization A’s ids', () => {
     expect(unfillable).toEqual([]);
     expect(routes.length).toBeGreaterThan(15);
     expect(skipped.length).toBeGreaterThan(0);
-    for (const { reason } of skipped) expect(reason).toMatch(/internal API/);
+    for (const { reason } of skipped) expect(reason).toMatch(/internal API|signed link/);
     // Every walked route was sent at least once.
     const walked = new Set(sent.map(({ probe }) => `${probe.route.method} ${probe.route.path}`));
     expect(routes.filter((r) => !walked.has(`${r.method} ${r.path}`))).toEqual([]);
@@ -813,7 +843,8 @@ describe('tenant isolation: organization B with organization A’s ids', () => {
   it('accepts B’s own ids where A’s were refused, so the refusals are the tenant check’s', () => {
     const wrong = sent
       .filter(({ probe }) => probe.expect.kind === 'ok')
-      .filter(({ res }) => res.status < 200 || res.status > 299);
+      // An attachment's content answers with a redirect to its signed link.
+      .filter(({ res }) => (res.status < 200 || res.status > 299) && res.status !== 302);
     expect(wrong.map(describeProbe)).toEqual([]);
     const failing = sent
       .filter(({ probe }) => probe.expect.kind === 'no_server_error')

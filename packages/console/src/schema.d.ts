@@ -751,7 +751,7 @@ export interface components {
              * @example invalid_request
              * @enum {string}
              */
-            error: "invalid_request" | "unauthorized" | "insufficient_scope" | "plan_required" | "https_required" | "csrf_token_invalid" | "plan_limit_reached" | "not_found" | "conflict" | "idempotency_key_in_use" | "idempotency_key_reused" | "payload_too_large" | "unsupported_media_type" | "rate_limit_exceeded" | "internal_error" | "service_unavailable";
+            error: "invalid_request" | "unauthorized" | "insufficient_scope" | "plan_required" | "https_required" | "csrf_token_invalid" | "plan_limit_reached" | "link_invalid" | "not_found" | "conflict" | "idempotency_key_in_use" | "idempotency_key_reused" | "payload_too_large" | "unsupported_media_type" | "rate_limit_exceeded" | "internal_error" | "service_unavailable";
             /** @example name should not be empty */
             message: string;
             /**
@@ -1279,6 +1279,13 @@ export interface components {
             failure_type: string | null;
             stack_trace: string | null;
         };
+        ResultAttachmentResponse: {
+            /** Format: uuid */
+            id: string;
+            name: string;
+            content_type: string;
+            size: number;
+        };
         ResultResponse: {
             /** Format: uuid */
             id: string;
@@ -1330,6 +1337,8 @@ export interface components {
             configuration: string | null;
             /** @description The earlier attempts of the same execution, oldest first (at most 20); the result’s own fields are the final attempt’s */
             attempts: components["schemas"]["AttemptDto"][];
+            /** @description Its stored attachments, in the order attached (CONTRACT §15): in a run’s results, not in the answer to a submission */
+            attachments?: components["schemas"]["ResultAttachmentResponse"][];
         };
         SubmittedResultsResponse: {
             /** @example 1000 */
@@ -1392,6 +1401,8 @@ export interface components {
             configuration: string | null;
             /** @description The earlier attempts of the same execution, oldest first (at most 20); the result’s own fields are the final attempt’s */
             attempts: components["schemas"]["AttemptDto"][];
+            /** @description Its stored attachments, in the order attached (CONTRACT §15): in a run’s results, not in the answer to a submission */
+            attachments?: components["schemas"]["ResultAttachmentResponse"][];
             /** @example pays by card */
             test_case_title: string;
             /** @example checkout.Payment.pays by card */
@@ -1495,6 +1506,8 @@ export interface components {
             configuration: string | null;
             /** @description The earlier attempts of the same execution, oldest first (at most 20); the result’s own fields are the final attempt’s */
             attempts: components["schemas"]["AttemptDto"][];
+            /** @description Its stored attachments, in the order attached (CONTRACT §15): in a run’s results, not in the answer to a submission */
+            attachments?: components["schemas"]["ResultAttachmentResponse"][];
             /** @example pays by card */
             test_case_title: string;
             /** @example checkout.Payment.pays by card */
@@ -1570,6 +1583,8 @@ export interface components {
             configuration: string | null;
             /** @description The earlier attempts of the same execution, oldest first (at most 20); the result’s own fields are the final attempt’s */
             attempts: components["schemas"]["AttemptDto"][];
+            /** @description Its stored attachments, in the order attached (CONTRACT §15): in a run’s results, not in the answer to a submission */
+            attachments?: components["schemas"]["ResultAttachmentResponse"][];
             /** @example Nightly */
             test_run_name: string;
             /** Format: uuid */

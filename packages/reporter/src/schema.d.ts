@@ -179,6 +179,102 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/testruns/{id}/attachments": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post: operations["AttachmentsController_create"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/testruns/{id}/attachments/complete": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post: operations["AttachmentsController_complete"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/attachments/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: operations["AttachmentsController_get"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/attachments/{id}/content": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: operations["AttachmentsController_content"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/attachments/{id}/upload": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put: operations["AttachmentTransfersController_upload"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/attachments/{id}/download": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: operations["AttachmentTransfersController_download"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/testcases/{id}/results": {
         parameters: {
             query?: never;
@@ -641,7 +737,7 @@ export interface components {
              * @example invalid_request
              * @enum {string}
              */
-            error: "invalid_request" | "unauthorized" | "insufficient_scope" | "plan_required" | "https_required" | "csrf_token_invalid" | "plan_limit_reached" | "not_found" | "conflict" | "idempotency_key_in_use" | "idempotency_key_reused" | "payload_too_large" | "unsupported_media_type" | "rate_limit_exceeded" | "internal_error" | "service_unavailable";
+            error: "invalid_request" | "unauthorized" | "insufficient_scope" | "plan_required" | "https_required" | "csrf_token_invalid" | "plan_limit_reached" | "link_invalid" | "not_found" | "conflict" | "idempotency_key_in_use" | "idempotency_key_reused" | "payload_too_large" | "unsupported_media_type" | "rate_limit_exceeded" | "internal_error" | "service_unavailable";
             /** @example name should not be empty */
             message: string;
             /**
@@ -1099,6 +1195,13 @@ export interface components {
             failure_type: string | null;
             stack_trace: string | null;
         };
+        ResultAttachmentResponse: {
+            /** Format: uuid */
+            id: string;
+            name: string;
+            content_type: string;
+            size: number;
+        };
         ResultResponse: {
             /** Format: uuid */
             id: string;
@@ -1150,6 +1253,8 @@ export interface components {
             configuration: string | null;
             /** @description The earlier attempts of the same execution, oldest first (at most 20); the result’s own fields are the final attempt’s */
             attempts: components["schemas"]["AttemptDto"][];
+            /** @description Its stored attachments, in the order attached (CONTRACT §15): in a run’s results, not in the answer to a submission */
+            attachments?: components["schemas"]["ResultAttachmentResponse"][];
         };
         SubmittedResultsResponse: {
             /** @example 1000 */
@@ -1168,6 +1273,83 @@ export interface components {
             accepted: number;
             /** @example 4 */
             created_test_cases: number;
+        };
+        AttachmentItemDto: {
+            /**
+             * @description The result’s test case by its automation id (or `test_case_id`)
+             * @example checkout.PaymentTest.paysWithSavedCard
+             */
+            automation_id?: string;
+            /**
+             * Format: uuid
+             * @description The result’s test case (or `automation_id`)
+             */
+            test_case_id?: string;
+            /**
+             * @description The slot’s configuration; absent or null: the slot without one
+             * @example firefox
+             */
+            configuration?: Record<string, never>;
+            /** @example screenshot.png */
+            name: string;
+            /** @example image/png */
+            content_type: string;
+            /**
+             * @description Bytes
+             * @example 48213
+             */
+            size: number;
+            /**
+             * @description SHA-256 of the bytes, lowercase hex
+             * @example e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855
+             */
+            sha256: string;
+        };
+        CreateAttachmentsDto: {
+            attachments: components["schemas"]["AttachmentItemDto"][];
+        };
+        AttachmentUploadResponse: {
+            /** @enum {string} */
+            method: "PUT";
+            /** @description Carries its own signature: send no Authorization header */
+            url: string;
+            /** @description Send exactly these headers */
+            headers: {
+                [key: string]: string;
+            };
+            /**
+             * Format: date-time
+             * @description The URL is refused after this moment
+             */
+            expires_at: string;
+        };
+        AttachmentResponse: {
+            /** Format: uuid */
+            id: string;
+            /** Format: uuid */
+            test_run_id: string;
+            /** Format: uuid */
+            result_id: string;
+            /** Format: uuid */
+            test_case_id: string;
+            configuration: string | null;
+            name: string;
+            content_type: string;
+            size: number;
+            sha256: string;
+            /** @enum {string} */
+            status: "pending" | "stored";
+            upload: components["schemas"]["AttachmentUploadResponse"] | null;
+            /** Format: date-time */
+            created_at: string;
+            /** Format: date-time */
+            updated_at: string;
+        };
+        AttachmentListResponse: {
+            data: components["schemas"]["AttachmentResponse"][];
+        };
+        CompleteAttachmentsDto: {
+            ids: string[];
         };
         CaseHistoryItem: {
             /** Format: uuid */
@@ -1220,6 +1402,8 @@ export interface components {
             configuration: string | null;
             /** @description The earlier attempts of the same execution, oldest first (at most 20); the result’s own fields are the final attempt’s */
             attempts: components["schemas"]["AttemptDto"][];
+            /** @description Its stored attachments, in the order attached (CONTRACT §15): in a run’s results, not in the answer to a submission */
+            attachments?: components["schemas"]["ResultAttachmentResponse"][];
             /** @example Nightly */
             test_run_name: string;
             /** Format: uuid */
@@ -3362,6 +3546,530 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     /** @description Unix time (seconds) of the monthly reset */
                     "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+        };
+    };
+    AttachmentsController_create: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes the POST safe to retry: the same key with the same request within 24 h replays the first response (with `Idempotent-Replayed: true`). */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateAttachmentsDto"];
+            };
+        };
+        responses: {
+            201: {
+                headers: {
+                    /** @description Monthly call limit */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Calls left in the current billing period */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) of the monthly reset */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AttachmentListResponse"];
+                };
+            };
+            /** @description Invalid request (`invalid_request`, `details.field` names the first offending field) */
+            400: {
+                headers: {
+                    /** @description Monthly call limit */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Calls left in the current billing period */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) of the monthly reset */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description Key missing, malformed, unknown or deleted */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description Basic plan (`plan_required`) or missing scope (`insufficient_scope`) */
+            403: {
+                headers: {
+                    /** @description Monthly call limit */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Calls left in the current billing period */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) of the monthly reset */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description No such resource in your organization (`not_found`) */
+            404: {
+                headers: {
+                    /** @description Monthly call limit */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Calls left in the current billing period */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) of the monthly reset */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description The resource’s state forbids the change (`conflict`), or the Idempotency-Key is in use */
+            409: {
+                headers: {
+                    /** @description Monthly call limit */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Calls left in the current billing period */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) of the monthly reset */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description Body or batch too large (`payload_too_large`) */
+            413: {
+                headers: {
+                    /** @description Monthly call limit */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Calls left in the current billing period */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) of the monthly reset */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description Unsupported content type (`unsupported_media_type`) */
+            415: {
+                headers: {
+                    /** @description Monthly call limit */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Calls left in the current billing period */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) of the monthly reset */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description Monthly or per-minute limit exceeded */
+            429: {
+                headers: {
+                    /** @description Monthly call limit */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Calls left in the current billing period */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) of the monthly reset */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+        };
+    };
+    AttachmentsController_complete: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes the POST safe to retry: the same key with the same request within 24 h replays the first response (with `Idempotent-Replayed: true`). */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CompleteAttachmentsDto"];
+            };
+        };
+        responses: {
+            /** @description The attachments, in the order named */
+            200: {
+                headers: {
+                    /** @description Monthly call limit */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Calls left in the current billing period */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) of the monthly reset */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AttachmentListResponse"];
+                };
+            };
+            /** @description Invalid request (`invalid_request`, `details.field` names the first offending field) */
+            400: {
+                headers: {
+                    /** @description Monthly call limit */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Calls left in the current billing period */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) of the monthly reset */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description Key missing, malformed, unknown or deleted */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description Basic plan (`plan_required`) or missing scope (`insufficient_scope`) */
+            403: {
+                headers: {
+                    /** @description Monthly call limit */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Calls left in the current billing period */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) of the monthly reset */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description No such resource in your organization (`not_found`) */
+            404: {
+                headers: {
+                    /** @description Monthly call limit */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Calls left in the current billing period */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) of the monthly reset */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description Unsupported content type (`unsupported_media_type`) */
+            415: {
+                headers: {
+                    /** @description Monthly call limit */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Calls left in the current billing period */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) of the monthly reset */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description Monthly or per-minute limit exceeded */
+            429: {
+                headers: {
+                    /** @description Monthly call limit */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Calls left in the current billing period */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) of the monthly reset */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+        };
+    };
+    AttachmentsController_get: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    /** @description Monthly call limit */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Calls left in the current billing period */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) of the monthly reset */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AttachmentResponse"];
+                };
+            };
+            /** @description Key missing, malformed, unknown or deleted */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description Basic plan (`plan_required`) or missing scope (`insufficient_scope`) */
+            403: {
+                headers: {
+                    /** @description Monthly call limit */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Calls left in the current billing period */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) of the monthly reset */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description No such resource in your organization (`not_found`) */
+            404: {
+                headers: {
+                    /** @description Monthly call limit */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Calls left in the current billing period */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) of the monthly reset */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description Monthly or per-minute limit exceeded */
+            429: {
+                headers: {
+                    /** @description Monthly call limit */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Calls left in the current billing period */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) of the monthly reset */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+        };
+    };
+    AttachmentsController_content: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description To a signed link that serves the bytes for the next few minutes */
+            302: {
+                headers: {
+                    /** @description Monthly call limit */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Calls left in the current billing period */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) of the monthly reset */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Key missing, malformed, unknown or deleted */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description Basic plan (`plan_required`) or missing scope (`insufficient_scope`) */
+            403: {
+                headers: {
+                    /** @description Monthly call limit */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Calls left in the current billing period */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) of the monthly reset */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description No such resource in your organization (`not_found`) */
+            404: {
+                headers: {
+                    /** @description Monthly call limit */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Calls left in the current billing period */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) of the monthly reset */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description Monthly or per-minute limit exceeded */
+            429: {
+                headers: {
+                    /** @description Monthly call limit */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Calls left in the current billing period */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) of the monthly reset */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+        };
+    };
+    AttachmentTransfersController_upload: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The bytes are stored */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AttachmentResponse"];
+                };
+            };
+            /** @description Invalid request (`invalid_request`, `details.field` names the first offending field) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description The link’s signature does not match or it has expired (`link_invalid`) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description No such resource in your organization (`not_found`) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description Temporarily unavailable (`service_unavailable`): retry after `Retry-After` seconds */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+        };
+    };
+    AttachmentTransfersController_download: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The bytes, with their type, `Content-Security-Policy: sandbox`, and `Content-Disposition: attachment` unless an image, a video or plain text */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The link’s signature does not match or it has expired (`link_invalid`) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description No such resource in your organization (`not_found`) */
+            404: {
+                headers: {
                     [name: string]: unknown;
                 };
                 content: {

@@ -11,13 +11,15 @@ import { ACCEPTS_XML } from './accepts-xml.js';
 import { BodyBudget } from './body-budget.js';
 import { BODY_LISTS, type BodyListsRule } from './body-lists.js';
 import { bodyCost, bodyKind, hasBody, readBody } from './body-parsing.middleware.js';
+import { STREAMS_BODY } from './streams-body.js';
 import { refuseBadText } from './text-checks.js';
 
 /**
  * Reads the request's body, the first interceptor, so after the access guard has admitted the
  * request (key, plan, limits, scope: CONTRACT §1) and before anything else: a type the route
  * does not take is a 415 unread; then the body waits for its share of the memory budget
- * (`BodyBudget`), is read and parsed, and its text (and the query's) checked.
+ * (`BodyBudget`), is read and parsed, and its text (and the query's) checked. A route that
+ * streams its body (`@StreamsBody()`) reads it itself.
  */
 @Injectable()
 export class ReadBodyInterceptor implements NestInterceptor {
@@ -33,8 +35,8 @@ export class ReadBodyInterceptor implements NestInterceptor {
   private async read(context: ExecutionContext): Promise<void> {
     const http = context.switchToHttp();
     const req = http.getRequest<Request>();
-    if (hasBody(req)) {
-      const handler = context.getHandler();
+    const handler = context.getHandler();
+    if (hasBody(req) && this.reflector.get<boolean>(STREAMS_BODY, handler) !== true) {
       const kind = bodyKind(req, this.reflector.get<boolean>(ACCEPTS_XML, handler) === true);
       const res = http.getResponse<Response>();
       await this.budget.hold(res, bodyCost(req, kind));

@@ -20,6 +20,7 @@ import { ProjectRetention1795810000000 } from './1795810000000-ProjectRetention.
 import { ResultSlotsAndAttempts1795706444052 } from './1795706444052-ResultSlotsAndAttempts.js';
 import { CurrentResultsKeepTheirTime1795800000000 } from './1795800000000-CurrentResultsKeepTheirTime.js';
 import { ProjectDefectUrlTemplate1795820000000 } from './1795820000000-ProjectDefectUrlTemplate.js';
+import { CreateAttachments1795830000000 } from './1795830000000-CreateAttachments.js';
 
 /** Every migration in the order it runs; the app and the migration CLI share this list. */
 export const MIGRATIONS: Array<new () => MigrationInterface> = [
@@ -58,4 +59,6 @@ export const MIGRATIONS: Array<new () => MigrationInterface> = [
   ProjectRetention1795810000000,
   // Where a project's defects live: a URL template, so results link their defect ids (issue 31).
   ProjectDefectUrlTemplate1795820000000,
+  // Attachments of results and the key that signs their links (CONTRACT §15).
+  CreateAttachments1795830000000,
 ];

@@ -5,6 +5,7 @@ import {
   ApiTimestamp,
 } from '../../common/openapi.decorators.js';
 import { IsId, IsOptionalId } from '../../common/validation.js';
+import { ResultAttachmentResponse } from '../../attachments/dto/attachment.dto.js';
 import { ApiProperty, type ApiPropertyOptions, ApiPropertyOptional } from '@nestjs/swagger';
 import { Transform } from 'class-transformer';
 import { IsBoolean, IsIn, IsOptional, IsString, Length, MaxLength } from 'class-validator';
@@ -108,6 +109,13 @@ export class ResultResponse {
       'The earlier attempts of the same execution, oldest first (at most 20); the result’s own fields are the final attempt’s',
   })
   attempts!: AttemptDto[];
+
+  @ApiPropertyOptional({
+    type: () => [ResultAttachmentResponse],
+    description:
+      'Its stored attachments, in the order attached (CONTRACT §15): in a run’s results, not in the answer to a submission',
+  })
+  attachments?: ResultAttachmentResponse[];
 }
 
 /** A result as the console lists it: with the title and automation id of its test case. */

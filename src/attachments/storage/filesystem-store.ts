@@ -1,0 +1,72 @@
+import { randomUUID } from 'node:crypto';
+import { createReadStream, createWriteStream } from 'node:fs';
+import { mkdir, rename, rm, stat } from 'node:fs/promises';
+import { dirname, join } from 'node:path';
+import type { Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+import { AttachmentStore, type DirectUpload, type ExpectedContent } from './attachment-store.js';
+import { ContentCheck } from './content-check.js';
+
+/** Unfinished uploads, beside the content so a rename never crosses file systems. */
+const INCOMING = '.incoming';
+
+/**
+ * Content as files under one folder (`ATTACHMENT_DIR`, which every replica must share). An
+ * upload streams into a temporary file of its own and is renamed onto its key only once its
+ * size and SHA-256 matched: readers never see part of a file, and two uploads of the same
+ * content simply rename the same bytes in turn.
+ */
+export class FilesystemStore extends AttachmentStore {
+  constructor(private readonly root: string) {
+    super();
+  }
+
+  directUpload(): Promise<DirectUpload | null> {
+    return Promise.resolve(null);
+  }
+
+  async write(key: string, body: Readable, expected: ExpectedContent): Promise<void> {
+    const target = this.pathOf(key);
+    const temporary = join(this.root, INCOMING, `${randomUUID()}.part`);
+    await mkdir(dirname(temporary), { recursive: true });
+    try {
+      await pipeline(
+        body,
+        new ContentCheck(expected),
+        createWriteStream(temporary, { flags: 'wx' }),
+      );
+      await mkdir(dirname(target), { recursive: true });
+      await rename(temporary, target);
+    } catch (error) {
+      await rm(temporary, { force: true });
+      throw error;
+    }
+  }
+
+  async has(key: string, size: number): Promise<boolean> {
+    try {
+      return (await stat(this.pathOf(key))).size === size;
+    } catch {
+      return false;
+    }
+  }
+
+  read(key: string): Promise<Readable> {
+    const stream = createReadStream(this.pathOf(key));
+    // Opening fails asynchronously: wait for it, so a missing file is an error here.
+    return new Promise((resolve, reject) => {
+      stream.once('open', () => resolve(stream));
+      stream.once('error', reject);
+    });
+  }
+
+  async remove(key: string): Promise<void> {
+    await rm(this.pathOf(key), { force: true });
+  }
+
+  private pathOf(key: string): string {
+    // Keys are made by `contentKey` (uuid/hex-digits): nothing in them climbs out of the root.
+    if (!/^[0-9a-f-]{36}\/[0-9a-f]{64}-\d+$/.test(key)) throw new Error(`bad content key ${key}`);
+    return join(this.root, key);
+  }
+}

@@ -1,0 +1,98 @@
+import {
+  DeleteObjectCommand,
+  GetObjectCommand,
+  HeadObjectCommand,
+  PutObjectCommand,
+  S3Client,
+} from '@aws-sdk/client-s3';
+import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
+import { Readable } from 'node:stream';
+import type { AttachmentSettings } from '../../config/settings.js';
+import { AttachmentStore, type DirectUpload, type ExpectedContent } from './attachment-store.js';
+import { ContentCheck } from './content-check.js';
+
+/** The headers a presigned PUT is signed with, so the client must send them as they are. */
+const SIGNED_HEADERS = new Set(['content-length', 'x-amz-checksum-sha256']);
+
+/**
+ * Content in an S3-compatible bucket. Clients PUT the bytes straight to the bucket through a
+ * presigned URL whose signature covers their length and `x-amz-checksum-sha256`: the store
+ * itself refuses bytes of another length or hash, and an object appears only whole.
+ */
+export class S3Store extends AttachmentStore {
+  private readonly client: S3Client;
+  private readonly bucket: string;
+
+  constructor(settings: NonNullable<AttachmentSettings['s3']>) {
+    super();
+    this.bucket = settings.bucket;
+    this.client = new S3Client({
+      region: settings.region,
+      endpoint: settings.endpoint ?? undefined,
+      forcePathStyle: settings.forcePathStyle,
+      // No checksum of the SDK's own choosing on presigned URLs: the one that counts is ours.
+      requestChecksumCalculation: 'WHEN_REQUIRED',
+      responseChecksumValidation: 'WHEN_REQUIRED',
+    });
+  }
+
+  async directUpload(
+    key: string,
+    expected: ExpectedContent,
+    expiresInSeconds: number,
+  ): Promise<DirectUpload> {
+    const checksum = Buffer.from(expected.sha256, 'hex').toString('base64');
+    const command = new PutObjectCommand({
+      Bucket: this.bucket,
+      Key: key,
+      ContentLength: expected.size,
+      ChecksumSHA256: checksum,
+    });
+    const url = await getSignedUrl(this.client, command, {
+      expiresIn: expiresInSeconds,
+      signableHeaders: SIGNED_HEADERS,
+      unhoistableHeaders: SIGNED_HEADERS,
+    });
+    return {
+      url,
+      headers: { 'Content-Length': String(expected.size), 'x-amz-checksum-sha256': checksum },
+    };
+  }
+
+  async write(key: string, body: Readable, expected: ExpectedContent): Promise<void> {
+    await this.client.send(
+      new PutObjectCommand({
+        Bucket: this.bucket,
+        Key: key,
+        Body: body.pipe(new ContentCheck(expected)),
+        ContentLength: expected.size,
+        ChecksumSHA256: Buffer.from(expected.sha256, 'hex').toString('base64'),
+      }),
+    );
+  }
+
+  async has(key: string, size: number): Promise<boolean> {
+    try {
+      const head = await this.client.send(new HeadObjectCommand({ Bucket: this.bucket, Key: key }));
+      return head.ContentLength === size;
+    } catch (error) {
+      if (isNotFound(error)) return false;
+      throw error;
+    }
+  }
+
+  async read(key: string): Promise<Readable> {
+    const object = await this.client.send(new GetObjectCommand({ Bucket: this.bucket, Key: key }));
+    if (!(object.Body instanceof Readable)) throw new Error(`no body for ${key}`);
+    return object.Body;
+  }
+
+  async remove(key: string): Promise<void> {
+    await this.client.send(new DeleteObjectCommand({ Bucket: this.bucket, Key: key }));
+  }
+}
+
+function isNotFound(error: unknown): boolean {
+  const status = (error as { $metadata?: { httpStatusCode?: number } }).$metadata?.httpStatusCode;
+  return status === 404;
+}
