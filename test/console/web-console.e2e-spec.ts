@@ -1,4 +1,5 @@
 import { readdirSync, readFileSync } from 'node:fs';
+import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { HTTPS, startApp, type TestApp } from '../support/app.js';
 
 /** The console as `npm run build` left it (the suite builds first). */
@@ -46,6 +47,51 @@ describe('web console files', () => {
     expect(res.status).toBe(200);
     expect(res.headers['content-type']).toMatch(/javascript/);
     expect(res.headers['cache-control']).toBe(IMMUTABLE);
+  });
+
+  it.each([
+    ['gzip, deflate, br, zstd', 'br'],
+    ['gzip', 'gzip'],
+    ['br;q=0, gzip', 'gzip'],
+    ['identity', undefined],
+    ['', undefined],
+  ])(
+    'sends the entry script to Accept-Encoding “%s” as %s, precompressed',
+    async (accepted, encoding) => {
+      const res = await t.http
+        .get(`/console/assets/${script}`)
+        .set({ ...HTTPS, 'Accept-Encoding': accepted })
+        .buffer(true)
+        .parse((raw, done) => {
+          const chunks: Buffer[] = [];
+          raw.on('data', (chunk: Buffer) => chunks.push(chunk));
+          raw.on('end', () => done(null, Buffer.concat(chunks)));
+        });
+      expect(res.status).toBe(200);
+      expect(res.headers['content-encoding']).toBe(encoding);
+      expect(res.headers['content-type']).toMatch(/javascript/);
+      expect(res.headers.vary).toBe('Accept-Encoding');
+      expect(res.headers['cache-control']).toBe(IMMUTABLE);
+      // The bytes sent are the build's copy, which decodes to the script itself.
+      const file = readFileSync(`${BUILT}/assets/${script}`);
+      const body = res.body as Buffer;
+      const decoded =
+        encoding === 'br'
+          ? brotliDecompressSync(body)
+          : encoding === 'gzip'
+            ? gunzipSync(body)
+            : body;
+      expect(decoded.equals(file)).toBe(true);
+      expect(Number(res.headers['content-length'])).toBe(body.length);
+      if (encoding !== undefined) expect(body.length).toBeLessThan(file.length / 3);
+    },
+  );
+
+  it('serves the favicon the page links to', async () => {
+    expect(index).toContain('<link rel="icon" type="image/svg+xml" href="/console/favicon.svg"');
+    const res = await t.http.get('/console/favicon.svg').set(HTTPS);
+    expect(res.status).toBe(200);
+    expect(res.headers['content-type']).toMatch(/^image\/svg\+xml/);
   });
 
   it.each([
