@@ -378,6 +378,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
+        /** Get a project’s quality gate settings */
         get: operations["ProjectGateSettingsInternalController_get"];
         put?: never;
         post?: never;
