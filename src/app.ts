@@ -20,6 +20,7 @@ import { requestId } from './common/http/request-id.middleware.js';
 import { Settings } from './config/settings.js';
 import { OpenApiDocument } from './openapi/openapi-document.provider.js';
 import { MetricsService } from './health/metrics.service.js';
+import { precompressedAssets } from './web-console/precompressed-assets.js';
 
 export const API_PREFIX = 'api/v1';
 export const INTERNAL_PREFIX = 'internal/v1';
@@ -58,6 +59,8 @@ export async function createApp(
   app.use(app.get(MetricsService).middleware);
   app.use(httpsOnly);
   if (settings.servesHttpApi) app.use(app.get(CredentialsBeforeBody).middleware);
+  // Before the console's static files (registered at init), which then send the chosen copy.
+  app.use(precompressedAssets());
 
   app.setGlobalPrefix(API_PREFIX, {
     exclude: [

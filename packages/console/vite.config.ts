@@ -1,6 +1,8 @@
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { defineConfig } from 'vite';
+import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
+import { defineConfig, type Plugin } from 'vite';
 
 const here = fileURLToPath(new URL('.', import.meta.url));
 
@@ -23,15 +25,53 @@ function enumOf(schema: string, property: string): string[] {
   return found;
 }
 
+/** What the browser loads as text: worth compressing (images and fonts are already). */
+const COMPRESSIBLE = /\.(?:js|css|svg|json|html|txt)$/;
+
+/**
+ * Writes a brotli (`.br`) and a gzip (`.gz`) copy beside each text file of the built
+ * `assets/`, each at its format's highest level: compressed once here, not on every request
+ * (src/web-console/ serves the copy the browser's Accept-Encoding asks for). A copy that would
+ * not be smaller is not written.
+ */
+function precompressedAssets(): Plugin {
+  let assets = '';
+  return {
+    name: 'tm-precompressed-assets',
+    apply: 'build',
+    configResolved(config) {
+      assets = join(config.build.outDir, config.build.assetsDir);
+    },
+    writeBundle() {
+      for (const name of readdirSync(assets)) {
+        if (!COMPRESSIBLE.test(name)) continue;
+        const file = join(assets, name);
+        const content = readFileSync(file);
+        const brotli = brotliCompressSync(content, {
+          params: {
+            [constants.BROTLI_PARAM_QUALITY]: constants.BROTLI_MAX_QUALITY,
+            [constants.BROTLI_PARAM_SIZE_HINT]: content.length,
+          },
+        });
+        const gzip = gzipSync(content, { level: constants.Z_BEST_COMPRESSION });
+        if (brotli.length < content.length) writeFileSync(`${file}.br`, brotli);
+        if (gzip.length < content.length) writeFileSync(`${file}.gz`, gzip);
+      }
+    },
+  };
+}
+
 /**
  * The console is served by the API process at /console (src/web-console/), from the root
- * build's dist/console. Asset names carry a content hash, so they are cached for good.
+ * build's dist/console. Asset names carry a content hash, so they are cached for good; each
+ * text asset also gets a brotli and a gzip copy (`precompressedAssets`).
  * `npm run dev` proxies the API to a service on https://localhost:3000 (`npm run start:local`).
  */
 export default defineConfig({
   root: here,
   base: '/console/',
   oxc: { jsx: { runtime: 'automatic' } },
+  plugins: [precompressedAssets()],
   /*
    * What the console offers as choices, as the internal API's document declares them: the
    * scopes an API key can carry (`CreateApiKeyDto.scopes`) and the events a webhook can

@@ -336,8 +336,13 @@ SELECT q.test_case_id
   WHERE q.project_id = $2 AND q.organization_id = $1 AND q.test_case_id = ANY($3::uuid[])
     AND (q.expires_at IS NULL OR q.expires_at > now());
 
+-- flakiness.activeCases
+SELECT q.test_case_id
+  FROM quarantine_entry q
+  WHERE q.project_id = $2 AND q.organization_id = $1 AND (q.expires_at IS NULL OR q.expires_at > now());
+
 -- flakiness.activeEntries
-SELECT q.test_case_id, tc.automation_id, q.reason, q.expires_at, q.created_at,
+SELECT q.test_case_id, tc.automation_id, tc.title, q.reason, q.expires_at, q.created_at,
          count(*) OVER ()::int AS total
   FROM quarantine_entry q
   JOIN test_case tc ON tc.id = q.test_case_id
@@ -783,6 +788,12 @@ SELECT gate_min_pass_rate, gate_forbid_missing_tests, gate_min_tests
   FROM project
   WHERE id = $1 AND organization_id = $2;
 
+-- insights.projectGateSettings
+SELECT id, name, key, description, gate_min_pass_rate, gate_forbid_missing_tests,
+         gate_min_tests, created_at, updated_at
+  FROM project
+  WHERE id = $1;
+
 -- insights.updateGateSettings
 UPDATE project
   SET gate_min_pass_rate = CASE WHEN $4 THEN $2::double precision ELSE gate_min_pass_rate END,
@@ -933,6 +944,36 @@ SELECT coalesce((SELECT CASE WHEN $3::uuid IS NULL AND $4::text IS NULL
   AND ($3::uuid IS NULL OR c.test_case_id = $3)
   AND ($4::text IS NULL OR c.configuration = $4)) END), 0)::int AS total;
 
+-- results.list.failuresFirst
+WITH slots AS MATERIALIZED (
+             SELECT c.result_id, c.status IN ('failed', 'blocked') AS failing FROM test_run_case c
+              WHERE c.test_run_id = $1
+              AND ($2::result_status IS NULL OR c.status = $2)
+              AND ($3::uuid IS NULL OR c.test_case_id = $3)
+              AND ($4::text IS NULL OR c.configuration = $4)
+                AND ($5::text IS NULL OR EXISTS (
+                      SELECT 1 FROM test_case tc
+                       WHERE tc.id = c.test_case_id AND (tc.title ILIKE $5 ESCAPE '\' OR tc.automation_id ILIKE $5 ESCAPE '\')))
+           )
+  SELECT result."id" AS "id", result."created_at" AS "createdAt", result."organization_id" AS "organizationId", result."test_run_id" AS "testRunId", result."test_case_id" AS "testCaseId", result."status" AS "status", result."duration_ms" AS "durationMs", result."message" AS "message", result."defects" AS "defects", result."failure_type" AS "failureType", result."stack_trace" AS "stackTrace", result."signature" AS "signature", result."retries" AS "retries", result."flaky" AS "flaky", result."executed_at" AS "executedAt", result."configuration" AS "configuration", result."attempts" AS "attempts", result."seq" AS "seq",
+                coalesce((SELECT count(*) FROM slots), 0)::int AS pagination_total
+           FROM test_result result JOIN slots ON slots.result_id = result.id
+          ORDER BY slots.failing DESC, result.created_at DESC, result.id DESC
+          LIMIT $6 OFFSET $7;
+
+-- results.list.failuresFirst.total
+WITH slots AS MATERIALIZED (
+             SELECT c.result_id, c.status IN ('failed', 'blocked') AS failing FROM test_run_case c
+              WHERE c.test_run_id = $1
+              AND ($2::result_status IS NULL OR c.status = $2)
+              AND ($3::uuid IS NULL OR c.test_case_id = $3)
+              AND ($4::text IS NULL OR c.configuration = $4)
+                AND ($5::text IS NULL OR EXISTS (
+                      SELECT 1 FROM test_case tc
+                       WHERE tc.id = c.test_case_id AND (tc.title ILIKE $5 ESCAPE '\' OR tc.automation_id ILIKE $5 ESCAPE '\')))
+           )
+  SELECT coalesce((SELECT count(*) FROM slots), 0)::int AS total;
+
 -- results.list.history
 SELECT result."id" AS "id", result."created_at" AS "createdAt", result."organization_id" AS "organizationId", result."test_run_id" AS "testRunId", result."test_case_id" AS "testCaseId", result."status" AS "status", result."duration_ms" AS "durationMs", result."message" AS "message", result."defects" AS "defects", result."failure_type" AS "failureType", result."stack_trace" AS "stackTrace", result."signature" AS "signature", result."retries" AS "retries", result."flaky" AS "flaky", result."executed_at" AS "executedAt", result."configuration" AS "configuration", result."attempts" AS "attempts", result."seq" AS "seq",
         coalesce((SELECT count(*) FROM test_result result
@@ -955,6 +996,37 @@ SELECT result."id" AS "id", result."created_at" AS "createdAt", result."organiza
   LIMIT $6 OFFSET $7;
 
 -- results.list.history.total
+SELECT coalesce((SELECT count(*) FROM test_result result
+  WHERE result.test_run_id = $1
+    AND ($2::result_status IS NULL OR result.status = $2)
+    AND ($3::uuid IS NULL OR result.test_case_id = $3)
+    AND ($4::text IS NULL OR result.configuration = $4)
+    AND ($5::text IS NULL OR EXISTS (
+          SELECT 1 FROM test_case tc
+           WHERE tc.id = result.test_case_id AND (tc.title ILIKE $5 ESCAPE '\' OR tc.automation_id ILIKE $5 ESCAPE '\')))), 0)::int AS total;
+
+-- results.list.historyFailuresFirst
+SELECT result."id" AS "id", result."created_at" AS "createdAt", result."organization_id" AS "organizationId", result."test_run_id" AS "testRunId", result."test_case_id" AS "testCaseId", result."status" AS "status", result."duration_ms" AS "durationMs", result."message" AS "message", result."defects" AS "defects", result."failure_type" AS "failureType", result."stack_trace" AS "stackTrace", result."signature" AS "signature", result."retries" AS "retries", result."flaky" AS "flaky", result."executed_at" AS "executedAt", result."configuration" AS "configuration", result."attempts" AS "attempts", result."seq" AS "seq",
+        coalesce((SELECT count(*) FROM test_result result
+  WHERE result.test_run_id = $1
+    AND ($2::result_status IS NULL OR result.status = $2)
+    AND ($3::uuid IS NULL OR result.test_case_id = $3)
+    AND ($4::text IS NULL OR result.configuration = $4)
+    AND ($5::text IS NULL OR EXISTS (
+          SELECT 1 FROM test_case tc
+           WHERE tc.id = result.test_case_id AND (tc.title ILIKE $5 ESCAPE '\' OR tc.automation_id ILIKE $5 ESCAPE '\')))), 0)::int AS pagination_total
+   FROM test_result result
+  WHERE result.test_run_id = $1
+    AND ($2::result_status IS NULL OR result.status = $2)
+    AND ($3::uuid IS NULL OR result.test_case_id = $3)
+    AND ($4::text IS NULL OR result.configuration = $4)
+    AND ($5::text IS NULL OR EXISTS (
+          SELECT 1 FROM test_case tc
+           WHERE tc.id = result.test_case_id AND (tc.title ILIKE $5 ESCAPE '\' OR tc.automation_id ILIKE $5 ESCAPE '\')))
+  ORDER BY result.status IN ('failed', 'blocked') DESC, result.created_at DESC, result.id DESC
+  LIMIT $6 OFFSET $7;
+
+-- results.list.historyFailuresFirst.total
 SELECT coalesce((SELECT count(*) FROM test_result result
   WHERE result.test_run_id = $1
     AND ($2::result_status IS NULL OR result.status = $2)
@@ -991,6 +1063,18 @@ WITH searched AS MATERIALIZED (
                 AND (tc.title ILIKE $5 ESCAPE '\' OR tc.automation_id ILIKE $5 ESCAPE '\')
            )
   SELECT coalesce((SELECT count(*) FROM searched), 0)::int AS total;
+
+-- results.releasesLatestFailingAmong
+SELECT release_id, count(*)::int AS n FROM (
+       SELECT DISTINCT ON (t.release_id, c.test_case_id, c.configuration) t.release_id, c.status
+         FROM test_run_case c
+         JOIN test_run t ON t.id = c.test_run_id
+         JOIN test_result r ON r.id = c.result_id
+        WHERE t.release_id = ANY($1::uuid[]) AND c.test_case_id = ANY($2::uuid[])
+        ORDER BY t.release_id, c.test_case_id, c.configuration, r.created_at DESC, r.id DESC
+     ) latest
+  WHERE status IN ('failed', 'blocked')
+  GROUP BY release_id;
 
 -- results.releasesLatestStatusCounts
 WITH slots AS (

@@ -13,7 +13,11 @@ import { ApiErrors } from '../common/openapi.decorators.js';
 import { type Page, PaginationQuery } from '../common/pagination/pagination.js';
 import { FlakyTestResponse, FlakyTestsQuery } from './dto/flaky-test.dto.js';
 import { InternalTestCaseResponse } from './dto/internal-test-case.dto.js';
-import { QuarantineDto, QuarantineEntryResponse } from './dto/quarantine.dto.js';
+import {
+  InternalQuarantineEntryResponse,
+  QuarantineDto,
+  QuarantineEntryResponse,
+} from './dto/quarantine.dto.js';
 import { FlakyTestsService } from './flaky-tests.service.js';
 import { QuarantineService } from './quarantine.service.js';
 
@@ -49,18 +53,16 @@ export class FlakinessInternalController {
 
   @ListRoute(
     'projects/:id/quarantine',
-    QuarantineEntryResponse,
-    'Test cases in quarantine, newest first',
-    {
-      errors: [400, 404],
-    },
+    InternalQuarantineEntryResponse,
+    'Test cases in quarantine, newest first, flaky or not, each with its title',
+    { errors: [400, 404] },
   )
   listQuarantine(
     @RouteCaller() caller: Caller,
     @PathId('project') id: string,
     @Query() query: PaginationQuery,
-  ): Promise<Page<QuarantineEntryResponse>> {
-    return this.quarantine.list(caller, id, query);
+  ): Promise<Page<InternalQuarantineEntryResponse>> {
+    return this.quarantine.listWithCases(caller, id, query);
   }
 
   @Put('projects/:id/quarantine/:testCaseId')

@@ -11,6 +11,9 @@ export interface QuarantineRow {
   created_at: Date;
 }
 
+/** An entry of a list: with its case's title. */
+export type ListedQuarantineRow = QuarantineRow & { title: string };
+
 /** An entry is active until its `expires_at`, if it has one. */
 const ACTIVE = `(q.expires_at IS NULL OR q.expires_at > now())`;
 
@@ -51,7 +54,7 @@ const RELEASE = sql(
 /** A page of the project's active entries, newest first, and how many there are in all. */
 const ACTIVE_ENTRIES = sql(
   'flakiness.activeEntries',
-  `SELECT q.test_case_id, tc.automation_id, q.reason, q.expires_at, q.created_at,
+  `SELECT q.test_case_id, tc.automation_id, tc.title, q.reason, q.expires_at, q.created_at,
           count(*) OVER ()::int AS total
    FROM quarantine_entry q
    JOIN test_case tc ON tc.id = q.test_case_id
@@ -72,6 +75,14 @@ const ACTIVE_ENTRY = sql(
 const COUNT_ACTIVE = sql(
   'flakiness.countActiveEntries',
   `SELECT count(*)::int AS total
+   FROM quarantine_entry q
+   WHERE q.project_id = $2 AND q.organization_id = $1 AND ${ACTIVE}`,
+);
+
+/** Every case of project $2 in quarantine now. */
+const ACTIVE_CASES = sql(
+  'flakiness.activeCases',
+  `SELECT q.test_case_id
    FROM quarantine_entry q
    WHERE q.project_id = $2 AND q.organization_id = $1 AND ${ACTIVE}`,
 );
@@ -134,11 +145,10 @@ export class QuarantineRepository {
     projectId: string,
     limit: number,
     offset: number,
-  ): Promise<{ rows: QuarantineRow[]; total: number }> {
-    const rows = await this.transactions.manager.query<Array<QuarantineRow & { total: number }>>(
-      ACTIVE_ENTRIES,
-      [organizationId, projectId, limit, offset],
-    );
+  ): Promise<{ rows: ListedQuarantineRow[]; total: number }> {
+    const rows = await this.transactions.manager.query<
+      Array<ListedQuarantineRow & { total: number }>
+    >(ACTIVE_ENTRIES, [organizationId, projectId, limit, offset]);
     if (rows.length > 0) return { rows, total: rows[0].total };
     if (offset === 0) return { rows, total: 0 };
     // Past the end no row carries the total.
@@ -147,6 +157,15 @@ export class QuarantineRepository {
       projectId,
     ]);
     return { rows, total: count.total };
+  }
+
+  /** The ids of the project's cases in quarantine now. */
+  async activeCases(organizationId: string, projectId: string): Promise<string[]> {
+    const rows = await this.transactions.manager.query<Array<{ test_case_id: string }>>(
+      ACTIVE_CASES,
+      [organizationId, projectId],
+    );
+    return rows.map((row) => row.test_case_id);
   }
 
   /** Which of `testCaseIds` are in quarantine now. */

@@ -8,8 +8,17 @@ import { EventsService } from '../events/events.service.js';
 import { TestCaseLookup } from '../projects/project-lookup.js';
 import { ProjectsService, toTestCaseResponse } from '../projects/projects.service.js';
 import type { InternalTestCaseResponse } from './dto/internal-test-case.dto.js';
-import type { QuarantineDto, QuarantineEntryResponse } from './dto/quarantine.dto.js';
-import { QuarantineRepository, type QuarantineRow } from './quarantine.repository.js';
+import type {
+  InternalQuarantineEntryResponse,
+  QuarantineDto,
+  QuarantineEntryResponse,
+} from './dto/quarantine.dto.js';
+import { FlakyTestsService } from './flaky-tests.service.js';
+import {
+  type ListedQuarantineRow,
+  QuarantineRepository,
+  type QuarantineRow,
+} from './quarantine.repository.js';
 
 export function toQuarantineEntryResponse(row: QuarantineRow): QuarantineEntryResponse {
   return {
@@ -33,6 +42,7 @@ export class QuarantineService {
     private readonly entries: QuarantineRepository,
     private readonly events: EventsService,
     private readonly cases: TestCaseLookup,
+    private readonly flakyTests: FlakyTestsService,
   ) {}
 
   /** Creates or changes the case's entry: a PUT without `expires_at` quarantines until taken out. */
@@ -89,13 +99,52 @@ export class QuarantineService {
     projectId: string,
     query: PaginationQuery,
   ): Promise<Page<QuarantineEntryResponse>> {
+    const { rows, total } = await this.activePage(caller, projectId, query);
+    return toPage(rows.map(toQuarantineEntryResponse), total, query);
+  }
+
+  /**
+   * For the console: the project's active entries as `list` answers them, each with its case's
+   * title and whether the case is on the flaky-tests list (a case may be quarantined for another
+   * cause).
+   */
+  async listWithCases(
+    caller: Caller,
+    projectId: string,
+    query: PaginationQuery,
+  ): Promise<Page<InternalQuarantineEntryResponse>> {
+    const { organizationId, rows, total } = await this.activePage(caller, projectId, query);
+    const { flaky } = await this.flakyTests.markers(
+      organizationId,
+      projectId,
+      rows.map((row) => row.test_case_id),
+    );
+    const entries = rows.map((row) => ({
+      ...toQuarantineEntryResponse(row),
+      title: row.title,
+      flaky: flaky.has(row.test_case_id),
+    }));
+    return toPage(entries, total, query);
+  }
+
+  /** The ids of the project's cases in quarantine now (a release's progress marks their failures). */
+  activeCases(organizationId: string, projectId: string): Promise<string[]> {
+    return this.entries.activeCases(organizationId, projectId);
+  }
+
+  /** A page of the project's active entries (404 if the caller may not see the project). */
+  private async activePage(
+    caller: Caller,
+    projectId: string,
+    query: PaginationQuery,
+  ): Promise<{ organizationId: string; rows: ListedQuarantineRow[]; total: number }> {
     const { organizationId } = await this.projects.find(caller, projectId);
-    const { rows, total } = await this.entries.listActive(
+    const page = await this.entries.listActive(
       organizationId,
       projectId,
       query.limit,
       query.offset,
     );
-    return toPage(rows.map(toQuarantineEntryResponse), total, query);
+    return { organizationId, ...page };
   }
 }

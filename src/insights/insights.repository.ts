@@ -159,6 +159,16 @@ const UPDATE_GATE_SETTINGS = sql(
             gate_min_tests, created_at, updated_at`,
 );
 
+/** A project with its quality gate's settings, as the console's settings page reads them. */
+const PROJECT_GATE_SETTINGS = sql(
+  'insights.projectGateSettings',
+  `
+  SELECT id, name, key, description, gate_min_pass_rate, gate_forbid_missing_tests,
+         gate_min_tests, created_at, updated_at
+  FROM project
+  WHERE id = $1`,
+);
+
 /**
  * Each slot (a test case in a configuration, CONTRACT §13) of either run, once (a full join of
  * the two runs' current results on the slot, both read from `test_run_case` by its primary
@@ -405,6 +415,12 @@ export class InsightsRepository {
   }
 
   /** `minPassRate` undefined keeps the stored value; null clears it. */
+  /** The project with its gate settings; null when there is no such project. */
+  async projectGateSettings(projectId: string): Promise<GateSettingsRow | null> {
+    const [row] = await this.query<GateSettingsRow>(PROJECT_GATE_SETTINGS, [projectId]);
+    return row ?? null;
+  }
+
   async updateGateSettings(
     projectId: string,
     minPassRate: number | null | undefined,

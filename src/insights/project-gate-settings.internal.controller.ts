@@ -1,5 +1,5 @@
 import { Body } from '@nestjs/common';
-import { InternalController, UpdateRoute } from '../routes/route.decorators.js';
+import { InternalController, ReadRoute, UpdateRoute } from '../routes/route.decorators.js';
 import { PathId } from '../common/ids.js';
 import {
   ProjectGateSettingsResponse,
@@ -10,6 +10,12 @@ import { ProjectGateSettingsService } from './project-gate-settings.service.js';
 @InternalController()
 export class ProjectGateSettingsInternalController {
   constructor(private readonly settings: ProjectGateSettingsService) {}
+
+  /** The settings as `PATCH /internal/v1/projects/{id}` leaves them, for the settings page. */
+  @ReadRoute('projects/:id/gate-settings', ProjectGateSettingsResponse, { errors: [404] })
+  get(@PathId('project') projectId: string): Promise<ProjectGateSettingsResponse> {
+    return this.settings.get(projectId);
+  }
 
   @UpdateRoute('projects/:id', ProjectGateSettingsResponse, { errors: [400, 404, 415] })
   update(

@@ -5,15 +5,35 @@ import {
   ProjectGateSettingsResponse,
   UpdateGateSettingsDto,
 } from './dto/project-gate-settings.dto.js';
-import { InsightsRepository } from './insights.repository.js';
+import { type GateSettingsRow, InsightsRepository } from './insights.repository.js';
 
-/** The quality gate's settings of a project, changed through the internal API. */
+function toGateSettingsResponse(project: GateSettingsRow): ProjectGateSettingsResponse {
+  return {
+    id: project.id,
+    name: project.name,
+    key: project.key,
+    description: project.description,
+    gate_min_pass_rate: project.gate_min_pass_rate,
+    gate_forbid_missing_tests: project.gate_forbid_missing_tests,
+    gate_min_tests: project.gate_min_tests,
+    created_at: project.created_at.toISOString(),
+    updated_at: project.updated_at.toISOString(),
+  };
+}
+
+/** The quality gate's settings of a project, read and changed through the internal API. */
 @Injectable()
 export class ProjectGateSettingsService {
   constructor(
     private readonly transactions: Transactions,
     private readonly repository: InsightsRepository,
   ) {}
+
+  async get(projectId: string): Promise<ProjectGateSettingsResponse> {
+    const project = await this.repository.projectGateSettings(projectId);
+    if (!project) throw ApiError.notFound('project');
+    return toGateSettingsResponse(project);
+  }
 
   async update(
     projectId: string,
@@ -27,17 +47,7 @@ export class ProjectGateSettingsService {
         dto.gate_min_tests,
       );
       if (!project) throw ApiError.notFound('project');
-      return {
-        id: project.id,
-        name: project.name,
-        key: project.key,
-        description: project.description,
-        gate_min_pass_rate: project.gate_min_pass_rate,
-        gate_forbid_missing_tests: project.gate_forbid_missing_tests,
-        gate_min_tests: project.gate_min_tests,
-        created_at: project.created_at.toISOString(),
-        updated_at: project.updated_at.toISOString(),
-      };
+      return toGateSettingsResponse(project);
     });
   }
 }

@@ -67,6 +67,7 @@ export const INTERNAL_SUMMARIES: Record<string, string> = {
   'GET /internal/v1/testruns/{id}/comparison': 'Compare a run with its baseline',
   'GET /internal/v1/testruns/{id}/gate': 'A run’s quality gate verdict',
   'PATCH /internal/v1/projects/{id}': 'Change a project’s quality gate',
+  'GET /internal/v1/projects/{id}/gate-settings': 'Get a project’s quality gate settings',
   'POST /internal/v1/organizations/{id}/api-keys': 'Create an API key (shown once)',
   'GET /internal/v1/organizations/{id}/api-keys': 'List an organization’s API keys',
   'DELETE /internal/v1/api-keys/{id}': 'Delete an API key',

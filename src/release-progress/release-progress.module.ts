@@ -1,5 +1,6 @@
 import { Module } from '@nestjs/common';
 import { BuildLookupModule } from '../builds/build-lookup.module.js';
+import { FlakinessModule } from '../flakiness/flakiness.module.js';
 import { ProjectLookupModule } from '../projects/project-lookup.module.js';
 import { ReleasesModule } from '../releases/releases.module.js';
 import { ReleaseResultsModule } from '../results/release-results.module.js';
@@ -20,6 +21,7 @@ import { ReleasesController } from './releases.controller.js';
     BuildLookupModule,
     TestRunLookupModule,
     ReleaseResultsModule,
+    FlakinessModule,
   ],
   controllers: [ReleasesController, ReleasesInternalController],
   providers: [ReleaseProgress, ReleaseOverviews],

@@ -54,6 +54,24 @@ export const LATEST_STATUS_COUNTS = sql(
        ) slot GROUP BY release_id, status`,
 );
 
+/**
+ * How many of each release's slots whose case is one of $2 have a failed or blocked latest
+ * result (as `LATEST_STATUS_COUNTS` finds it: the cases' filter leaves each slot whole).
+ */
+const LATEST_FAILING_AMONG = sql(
+  'results.releasesLatestFailingAmong',
+  `SELECT release_id, count(*)::int AS n FROM (
+         SELECT DISTINCT ON (t.release_id, c.test_case_id, c.configuration) t.release_id, c.status
+           FROM test_run_case c
+           JOIN test_run t ON t.id = c.test_run_id
+           JOIN test_result r ON r.id = c.result_id
+          WHERE t.release_id = ANY($1::uuid[]) AND c.test_case_id = ANY($2::uuid[])
+          ORDER BY t.release_id, c.test_case_id, c.configuration, r.created_at DESC, r.id DESC
+       ) latest
+    WHERE status IN ('failed', 'blocked')
+    GROUP BY release_id`,
+);
+
 /** The SQL of a release's results, read across its runs. */
 @Injectable()
 export class ReleaseResultsRepository {
@@ -64,5 +82,13 @@ export class ReleaseResultsRepository {
     releaseIds: string[],
   ): Promise<Array<{ release_id: string; status: ResultStatus; n: number }>> {
     return this.transactions.manager.query(LATEST_STATUS_COUNTS, [releaseIds]);
+  }
+
+  /** How many of each release's slots of `testCaseIds` fail now (none: no row). */
+  latestFailingAmong(
+    releaseIds: string[],
+    testCaseIds: string[],
+  ): Promise<Array<{ release_id: string; n: number }>> {
+    return this.transactions.manager.query(LATEST_FAILING_AMONG, [releaseIds, testCaseIds]);
   }
 }

@@ -31,4 +31,20 @@ export class ReleaseResults {
     }
     return counts;
   }
+
+  /**
+   * How many of each release's slots of the cases `testCaseIds` have a failed or blocked latest
+   * result, by release id (every id present).
+   */
+  async latestFailingAmong(
+    releaseIds: string[],
+    testCaseIds: string[],
+  ): Promise<Map<string, number>> {
+    const counts = new Map(releaseIds.map((id) => [id, 0]));
+    if (testCaseIds.length === 0) return counts;
+    for (const row of await this.repository.latestFailingAmong(releaseIds, testCaseIds)) {
+      counts.set(row.release_id, row.n);
+    }
+    return counts;
+  }
 }

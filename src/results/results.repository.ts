@@ -12,7 +12,7 @@ import {
 } from '../database/copy.js';
 import { likePattern, titleOrAutomationIdContains } from '../projects/projects.repository.js';
 import { selectColumns } from '../database/entity-columns.js';
-import { fetchPage, pagedSql } from '../database/paged-sql.js';
+import { fetchPage, pagedSql, type PagedStatements } from '../database/paged-sql.js';
 import { preparedSql, sql } from '../database/sql.js';
 import { Transactions } from '../database/transactions.js';
 import type { TestRun } from '../testruns/entities/test-run.entity.js';
@@ -111,6 +111,8 @@ export const TEST_RESULT_COLUMNS = [
 
 const SELECT_RESULT = selectColumns(TEST_RESULT_COLUMNS, 'result');
 const NEWEST_FIRST = 'result.created_at DESC, result.id DESC';
+/** What the console lists first: the statuses that fail a run (CONTRACT §12's failures). */
+const FAILING = `IN ('failed', 'blocked')`;
 
 /** Result $1 if it is organization $2's, or any organization's when $2 is null (the operator). */
 const FIND_RESULT = sql(
@@ -145,7 +147,7 @@ const CURRENT_TOTAL = `SELECT CASE WHEN $3::uuid IS NULL AND $4::text IS NULL
  * slot's current one or not. The run's own cases are few beside the project's: each is checked
  * by its key.
  */
-const HISTORY = pagedSql('results.list.history', {
+const HISTORY_PARTS = {
   select: SELECT_RESULT,
   from: 'test_result result',
   where: `result.test_run_id = $1
@@ -155,7 +157,13 @@ const HISTORY = pagedSql('results.list.history', {
           AND ($5::text IS NULL OR EXISTS (
                 SELECT 1 FROM test_case tc
                  WHERE tc.id = result.test_case_id AND ${titleOrAutomationIdContains(5)}))`,
-  orderBy: NEWEST_FIRST,
+};
+const HISTORY = pagedSql('results.list.history', { ...HISTORY_PARTS, orderBy: NEWEST_FIRST });
+
+/** `HISTORY`, failed and blocked results first. */
+const HISTORY_FAILURES_FIRST = pagedSql('results.list.historyFailuresFirst', {
+  ...HISTORY_PARTS,
+  orderBy: `result.status ${FAILING} DESC, ${NEWEST_FIRST}`,
 });
 
 /**
@@ -201,6 +209,28 @@ const SEARCHED = pagedSql('results.list.searched', {
 });
 
 /**
+ * The current results of run $1 (as `CURRENT` filters them, and whose case's title or
+ * automation id contains pattern $5 unless it is null), failed and blocked ones first, each
+ * part newest first: the run's slots are read from `test_run_case` alone (which keeps each
+ * current result's status) and their results joined by the results' key, as `SEARCHED` does.
+ * The whole run is read and sorted (a page of its newest results cannot stop early: the last
+ * result may be a failure).
+ */
+const FAILURES_FIRST = pagedSql('results.list.failuresFirst', {
+  with: `WITH slots AS MATERIALIZED (
+           SELECT c.result_id, c.status ${FAILING} AS failing FROM test_run_case c
+            WHERE ${CURRENT_OF_RUN}
+              AND ($5::text IS NULL OR EXISTS (
+                    SELECT 1 FROM test_case tc
+                     WHERE tc.id = c.test_case_id AND ${titleOrAutomationIdContains(5)}))
+         )`,
+  select: SELECT_RESULT,
+  from: 'test_result result JOIN slots ON slots.result_id = result.id',
+  orderBy: `slots.failing DESC, ${NEWEST_FIRST}`,
+  total: 'SELECT count(*) FROM slots',
+});
+
+/**
  * The configurations of the run's current results ('' for none) and how many each has: the
  * run's slots read once from their key's first column, as the counts are.
  */
@@ -221,6 +251,8 @@ export interface ResultFilter {
   configuration?: string;
   /** Every result, not only each case's current one. */
   includeHistory: boolean;
+  /** Failed and blocked results before the others (each part newest first). */
+  failuresFirst?: boolean;
 }
 
 /**
@@ -290,7 +322,8 @@ export class ResultsRepository {
   }
 
   /**
-   * A page of run `runId`'s results, newest first, and how many match. A run is read the moment
+   * A page of run `runId`'s results, newest first (failed and blocked ones first with
+   * `failuresFirst`), and how many match. A run is read the moment
    * it lands, before PostgreSQL has statistics for it (autoanalyze may take hours, or never
    * run): the planner then takes the run for a row or two, and any join of two relations that
    * are both narrowed to the run may be run as a loop that reads the whole run on every turn
@@ -306,7 +339,7 @@ export class ResultsRepository {
   ): Promise<[TestResult[], number]> {
     const manager = this.transactions.manager;
     const search = filter.search === undefined ? null : likePattern(filter.search);
-    const list = filter.includeHistory ? HISTORY : search === null ? CURRENT : SEARCHED;
+    const list = listOf(filter, search !== null);
     const parameters = [
       runId,
       filter.status ?? null,
@@ -341,6 +374,13 @@ export class ResultsRepository {
  */
 function batchTime(results: StoredResult[]): string | null {
   return results.length === 0 ? null : results[0].created_at.toISOString();
+}
+
+/** The statements that list the results `filter` asks for. */
+function listOf(filter: ResultFilter, searched: boolean): PagedStatements {
+  if (filter.includeHistory) return filter.failuresFirst ? HISTORY_FAILURES_FIRST : HISTORY;
+  if (filter.failuresFirst) return FAILURES_FIRST;
+  return searched ? SEARCHED : CURRENT;
 }
 
 /** The round's rows of test_result in COPY text format, one string per line. */

@@ -57,11 +57,15 @@ export class ResultsService {
     return this.pageOf(await this.testRuns.find(caller, runId), query);
   }
 
-  /** A page of a run the caller may see: `search` finds cases by title or automation id too. */
+  /**
+   * A page of a run the caller may see: `search` finds cases by title or automation id too;
+   * `failuresFirst` lists failed and blocked results before the others.
+   */
   private async pageOf(
     run: TestRun,
     query: ResultQuery,
     search?: string,
+    failuresFirst = false,
   ): Promise<Page<ResultResponse>> {
     if (query.test_case_id) {
       const known = await this.testCases.inProject(run.projectId, query.test_case_id);
@@ -77,6 +81,7 @@ export class ResultsService {
       includeHistory: query.include_history ?? false,
       configuration: query.configuration,
       search,
+      failuresFirst,
     };
     const [results, total] = await this.results.page(run.id, filter, query);
     const attachments = await this.attachments.of(
@@ -95,7 +100,7 @@ export class ResultsService {
 
   /**
    * For the console: the run's results as `list` answers them (404 if the caller may not see
-   * the run), found by `q` too, each with its test case's title and automation id, and whether
+   * the run), found by `q` too, failed and blocked ones first with `order=failures_first`, each with its test case's title and automation id, and whether
    * the case is flaky or in quarantine.
    */
   async listWithCases(
@@ -104,7 +109,7 @@ export class ResultsService {
     query: InternalResultQuery,
   ): Promise<Page<InternalResultResponse>> {
     const run = await this.testRuns.find(caller, runId);
-    const page = await this.pageOf(run, query, query.q);
+    const page = await this.pageOf(run, query, query.q, query.order === 'failures_first');
     const caseIds = [...new Set(page.data.map((result) => result.test_case_id))];
     const names = await this.testCases.names(run.projectId, caseIds);
     const markers = await this.flakyTests.markers(run.organizationId, run.projectId, caseIds);

@@ -32,7 +32,7 @@ export class ResultsInternalController {
   @ListRoute(
     'testruns/:id/results',
     InternalResultResponse,
-    'Results of the run, newest first (each case’s current one unless include_history), each with its test case’s title and automation id and whether the case is flaky or in quarantine; `q` searches the title and automation id',
+    'Results of the run, newest first or failed and blocked first (`order`; each case’s current one unless include_history), each with its test case’s title and automation id and whether the case is flaky or in quarantine; `q` searches the title and automation id',
     { errors: [400, 404] },
   )
   list(

@@ -11,7 +11,7 @@ export const CONSOLE_PATH = '/console';
  * The built console (`packages/console`, built by `npm run build`): `dist/console` of the
  * checkout, reached the same way from `src/web-console/` (tests) and `dist/web-console/`.
  */
-const CONSOLE_FILES = resolve(dirname(fileURLToPath(import.meta.url)), '../../dist/console');
+export const CONSOLE_FILES = resolve(dirname(fileURLToPath(import.meta.url)), '../../dist/console');
 
 /** Hashed file names change with their content, so a browser may keep them for good. */
 const HASHED_ASSETS = `${sep}assets${sep}`;

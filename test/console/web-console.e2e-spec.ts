@@ -1,4 +1,5 @@
 import { readdirSync, readFileSync } from 'node:fs';
+import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { HTTPS, startApp, type TestApp } from '../support/app.js';
 
 /** The console as `npm run build` left it (the suite builds first). */
@@ -46,6 +47,41 @@ describe('web console files', () => {
     expect(res.status).toBe(200);
     expect(res.headers['content-type']).toMatch(/javascript/);
     expect(res.headers['cache-control']).toBe(IMMUTABLE);
+  });
+
+  it.each([
+    ['gzip, deflate, br, zstd', 'br'],
+    ['gzip', 'gzip'],
+    ['br;q=0, gzip', 'gzip'],
+    ['identity', undefined],
+    ['', undefined],
+  ])(
+    'sends the entry script to Accept-Encoding “%s” as %s, precompressed',
+    async (accepted, encoding) => {
+      const res = await t.http
+        .get(`/console/assets/${script}`)
+        .set({ ...HTTPS, 'Accept-Encoding': accepted });
+      expect(res.status).toBe(200);
+      expect(res.headers['content-encoding']).toBe(encoding);
+      expect(res.headers['content-type']).toMatch(/javascript/);
+      expect(res.headers.vary).toBe('Accept-Encoding');
+      expect(res.headers['cache-control']).toBe(IMMUTABLE);
+      // What was sent is the build's copy (the client decodes it), which decodes to the script.
+      const file = readFileSync(`${BUILT}/assets/${script}`);
+      const suffix = { br: '.br', gzip: '.gz' }[encoding ?? ''] ?? '';
+      const sent = readFileSync(`${BUILT}/assets/${script}${suffix}`);
+      expect(Number(res.headers['content-length'])).toBe(sent.length);
+      const decode = { br: brotliDecompressSync, gzip: gunzipSync }[encoding ?? ''];
+      expect((decode ? decode(sent) : sent).equals(file)).toBe(true);
+      if (encoding !== undefined) expect(sent.length).toBeLessThan(file.length / 3);
+    },
+  );
+
+  it('serves the favicon the page links to', async () => {
+    expect(index).toContain('<link rel="icon" type="image/svg+xml" href="/console/favicon.svg"');
+    const res = await t.http.get('/console/favicon.svg').set(HTTPS);
+    expect(res.status).toBe(200);
+    expect(res.headers['content-type']).toMatch(/^image\/svg\+xml/);
   });
 
   it.each([

@@ -1,7 +1,7 @@
 import { DataSource } from 'typeorm';
 import { createProject, createTestCase } from '../factories/catalog.js';
 import { createApiKey, createTenant } from '../factories/organizations.js';
-import { startApp, withKey, type TestApp } from '../support/app.js';
+import { OPERATOR, startApp, withKey, type TestApp } from '../support/app.js';
 
 const SCOPES = ['results:read', 'quarantine:manage'];
 const UNKNOWN_ID = '0b7c4a8e-8d4e-4a51-9b0c-3f1d2e4a5b6c';
@@ -98,6 +98,41 @@ describe('quarantine', () => {
       .set(withKey(key))
       .expect(200);
     expect(past.body.pagination).toMatchObject({ total: 3, has_more: false });
+  });
+
+  it('lists every active entry for the console, flaky or not, with its case’s title', async () => {
+    const { key, project, cases } = await tenantWithCases(2);
+    for (const c of cases)
+      await t.http
+        .put(entryPath(project.id, c.id))
+        .set(withKey(key))
+        .send({ reason: 'Known outage' })
+        .expect(200);
+    const internal = await t.http
+      .get(`/internal/v1/projects/${project.id}/quarantine`)
+      .set(OPERATOR)
+      .expect(200);
+    const pub = await t.http
+      .get(`/api/v1/projects/${project.id}/quarantine`)
+      .set(withKey(key))
+      .expect(200);
+    // The public entries, each with its title and whether its case is flaky (neither has run).
+    expect(internal.body.data).toEqual(
+      pub.body.data.map((entry: { test_case_id: string }) => ({
+        ...entry,
+        title: cases.find((c) => c.id === entry.test_case_id)?.title,
+        flaky: false,
+      })),
+    );
+    expect(internal.body.pagination).toEqual(pub.body.pagination);
+    // The public route keeps its own fields.
+    expect(Object.keys(pub.body.data[0]).sort()).toEqual([
+      'automation_id',
+      'created_at',
+      'expires_at',
+      'reason',
+      'test_case_id',
+    ]);
   });
 
   it('takes a case out (204, recorded), then answers 404', async () => {

@@ -1,4 +1,4 @@
-import { startApp, withKey, type TestApp } from '../support/app.js';
+import { OPERATOR, startApp, withKey, type TestApp } from '../support/app.js';
 import {
   db,
   get,
@@ -195,6 +195,37 @@ describe('results intelligence: the quality gate', () => {
       const w = await workspace(t);
       const res = await setGate(t, w.projectId, body).expect(400);
       expect(res.body).toMatchObject({ error: 'invalid_request', details: { field } });
+    });
+
+    it('reads the settings back from GET …/gate-settings, as the PATCH left them', async () => {
+      const w = await workspace(t);
+      const fresh = await t.http
+        .get(`/internal/v1/projects/${w.projectId}/gate-settings`)
+        .set(OPERATOR)
+        .expect(200);
+      expect(fresh.body).toMatchObject({
+        id: w.projectId,
+        gate_min_pass_rate: null,
+        gate_forbid_missing_tests: false,
+        gate_min_tests: 1,
+      });
+      const saved = await setGate(t, w.projectId, {
+        gate_min_pass_rate: 0.95,
+        gate_min_tests: 10,
+      }).expect(200);
+      const read = await t.http
+        .get(`/internal/v1/projects/${w.projectId}/gate-settings`)
+        .set(OPERATOR)
+        .expect(200);
+      expect(read.body).toEqual(saved.body);
+      await t.http
+        .get(`/internal/v1/projects/${UNKNOWN_ID}/gate-settings`)
+        .set(OPERATOR)
+        .expect(404);
+      await t.http
+        .get(`/internal/v1/projects/${w.projectId}/gate-settings`)
+        .set({ 'X-Forwarded-Proto': 'https', Authorization: `Bearer ${w.key}` })
+        .expect(401);
     });
 
     it('answers 404 for an unknown project and 401 without the operator token', async () => {

@@ -152,6 +152,59 @@ describe('run page (internal API)', () => {
       expect((await internal(`${runId}/results?q=${'x'.repeat(256)}`)).status).toBe(400);
     });
 
+    it('lists failed and blocked results first with order=failures_first, else newest first', async () => {
+      const o = await workspace(t);
+      const run = await createRun(t, o.key, o.projectId, { name: 'Ordered' });
+      // One call each, so that each result is stored after the one before.
+      for (const [automation_id, status] of [
+        ['o.first', 'passed'],
+        ['o.fails', 'failed'],
+        ['o.blocked', 'blocked'],
+        ['o.last', 'passed'],
+      ]) {
+        await t.http
+          .post(`/internal/v1/testruns/${run.id}/results`)
+          .set(OPERATOR)
+          .send({ results: [{ automation_id, status }] })
+          .expect(201);
+      }
+      const order = async (query: string) => {
+        const res = await internal(`${run.id}/results${query}`);
+        expect(res.status).toBe(200);
+        return (res.body.data as Array<{ automation_id: string }>).map((r) => r.automation_id);
+      };
+      expect(await order('')).toEqual(['o.last', 'o.blocked', 'o.fails', 'o.first']);
+      expect(await order('?order=newest_first')).toEqual(await order(''));
+      expect(await order('?order=failures_first')).toEqual([
+        'o.blocked',
+        'o.fails',
+        'o.last',
+        'o.first',
+      ]);
+      // With the other filters, and a page at a time (its total counts every match).
+      const page = await internal(`${run.id}/results?order=failures_first&limit=1&offset=1`);
+      expect(page.body.data.map((r: { automation_id: string }) => r.automation_id)).toEqual([
+        'o.fails',
+      ]);
+      expect(page.body.pagination.total).toBe(4);
+      expect(await order('?order=failures_first&q=O.')).toEqual([
+        'o.blocked',
+        'o.fails',
+        'o.last',
+        'o.first',
+      ]);
+      expect(await order('?order=failures_first&status=passed')).toEqual(['o.last', 'o.first']);
+      expect(await order('?order=failures_first&include_history=true')).toEqual([
+        'o.blocked',
+        'o.fails',
+        'o.last',
+        'o.first',
+      ]);
+      const bad = await internal(`${run.id}/results?order=oldest_first`);
+      expect(bad.status).toBe(400);
+      expect(bad.body).toMatchObject({ error: 'invalid_request', details: { field: 'order' } });
+    });
+
     it('marks results whose case is on the flaky list or in quarantine', async () => {
       const m = await workspace(t, [...INSIGHT_SCOPES, 'quarantine:manage']);
       for (const status of ['passed', 'failed', 'passed', 'failed', 'passed']) {

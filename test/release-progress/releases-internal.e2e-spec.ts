@@ -71,6 +71,39 @@ describe('console reads of releases (internal API)', () => {
       expect(res.body.data[1].progress).toMatchObject({ pass_rate: 0.6667 });
     });
 
+    it('counts the failures of cases in quarantine now, which readiness still counts', async () => {
+      const { key, project, release, first } = await releaseWithRuns();
+      const read = async () =>
+        (await t.http.get(`/internal/v1/releases/${release.id}`).set(OPERATOR).expect(200)).body;
+      expect((await read()).quarantined_failures).toBe(0);
+      const failing = await t.http
+        .get(`/api/v1/testruns/${first.id}/results?status=failed`)
+        .set(withKey(key))
+        .expect(200);
+      const caseId = failing.body.data[0].test_case_id as string;
+      await t.http
+        .put(`/internal/v1/projects/${project.id}/quarantine/${caseId}`)
+        .set(OPERATOR)
+        .send({ reason: 'known outage' })
+        .expect(200);
+      const marked = await read();
+      expect(marked.quarantined_failures).toBe(1);
+      expect(marked.progress).toMatchObject({
+        ready: false,
+        not_ready_because: ['runs_open', 'failed_results'],
+      });
+      const list = await t.http
+        .get(`/internal/v1/projects/${project.id}/releases`)
+        .set(OPERATOR)
+        .expect(200);
+      expect(list.body.data[0].quarantined_failures).toBe(1);
+      // Passed since: no longer a failure, quarantined or not.
+      await submitResults(t, key, first.id, [
+        { automation_id: 'b', title: 'b', status: 'passed' },
+      ]).expect(201);
+      expect((await read()).quarantined_failures).toBe(0);
+    });
+
     it('answers 404 for an unknown or malformed id, and 401 without the operator', async () => {
       for (const id of [UNKNOWN_ID, 'nope']) {
         const res = await t.http.get(`/internal/v1/releases/${id}`).set(OPERATOR);

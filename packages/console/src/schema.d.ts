@@ -405,6 +405,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/internal/v1/projects/{id}/gate-settings": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Get a project’s quality gate settings */
+        get: operations["ProjectGateSettingsInternalController_get"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/internal/v1/testcases/{id}": {
         parameters: {
             query?: never;
@@ -988,6 +1005,8 @@ export interface components {
             /** Format: date-time */
             updated_at: string;
             progress: components["schemas"]["ReleaseProgressResponse"];
+            /** @description How many of the failed or blocked results in `progress` are of test cases in quarantine now: the quality gate ignores them, the release’s readiness does not */
+            quarantined_failures: number;
         };
         UpdateReleaseDto: {
             /**
@@ -1731,20 +1750,6 @@ export interface components {
             /** @description The cases of `test_case_ids`, in the same order */
             test_cases: components["schemas"]["FailureGroupCase"][];
         };
-        UpdateGateSettingsDto: {
-            /**
-             * @description Least passed / executed a run needs to pass the gate; null: no minimum
-             * @example 0.95
-             */
-            gate_min_pass_rate?: number | null;
-            /** @description A case of the baseline absent now fails the gate */
-            gate_forbid_missing_tests?: boolean;
-            /**
-             * @description Least executed results a run needs to pass the gate (default 1; 0: any run)
-             * @example 1
-             */
-            gate_min_tests?: number;
-        };
         ProjectGateSettingsResponse: {
             /** Format: uuid */
             id: string;
@@ -1767,6 +1772,20 @@ export interface components {
             gate_forbid_missing_tests: boolean;
             /** @example 1 */
             gate_min_tests: number;
+        };
+        UpdateGateSettingsDto: {
+            /**
+             * @description Least passed / executed a run needs to pass the gate; null: no minimum
+             * @example 0.95
+             */
+            gate_min_pass_rate?: number | null;
+            /** @description A case of the baseline absent now fails the gate */
+            gate_forbid_missing_tests?: boolean;
+            /**
+             * @description Least executed results a run needs to pass the gate (default 1; 0: any run)
+             * @example 1
+             */
+            gate_min_tests?: number;
         };
         FlakyTestResponse: {
             /** Format: uuid */
@@ -1857,6 +1876,25 @@ export interface components {
             /** Format: uuid */
             organization_id: string;
             quarantine: components["schemas"]["QuarantineEntryResponse"] | null;
+        };
+        InternalQuarantineEntryResponse: {
+            /** Format: uuid */
+            test_case_id: string;
+            /** @example checkout.PaymentTest.paysWithSavedCard */
+            automation_id: string | null;
+            /** @example Times out on the shared runners; tracked in QA-123 */
+            reason: string;
+            /** Format: date-time */
+            expires_at: string | null;
+            /**
+             * Format: date-time
+             * @description When the case went into quarantine
+             */
+            created_at: string;
+            /** @example Pays with a saved card */
+            title: string;
+            /** @description The case is on the project’s flaky-tests list (a case quarantined for another cause is not) */
+            flaky: boolean;
         };
         RetentionResponse: {
             /** Format: uuid */
@@ -4122,6 +4160,8 @@ export interface operations {
                 include_history?: boolean;
                 /** @description Only results in this configuration (compared after trimming); empty: only those without one */
                 configuration?: string;
+                /** @description `failures_first`: failed and blocked results before the others, each part newest first */
+                order?: "newest_first" | "failures_first";
                 /** @description The test case’s title or automation id contains this text (case-insensitive) */
                 q?: string;
             };
@@ -4133,7 +4173,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Results of the run, newest first (each case’s current one unless include_history), each with its test case’s title and automation id and whether the case is flaky or in quarantine; `q` searches the title and automation id */
+            /** @description Results of the run, newest first or failed and blocked first (`order`; each case’s current one unless include_history), each with its test case’s title and automation id and whether the case is flaky or in quarantine; `q` searches the title and automation id */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -4697,6 +4737,63 @@ export interface operations {
             };
         };
     };
+    ProjectGateSettingsInternalController_get: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ProjectGateSettingsResponse"];
+                };
+            };
+            /** @description Operator token wrong, or no live console session */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description A change made with the console session without its CSRF token (`csrf_token_invalid`) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description No such resource in your organization (`not_found`) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description Too many wrong operator tokens from this address (`Retry-After`) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+        };
+    };
     FlakinessInternalController_testCase: {
         parameters: {
             query?: never;
@@ -4849,14 +4946,14 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Test cases in quarantine, newest first */
+            /** @description Test cases in quarantine, newest first, flaky or not, each with its title */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": {
-                        data: components["schemas"]["QuarantineEntryResponse"][];
+                        data: components["schemas"]["InternalQuarantineEntryResponse"][];
                         pagination: components["schemas"]["PaginationMeta"];
                     };
                 };

@@ -54,3 +54,15 @@ export class QuarantineEntryResponse extends TestCaseRef {
   @ApiTimestamp('When the case went into quarantine')
   created_at!: string;
 }
+
+/** An entry as the console's quarantine list shows it: with its case's title, and whether flaky. */
+export class InternalQuarantineEntryResponse extends QuarantineEntryResponse {
+  @ApiProperty({ example: 'Pays with a saved card' })
+  title!: string;
+
+  @ApiProperty({
+    description:
+      'The case is on the project’s flaky-tests list (a case quarantined for another cause is not)',
+  })
+  flaky!: boolean;
+}

@@ -43,6 +43,14 @@ export class ReleaseResponse {
 export class ReleaseOverviewResponse extends ReleaseResponse {
   @ApiProperty({ type: ReleaseProgressResponse })
   progress!: ReleaseProgressResponse;
+
+  @ApiProperty({
+    type: 'integer',
+    minimum: 0,
+    description:
+      'How many of the failed or blocked results in `progress` are of test cases in quarantine now: the quality gate ignores them, the release’s readiness does not',
+  })
+  quarantined_failures!: number;
 }
 
 export class CreateReleaseDto {

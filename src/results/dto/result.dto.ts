@@ -385,8 +385,22 @@ export class ResultQuery extends PaginationQuery {
   configuration?: string;
 }
 
-/** The console's results listing: the public filters and a search. */
+/** How the console's results listing orders a page. */
+export const RESULT_ORDERS = ['newest_first', 'failures_first'] as const;
+export type ResultOrder = (typeof RESULT_ORDERS)[number];
+
+/** The console's results listing: the public filters, a search and an order. */
 export class InternalResultQuery extends ResultQuery {
+  @ApiPropertyOptional({
+    enum: RESULT_ORDERS,
+    default: 'newest_first',
+    description:
+      '`failures_first`: failed and blocked results before the others, each part newest first',
+  })
+  @IsOptional()
+  @IsIn(RESULT_ORDERS, { message: `order must be one of ${RESULT_ORDERS.join(', ')}` })
+  order?: ResultOrder;
+
   @ApiPropertyOptional({
     description: 'The test case’s title or automation id contains this text (case-insensitive)',
     minLength: 1,

@@ -4,6 +4,7 @@ import { pageSearch, searchedPageSearch } from '../shared/page-search';
 import { CasePage } from './pages/case-page';
 import { ProjectCasesPage } from './pages/project-cases-page';
 import { ProjectFlakyPage } from './pages/project-flaky-page';
+import { ProjectQuarantinePage } from './pages/project-quarantine-page';
 
 const projectCasesRoute = createRoute({
   getParentRoute: () => signedInRoute,
@@ -38,4 +39,15 @@ const projectFlakyRoute = createRoute({
   },
 });
 
-export const caseRoutes = [projectCasesRoute, caseRoute, projectFlakyRoute];
+const projectQuarantineRoute = createRoute({
+  getParentRoute: () => signedInRoute,
+  path: 'projects/$projectId/quarantine',
+  validateSearch: pageSearch,
+  component: function ProjectQuarantineRoute() {
+    const { projectId } = projectQuarantineRoute.useParams();
+    const { offset } = projectQuarantineRoute.useSearch();
+    return <ProjectQuarantinePage id={projectId} offset={offset ?? 0} />;
+  },
+});
+
+export const caseRoutes = [projectCasesRoute, caseRoute, projectFlakyRoute, projectQuarantineRoute];

@@ -2,6 +2,7 @@ import { createRoute } from '@tanstack/react-router';
 import { signedInRoute } from '../layout-routes';
 import { pageSearch } from '../shared/page-search';
 import { OrganizationProjectsPage } from './pages/organization-projects-page';
+import { ProjectSettingsPage } from './pages/project-settings-page';
 
 const organizationProjectsRoute = createRoute({
   getParentRoute: () => signedInRoute,
@@ -14,4 +15,13 @@ const organizationProjectsRoute = createRoute({
   },
 });
 
-export const projectRoutes = [organizationProjectsRoute];
+const projectSettingsRoute = createRoute({
+  getParentRoute: () => signedInRoute,
+  path: 'projects/$projectId/settings',
+  component: function ProjectSettingsRoute() {
+    const { projectId } = projectSettingsRoute.useParams();
+    return <ProjectSettingsPage id={projectId} />;
+  },
+});
+
+export const projectRoutes = [organizationProjectsRoute, projectSettingsRoute];

@@ -24,12 +24,12 @@ const runRoute = createRoute({
   validateSearch: runSearch,
   component: function RunRoute() {
     const { runId } = runRoute.useParams();
-    const { tab, offset, status, configuration, q } = runRoute.useSearch();
+    const { tab, offset, status, configuration, q, order } = runRoute.useSearch();
     return (
       <RunPage
         key={runId}
         id={runId}
-        view={{ tab: tab ?? 'results', offset: offset ?? 0, status, configuration, q }}
+        view={{ tab: tab ?? 'results', offset: offset ?? 0, status, configuration, q, order }}
       />
     );
   },

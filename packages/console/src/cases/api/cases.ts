@@ -8,9 +8,11 @@ export type CaseHistoryItem = components['schemas']['CaseHistoryItem'];
 export type FlakyTest = components['schemas']['FlakyTestResponse'];
 export type QuarantineEntry = components['schemas']['QuarantineEntryResponse'];
 export type Quarantine = components['schemas']['QuarantineDto'];
+export type QuarantinedCase = components['schemas']['InternalQuarantineEntryResponse'];
 
 const CASES = 'cases';
 const FLAKY = 'flaky-tests';
+const QUARANTINE = 'quarantine';
 
 /** A project's test cases, newest first; `q` searches their titles and automation ids. */
 export const projectCases = (
@@ -61,13 +63,27 @@ export const flakyTests = (projectId: string, page: { limit: number; offset: num
     placeholderData: keepPreviousData,
   });
 
-/** Quarantine changes show on the case page and in the flaky list alike. */
+/** The project's cases in quarantine now, flaky or not, newest first. */
+export const quarantinedCases = (projectId: string, page: { limit: number; offset: number }) =>
+  queryOptions({
+    queryKey: [QUARANTINE, projectId, page],
+    queryFn: () =>
+      unwrap(
+        api.GET('/internal/v1/projects/{id}/quarantine', {
+          params: { path: { id: projectId }, query: page },
+        }),
+      ),
+    placeholderData: keepPreviousData,
+  });
+
+/** Quarantine changes show on the case page, the flaky list and the quarantine list alike. */
 function useRefreshAfterQuarantine() {
   const queryClient = useQueryClient();
   return () =>
     Promise.all([
       queryClient.invalidateQueries({ queryKey: [CASES] }),
       queryClient.invalidateQueries({ queryKey: [FLAKY] }),
+      queryClient.invalidateQueries({ queryKey: [QUARANTINE] }),
     ]);
 }
 

@@ -5,13 +5,31 @@ import type { CaseHistoryItem } from '../api/cases';
 import { utcShortMinute } from '../../shared/formats';
 import { resultTime } from './status-strip';
 
+/** The x ticks each chart drew last (uPlot hands them to the labels' callback). */
+const drawnTicks = new WeakMap<uPlot, number[]>();
+
 const HEIGHT = 220;
+/** The axes' font, named so that labels are measured in the font they are drawn in. */
+const AXIS_FONT = '12px system-ui, -apple-system, "Segoe UI", Roboto, sans-serif';
+/** Room between two neighbouring date labels, in CSS pixels. */
+const LABEL_GAP = 16;
+
+/** How wide each text is drawn in the axes' font, in CSS pixels. */
+function labelWidths(texts: string[]): number[] {
+  const context = document.createElement('canvas').getContext('2d');
+  if (!context) return texts.map((text) => text.length * 8);
+  context.font = AXIS_FONT;
+  return texts.map((text) => context.measureText(text).width);
+}
 
 /**
  * The case's durations, result after result (uPlot on a canvas), oldest first: evenly spaced
  * like the status strip above it, each labelled with when it was reported (UTC), since runs
- * come at uneven times (nightly, then ten in an hour). Loaded on its own (`React.lazy`), so the
- * console's first load does not carry uPlot. Results without a duration are gaps.
+ * come at uneven times (nightly, then ten in an hour). Ticks are spaced by the widest date
+ * label, so labels never overlap however narrow the chart; the drawn ticks' label boxes are
+ * kept in `data-x-labels` (left and right, CSS pixels), which the browser test checks. Loaded on
+ * its own (`React.lazy`), so the console's first load does not carry uPlot. Results without a
+ * duration are gaps.
  */
 export default function DurationChart({ results }: { results: CaseHistoryItem[] }) {
   const box = useRef<HTMLDivElement>(null);
@@ -24,6 +42,19 @@ export default function DurationChart({ results }: { results: CaseHistoryItem[] 
   useEffect(() => {
     const element = box.current;
     if (!element) return;
+    const widths = labelWidths(labels);
+    const widest = Math.max(0, ...widths);
+    /** Where each drawn date label is, to show the test that none overlaps another. */
+    const keepLabelBoxes = (u: uPlot) => {
+      const boxes = (drawnTicks.get(u) ?? [])
+        .filter((v) => labels[v - 1] !== undefined)
+        .map((v) => {
+          const centre = u.valToPos(v, 'x');
+          const half = widths[v - 1] / 2;
+          return [Math.round(centre - half), Math.round(centre + half)];
+        });
+      element.dataset.xLabels = JSON.stringify(boxes);
+    };
     const chart = new uPlot(
       {
         width: Math.max(element.clientWidth, 300),
@@ -34,18 +65,26 @@ export default function DurationChart({ results }: { results: CaseHistoryItem[] 
         axes: [
           {
             stroke: '#4f5661',
+            font: AXIS_FONT,
             grid: { stroke: '#e4e7ec' },
-            // Whole steps only: a tick is a result, named by when it was reported.
-            incrs: [1, 2, 5, 10, 20, 50, 100],
-            values: (_u, ticks) => ticks.map((v) => labels[v - 1] ?? ''),
+            // Whole steps only: a tick is a result, named by when it was reported; ticks at
+            // least a label's width (and a gap) apart.
+            incrs: [1, 2, 5, 10, 20, 50, 100, 200, 500, 1000],
+            space: widest + LABEL_GAP,
+            values: (u, ticks) => {
+              drawnTicks.set(u, ticks);
+              return ticks.map((v) => labels[v - 1] ?? '');
+            },
           },
           {
             stroke: '#4f5661',
+            font: AXIS_FONT,
             grid: { stroke: '#e4e7ec' },
             size: 70,
             values: (_u, ticks) => ticks.map((v) => `${v} ms`),
           },
         ],
+        hooks: { draw: [keepLabelBoxes] },
         series: [
           {},
           {

@@ -4,6 +4,8 @@ import { api, unwrap } from '../../shared/api/client';
 import { useSubmissionKey } from '../../shared/api/submissions';
 
 export type Project = components['schemas']['ProjectResponse'];
+export type GateSettings = components['schemas']['ProjectGateSettingsResponse'];
+export type UpdateGateSettings = components['schemas']['UpdateGateSettingsDto'];
 
 const PROJECTS = 'projects';
 
@@ -64,5 +66,32 @@ export function useCreateProject(organizationId: string) {
         }),
       ),
     onSuccess: () => queryClient.invalidateQueries({ queryKey: [PROJECTS] }),
+  });
+}
+
+/** The project's quality gate settings (CONTRACT §12), as the gate reads them. */
+export const gateSettings = (projectId: string) =>
+  queryOptions({
+    queryKey: [PROJECTS, 'gate-settings', projectId],
+    queryFn: () =>
+      unwrap(
+        api.GET('/internal/v1/projects/{id}/gate-settings', {
+          params: { path: { id: projectId } },
+        }),
+      ),
+  });
+
+/** Changes the gate settings sent (the others are kept); the service judges each value. */
+export function useUpdateGateSettings(projectId: string) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (body: UpdateGateSettings) =>
+      unwrap(
+        api.PATCH('/internal/v1/projects/{id}', { params: { path: { id: projectId } }, body }),
+      ),
+    onSuccess: (saved) => {
+      queryClient.setQueryData(gateSettings(projectId).queryKey, saved);
+      return queryClient.invalidateQueries({ queryKey: [PROJECTS, 'one', projectId] });
+    },
   });
 }

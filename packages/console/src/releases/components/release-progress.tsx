@@ -25,6 +25,61 @@ export function ReadinessBadge({ ready }: { ready: boolean }) {
   );
 }
 
+type NotReadyReason = ReleaseProgress['not_ready_because'][number];
+
+/** Each of the service's reasons in words, with the count the progress gives for it. */
+const NOT_READY_REASONS: Record<NotReadyReason, (progress: ReleaseProgress) => string> = {
+  no_runs: () => 'it has no test runs yet',
+  runs_open: ({ test_runs: runs }) => {
+    const open = runs.total - runs.completed;
+    return open === 1
+      ? '1 test run is not completed'
+      : `${number.format(open)} test runs are not completed`;
+  },
+  failed_results: ({ results }) =>
+    results.failed === 1 ? '1 result failed' : `${number.format(results.failed)} results failed`,
+  blocked_results: ({ results }) =>
+    results.blocked === 1
+      ? '1 result is blocked'
+      : `${number.format(results.blocked)} results are blocked`,
+};
+
+/**
+ * Why the service says the release is not ready (`not_ready_because`, in its order), and how
+ * many of its failures are of cases in quarantine: the quality gate ignores those, readiness
+ * does not.
+ */
+export function NotReadyReasons({
+  progress,
+  quarantinedFailures,
+}: {
+  progress: ReleaseProgress;
+  quarantinedFailures: number;
+}) {
+  if (progress.not_ready_because.length === 0) return null;
+  return (
+    <div className="not-ready" id="not-ready-reasons">
+      <p>Not ready because:</p>
+      <ul>
+        {progress.not_ready_because.map((reason) => (
+          <li key={reason} data-reason={reason}>
+            {NOT_READY_REASONS[reason](progress)}
+          </li>
+        ))}
+      </ul>
+      {quarantinedFailures > 0 ? (
+        <p className="quarantined-failures">
+          <span className="badge quarantined">Quarantined</span>{' '}
+          {quarantinedFailures === 1
+            ? '1 failed or blocked result is of a test case in quarantine'
+            : `${number.format(quarantinedFailures)} failed or blocked results are of test cases in quarantine`}
+          : a run’s quality gate ignores them, the release’s readiness counts them.
+        </p>
+      ) : null}
+    </div>
+  );
+}
+
 /**
  * The release's cases as a bar (passed, failed or blocked, the rest executed; untested is the
  * empty part) with the completion and pass rate the service reported, as text.

@@ -4,7 +4,12 @@ import { project } from '../../projects/api/projects';
 import { release, releaseRuns, useUpdateRelease } from '../api/releases';
 import { BackToOrganizations } from '../../shared/components/page-head';
 import { Pager } from '../../shared/components/pager';
-import { ReadinessBadge, ReleaseStatusBadge, ReleaseTiles } from '../components/release-progress';
+import {
+  NotReadyReasons,
+  ReadinessBadge,
+  ReleaseStatusBadge,
+  ReleaseTiles,
+} from '../components/release-progress';
 import { RunsTable } from '../../runs/components/runs-table';
 import { listState, PastLast, readState } from '../../shared/components/states';
 import { utcMinute } from '../../shared/formats';
@@ -12,7 +17,10 @@ import { EditReleaseForm } from '../components/edit-release-form';
 
 const RELEASE_RUNS_PAGE_SIZE = 25;
 
-/** A release: its readiness and figures as the service computes them, its runs, and editing. */
+/**
+ * A release: its readiness (and why not, in the service's reasons) and figures as the service
+ * computes them, its runs, and editing.
+ */
 export function ReleasePage({ id, offset }: { id: string; offset: number }) {
   const current = useQuery(release(id));
   const owner = useQuery({
@@ -30,6 +38,7 @@ export function ReleasePage({ id, offset }: { id: string; offset: number }) {
         <p className="title-row">
           <ReleaseStatusBadge status={r.status} /> <ReadinessBadge ready={r.progress.ready} />
         </p>
+        <NotReadyReasons progress={r.progress} quarantinedFailures={r.quarantined_failures} />
         <dl className="facts">
           <dt>Version</dt>
           <dd>{r.version ?? <span className="muted">—</span>}</dd>

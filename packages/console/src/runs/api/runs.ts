@@ -9,6 +9,8 @@ export type RunCounts = components['schemas']['TestRunCounts'];
 export type Result = components['schemas']['InternalResultResponse'];
 export type ResultStatus = Result['status'];
 export type Attempt = Result['attempts'][number];
+/** How a page of results is ordered (the service orders it). */
+export type ResultOrder = 'newest_first' | 'failures_first';
 export type RunConfiguration = components['schemas']['RunConfigurationsResponse']['data'][number];
 type RunsPage = { data: TestRun[]; pagination: components['schemas']['PaginationMeta'] };
 
@@ -40,7 +42,7 @@ export const testRun = (id: string) =>
 /**
  * A page of the run's current results, of one status or all, in one configuration or all ('':
  * those without one), and only the cases whose title or automation id contains `q` when given
- * (the server searches).
+ * (the server searches), newest first or failures first (`order`).
  */
 export const runResults = (
   runId: string,
@@ -50,6 +52,7 @@ export const runResults = (
     status?: ResultStatus;
     configuration?: string;
     q?: string;
+    order?: ResultOrder;
   },
 ) =>
   queryOptions({

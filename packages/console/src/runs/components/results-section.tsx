@@ -1,10 +1,10 @@
 import { useQuery } from '@tanstack/react-query';
 import { useNavigate } from '@tanstack/react-router';
-import { runResults, type ResultStatus } from '../api/runs';
+import { runResults, type ResultOrder, type ResultStatus } from '../api/runs';
 import { Pager } from '../../shared/components/pager';
 import { listState, PastLast } from '../../shared/components/states';
 import { StatusFilter } from '../../shared/components/status-filter';
-import type { RunView } from '../run-view';
+import { RESULT_ORDERS, type RunView } from '../run-view';
 import { ConfigurationFilter } from './configuration-filter';
 import { ResultsTable } from './results-table';
 import { RESULT_STATUS_NAMES } from './run-counts';
@@ -18,8 +18,10 @@ function resultsSearch(view: {
   status?: ResultStatus;
   configuration?: string;
   q?: string;
+  order?: ResultOrder;
 }): Record<string, string> {
   return {
+    ...(view.order ? { order: view.order } : {}),
     ...(view.status ? { status: view.status } : {}),
     // '' is a choice too: the results without a configuration.
     ...(view.configuration !== undefined ? { configuration: view.configuration } : {}),
@@ -35,7 +37,8 @@ function inConfiguration(configuration: string | undefined): string {
 
 /**
  * The results tab: a status filter, a configuration filter (when the run's results name
- * any), a search by title or automation id, and the table.
+ * any), a search by title or automation id, the order (failures first unless asked), and the
+ * table.
  */
 export function ResultsSection({
   id,
@@ -44,12 +47,14 @@ export function ResultsSection({
 }: {
   id: string;
   view: RunView;
-  onReport: (reported: ReportedCase) => void;
+  /** None: the run takes no results (it is completed), so no row offers to report one. */
+  onReport?: (reported: ReportedCase) => void;
 }) {
   const navigate = useNavigate();
   const { offset, status, configuration, q } = view;
+  const order = view.order ?? 'failures_first';
   const results = useQuery(
-    runResults(id, { limit: RESULTS_PAGE_SIZE, offset, status, configuration, q }),
+    runResults(id, { limit: RESULTS_PAGE_SIZE, offset, status, configuration, q, order }),
   );
   const filter = resultsSearch(view);
   const described = (what: string) => (q ? `${what} matching “${q}”` : what);
@@ -72,7 +77,7 @@ export function ResultsSection({
   if (table === null && results.isSuccess) {
     table = (
       <>
-        <ResultsTable results={results.data.data} onReport={onReport} />
+        <ResultsTable results={results.data.data} order={order} onReport={onReport} />
         <Pager
           pagination={results.data.pagination}
           to="/runs/$runId"
@@ -95,7 +100,7 @@ export function ResultsSection({
               void navigate({
                 to: '/runs/$runId',
                 params: { runId: id },
-                search: resultsSearch({ status, configuration, q: next }),
+                search: resultsSearch({ status, configuration, q: next, order: view.order }),
               })
             }
           />
@@ -107,7 +112,7 @@ export function ResultsSection({
               void navigate({
                 to: '/runs/$runId',
                 params: { runId: id },
-                search: resultsSearch({ status: next, configuration, q }),
+                search: resultsSearch({ status: next, configuration, q, order: view.order }),
               })
             }
           />
@@ -118,7 +123,22 @@ export function ResultsSection({
               void navigate({
                 to: '/runs/$runId',
                 params: { runId: id },
-                search: resultsSearch({ status, configuration: next, q }),
+                search: resultsSearch({ status, configuration: next, q, order: view.order }),
+              })
+            }
+          />
+          <OrderChoice
+            value={order}
+            onChange={(next) =>
+              void navigate({
+                to: '/runs/$runId',
+                params: { runId: id },
+                search: resultsSearch({
+                  status,
+                  configuration,
+                  q,
+                  order: next === 'failures_first' ? undefined : next,
+                }),
               })
             }
           />
@@ -126,5 +146,31 @@ export function ResultsSection({
       </div>
       {table}
     </section>
+  );
+}
+
+/** The results' order: failures first (the default) or newest first. */
+function OrderChoice({
+  value,
+  onChange,
+}: {
+  value: ResultOrder;
+  onChange: (order: ResultOrder) => void;
+}) {
+  return (
+    <div className="filter">
+      <label htmlFor="results-order">Order</label>
+      <select
+        id="results-order"
+        value={value}
+        onChange={(event) => onChange(event.target.value as ResultOrder)}
+      >
+        {(Object.keys(RESULT_ORDERS) as ResultOrder[]).map((o) => (
+          <option key={o} value={o}>
+            {RESULT_ORDERS[o]}
+          </option>
+        ))}
+      </select>
+    </div>
   );
 }

@@ -1,22 +1,25 @@
 import { Link } from '@tanstack/react-router';
 import { useState } from 'react';
-import type { Result } from '../api/runs';
+import type { Result, ResultOrder } from '../api/runs';
 import { duration, utcSecond } from '../../shared/formats';
 import { ResultAttempts } from './result-attempts';
 import { ResultStatusBadge } from './run-counts';
 import type { ReportedCase } from './run-actions';
 
 /**
- * A page of a run's results, each with its markers and a button to report a result for it; a
- * result with earlier attempts opens them below its row. The configuration column shows only
+ * A page of a run's results, each with its markers and, while the run takes results
+ * (`onReport`), a button to report a result for it; a result with earlier attempts opens them
+ * below its row. The configuration column shows only
  * when a result of the page has one (most runs name none).
  */
 export function ResultsTable({
   results,
+  order,
   onReport,
 }: {
   results: Result[];
-  onReport: (reported: ReportedCase) => void;
+  order: ResultOrder;
+  onReport?: (reported: ReportedCase) => void;
 }) {
   const [opened, setOpened] = useState<ReadonlySet<string>>(new Set());
   const toggle = (id: string) =>
@@ -28,7 +31,11 @@ export function ResultsTable({
   const configured = results.some((r) => r.configuration !== null);
   return (
     <table className="results">
-      <caption className="visually-hidden">Results of the run, newest first</caption>
+      <caption className="visually-hidden">
+        {order === 'failures_first'
+          ? 'Results of the run, failures first, then newest first'
+          : 'Results of the run, newest first'}
+      </caption>
       <thead>
         <tr>
           <th scope="col">Test case</th>
@@ -39,9 +46,11 @@ export function ResultsTable({
           </th>
           <th scope="col">Message</th>
           <th scope="col">Reported (UTC)</th>
-          <th scope="col">
-            <span className="visually-hidden">Actions</span>
-          </th>
+          {onReport ? (
+            <th scope="col">
+              <span className="visually-hidden">Actions</span>
+            </th>
+          ) : null}
         </tr>
       </thead>
       <tbody>
@@ -71,7 +80,7 @@ function ResultRows({
   configured: boolean;
   expanded: boolean;
   onToggle: () => void;
-  onReport: (reported: ReportedCase) => void;
+  onReport?: (reported: ReportedCase) => void;
 }) {
   const named = `${r.test_case_title}${r.configuration === null ? '' : ` in ${r.configuration}`}`;
   const attemptsId = `attempts-${r.id}`;
@@ -119,27 +128,29 @@ function ResultRows({
         </td>
         <td className="message">{r.message ?? <span className="muted">—</span>}</td>
         <td>{utcSecond.format(new Date(r.created_at))}</td>
-        <td>
-          <button
-            type="button"
-            className="secondary small"
-            aria-label={`Report a result for ${named}`}
-            onClick={() =>
-              onReport({
-                id: r.test_case_id,
-                title: r.test_case_title,
-                automationId: r.automation_id,
-                configuration: r.configuration,
-              })
-            }
-          >
-            Report
-          </button>
-        </td>
+        {onReport ? (
+          <td>
+            <button
+              type="button"
+              className="secondary small"
+              aria-label={`Report a result for ${named}`}
+              onClick={() =>
+                onReport({
+                  id: r.test_case_id,
+                  title: r.test_case_title,
+                  automationId: r.automation_id,
+                  configuration: r.configuration,
+                })
+              }
+            >
+              Report
+            </button>
+          </td>
+        ) : null}
       </tr>
       {expanded ? (
         <tr className="attempts-row">
-          <td colSpan={configured ? 7 : 6} id={attemptsId}>
+          <td colSpan={5 + (configured ? 1 : 0) + (onReport ? 1 : 0)} id={attemptsId}>
             <ResultAttempts result={r} named={named} />
           </td>
         </tr>

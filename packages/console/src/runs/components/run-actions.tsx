@@ -156,7 +156,38 @@ export function CompleteRunDialog({
       onConfirm={() => change.mutate('completed', { onSuccess: onCompleted })}
       onClose={onClose}
     >
-      <p>A completed run is final: it takes no more results.</p>
+      <p>A completed run takes no more results until it is reopened.</p>
+    </ConfirmDialog>
+  );
+}
+
+/**
+ * Reopening a completed run, once confirmed: it takes results again (a CI job run again), and a
+ * later completion judges it anew. The server refuses a move it does not allow.
+ */
+export function ReopenRunDialog({
+  run,
+  onClose,
+  onReopened,
+}: {
+  run: TestRun;
+  onClose: () => void;
+  onReopened: () => void;
+}) {
+  const change = useChangeRunStatus(run.id);
+  return (
+    <ConfirmDialog
+      titleId="reopen-run-title"
+      title={`Reopen the run “${run.name}”?`}
+      call={change}
+      action={{ label: 'Reopen run', pending: 'Reopening…' }}
+      onConfirm={() => change.mutate('in_progress', { onSuccess: onReopened })}
+      onClose={onClose}
+    >
+      <p>
+        The run takes results again. Completing it again compares it with its baseline and judges
+        its quality gate anew.
+      </p>
     </ConfirmDialog>
   );
 }

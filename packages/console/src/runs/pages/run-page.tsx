@@ -7,6 +7,7 @@ import { readState } from '../../shared/components/states';
 import { BackToOrganizations, BackToRuns } from '../../shared/components/page-head';
 import {
   CompleteRunDialog,
+  ReopenRunDialog,
   SubmitResultDialog,
   type ReportedCase,
 } from '../components/run-actions';
@@ -20,14 +21,15 @@ import { RUN_TABS, type RunTab, type RunView } from '../run-view';
 /**
  * A test run: its counts, live while the page is open, its quality gate, and three tabs: its
  * results (filtered, searched, a page at a time), its failures grouped by cause and its
- * comparison with its baseline. Results can be submitted and the run completed from here.
+ * comparison with its baseline. Results can be submitted and the run completed from here; a
+ * completed run, which takes no results, offers only to be reopened.
  */
 export function RunPage({ id, view }: { id: string; view: RunView }) {
   const run = useQuery(testRun(id));
   // A completed run changes no more: nothing to follow (its status comes from the service).
   const live = useLiveRun(id, run.data?.status !== 'completed');
   const [reporting, setReporting] = useState<ReportedCase | 'any' | null>(null);
-  const [completing, setCompleting] = useState(false);
+  const [moving, setMoving] = useState<'complete' | 'reopen' | null>(null);
   const [notice, setNotice] = useState('');
 
   if (!run.isSuccess) {
@@ -39,6 +41,7 @@ export function RunPage({ id, view }: { id: string; view: RunView }) {
   }
 
   const data = run.data;
+  const completed = data.status === 'completed';
   return (
     <>
       <p>
@@ -50,12 +53,20 @@ export function RunPage({ id, view }: { id: string; view: RunView }) {
           <RunStatus status={data.status} />
         </div>
         <div className="run-actions">
-          <button type="button" className="secondary" onClick={() => setReporting('any')}>
-            Submit result
-          </button>
-          <button type="button" onClick={() => setCompleting(true)}>
-            Complete run
-          </button>
+          {completed ? (
+            <button type="button" className="secondary" onClick={() => setMoving('reopen')}>
+              Reopen run
+            </button>
+          ) : (
+            <>
+              <button type="button" className="secondary" onClick={() => setReporting('any')}>
+                Submit result
+              </button>
+              <button type="button" onClick={() => setMoving('complete')}>
+                Complete run
+              </button>
+            </>
+          )}
         </div>
       </div>
       <LiveStatus stream={live} live="Live: counts update as results arrive" />
@@ -79,11 +90,15 @@ export function RunPage({ id, view }: { id: string; view: RunView }) {
         ))}
       </nav>
       {view.tab === 'results' ? (
-        <ResultsSection id={id} view={view} onReport={(c) => setReporting(c)} />
+        <ResultsSection
+          id={id}
+          view={view}
+          onReport={completed ? undefined : (c) => setReporting(c)}
+        />
       ) : null}
       {view.tab === 'failures' ? <FailuresSection runId={id} offset={view.offset} /> : null}
       {view.tab === 'comparison' ? <ComparisonSection runId={id} /> : null}
-      {reporting ? (
+      {reporting && !completed ? (
         <SubmitResultDialog
           runId={id}
           reported={reporting === 'any' ? null : reporting}
@@ -94,13 +109,23 @@ export function RunPage({ id, view }: { id: string; view: RunView }) {
           }}
         />
       ) : null}
-      {completing ? (
+      {moving === 'complete' ? (
         <CompleteRunDialog
           run={data}
-          onClose={() => setCompleting(false)}
+          onClose={() => setMoving(null)}
           onCompleted={() => {
-            setCompleting(false);
+            setMoving(null);
             setNotice('The run is completed.');
+          }}
+        />
+      ) : null}
+      {moving === 'reopen' ? (
+        <ReopenRunDialog
+          run={data}
+          onClose={() => setMoving(null)}
+          onReopened={() => {
+            setMoving(null);
+            setNotice('The run is reopened: it takes results again.');
           }}
         />
       ) : null}

@@ -5,6 +5,8 @@ const PROJECT_TABS = [
   { to: '/projects/$projectId/releases', label: 'Releases' },
   { to: '/projects/$projectId/cases', label: 'Test cases' },
   { to: '/projects/$projectId/flaky-tests', label: 'Flaky tests' },
+  { to: '/projects/$projectId/quarantine', label: 'Quarantine' },
+  { to: '/projects/$projectId/settings', label: 'Settings' },
 ];
 
 /** Links between a project's pages; the current one is marked. */

@@ -1,0 +1,42 @@
+import { useQuery } from '@tanstack/react-query';
+import { gateSettings, project, useUpdateGateSettings } from '../api/projects';
+import { GateSettingsForm } from '../components/gate-settings-form';
+import { BackToRuns, ProjectPageHead } from '../../shared/components/page-head';
+import { readState } from '../../shared/components/states';
+
+/**
+ * A project's settings, a section each: its quality gate's (CONTRACT §12) and how defect ids
+ * link to the tracker.
+ */
+export function ProjectSettingsPage({ id }: { id: string }) {
+  const current = useQuery(project(id));
+  const gate = useQuery(gateSettings(id));
+  // Here, not in the form: the form remounts with the saved settings, the outcome stays.
+  const update = useUpdateGateSettings(id);
+  return (
+    <>
+      <ProjectPageHead
+        projectId={id}
+        project={current.data}
+        title="Settings"
+        back={<BackToRuns projectId={id} />}
+      />
+      <section aria-labelledby="gate-settings-title">
+        <h2 className="section" id="gate-settings-title">
+          Quality gate
+        </h2>
+        <p className="muted">
+          What a run needs to pass its quality gate, besides having no new failures outside
+          quarantine.
+        </p>
+        {gate.isSuccess ? (
+          // Remounted with what was saved, so the fields start from the stored values.
+          <GateSettingsForm key={gate.data.updated_at} saved={gate.data} update={update} />
+        ) : (
+          readState(gate, { what: 'the gate settings', missing: 'There is no such project.' })
+        )}
+      </section>
+      {/* The defect links' section (the per-project defect URL template form) goes here. */}
+    </>
+  );
+}
