@@ -81,6 +81,29 @@ describe('web console: project settings and the quarantine list', () => {
     expect(await settings()).toMatchObject({ gate_min_pass_rate: null, gate_min_tests: 200 });
   });
 
+  it('sets the defect URL template in its own section of the settings', async () => {
+    await page().setViewportSize({ width: 1280, height: 900 });
+    await page().goto(`/console/projects/${projectId}/settings`);
+    await page().getByRole('heading', { name: 'Defect links' }).waitFor();
+    const form = page().getByRole('form', { name: 'Defect links' });
+    await form.getByLabel('Defect URL template').fill('https://jira.example.com/browse/{id}');
+    await form.getByRole('button', { name: 'Save' }).click();
+    await form.getByText('Saved.').waitFor();
+    const stored = await json<{ defect_url_template: string | null }>(
+      outside.get(`/internal/v1/projects/${projectId}`, { headers: OPERATOR }),
+      200,
+    );
+    expect(stored.defect_url_template).toBe('https://jira.example.com/browse/{id}');
+    await page().reload();
+    expect(
+      await page()
+        .getByRole('form', { name: 'Defect links' })
+        .getByLabel('Defect URL template')
+        .inputValue(),
+    ).toBe('https://jira.example.com/browse/{id}');
+    await expectAccessible(page());
+  });
+
   it('shows the service’s refusal of a bad value, and stores nothing', async () => {
     await page().goto(`/console/projects/${projectId}/settings`);
     await page().getByLabel('Minimum executed tests').fill('-3');

@@ -1,5 +1,6 @@
 import { useQuery } from '@tanstack/react-query';
 import { gateSettings, project, useUpdateGateSettings } from '../api/projects';
+import { DefectUrlTemplateForm } from '../components/defect-url-template-form';
 import { GateSettingsForm } from '../components/gate-settings-form';
 import { BackToRuns, ProjectPageHead } from '../../shared/components/page-head';
 import { readState } from '../../shared/components/states';
@@ -36,7 +37,20 @@ export function ProjectSettingsPage({ id }: { id: string }) {
           readState(gate, { what: 'the gate settings', missing: 'There is no such project.' })
         )}
       </section>
-      {/* The defect links' section (the per-project defect URL template form) goes here. */}
+      <section aria-labelledby="defect-links-title">
+        <h2 className="section" id="defect-links-title">
+          Defect links
+        </h2>
+        <p className="muted">
+          Where a result's defect ids link to: a URL with <code>{'{id}'}</code>, such as
+          https://jira.example.com/browse/{'{id}'}.
+        </p>
+        {current.isSuccess ? (
+          <DefectUrlTemplateForm projectId={id} current={current.data.defect_url_template} />
+        ) : (
+          readState(current, { what: 'the project', missing: 'There is no such project.' })
+        )}
+      </section>
     </>
   );
 }
