@@ -31,6 +31,12 @@ const SUMMARIES: Record<string, string> = {
   'GET /api/v1/testruns/{id}/gate': 'A run’s quality gate verdict',
   'PUT /api/v1/projects/{id}/quarantine/{testCaseId}': 'Quarantine a test case',
   'DELETE /api/v1/projects/{id}/quarantine/{testCaseId}': 'Take a test case out of quarantine',
+  'POST /api/v1/testruns/{id}/attachments': 'Describe attachments of a run’s results (upload links)',
+  'POST /api/v1/testruns/{id}/attachments/complete': 'Complete uploaded attachments',
+  'GET /api/v1/attachments/{id}': 'Get an attachment',
+  'GET /api/v1/attachments/{id}/content': 'An attachment’s content (redirect to a signed link)',
+  'PUT /api/v1/attachments/{id}/upload': 'Upload an attachment’s content (signed link)',
+  'GET /api/v1/attachments/{id}/download': 'Download an attachment’s content (signed link)',
   'GET /api/v1/openapi.json': 'This OpenAPI document',
   'GET /api/v1/openapi': 'Discover the OpenAPI document (redirect)',
 };

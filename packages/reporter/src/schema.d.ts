@@ -188,6 +188,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
+        /** Describe attachments of a run’s results (upload links) */
         post: operations["AttachmentsController_create"];
         delete?: never;
         options?: never;
@@ -204,6 +205,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
+        /** Complete uploaded attachments */
         post: operations["AttachmentsController_complete"];
         delete?: never;
         options?: never;
@@ -218,6 +220,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
+        /** Get an attachment */
         get: operations["AttachmentsController_get"];
         put?: never;
         post?: never;
@@ -234,6 +237,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
+        /** An attachment’s content (redirect to a signed link) */
         get: operations["AttachmentsController_content"];
         put?: never;
         post?: never;
@@ -251,6 +255,7 @@ export interface paths {
             cookie?: never;
         };
         get?: never;
+        /** Upload an attachment’s content (signed link) */
         put: operations["AttachmentTransfersController_upload"];
         post?: never;
         delete?: never;
@@ -266,6 +271,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
+        /** Download an attachment’s content (signed link) */
         get: operations["AttachmentTransfersController_download"];
         put?: never;
         post?: never;
