@@ -31,7 +31,8 @@ const SUMMARIES: Record<string, string> = {
   'GET /api/v1/testruns/{id}/gate': 'A run’s quality gate verdict',
   'PUT /api/v1/projects/{id}/quarantine/{testCaseId}': 'Quarantine a test case',
   'DELETE /api/v1/projects/{id}/quarantine/{testCaseId}': 'Take a test case out of quarantine',
-  'POST /api/v1/testruns/{id}/attachments': 'Describe attachments of a run’s results (upload links)',
+  'POST /api/v1/testruns/{id}/attachments':
+    'Describe attachments of a run’s results (upload links)',
   'POST /api/v1/testruns/{id}/attachments/complete': 'Complete uploaded attachments',
   'GET /api/v1/attachments/{id}': 'Get an attachment',
   'GET /api/v1/attachments/{id}/content': 'An attachment’s content (redirect to a signed link)',
@@ -63,6 +64,8 @@ export const INTERNAL_SUMMARIES: Record<string, string> = {
   'GET /internal/v1/projects/{id}/testruns': 'List a project’s test runs',
   'GET /internal/v1/projects/{id}': 'Get a project, with its organization',
   'PATCH /internal/v1/projects/{id}/defect-url-template': 'Set where a project’s defects live',
+  'GET /internal/v1/projects/{id}/retention': 'How long a project keeps its runs',
+  'PATCH /internal/v1/projects/{id}/retention': 'Set how long a project keeps its runs',
   'GET /internal/v1/testruns/{id}': 'Get a test run',
   'GET /internal/v1/testruns/{id}/results': 'List a test run’s results',
   'GET /internal/v1/results/{id}': 'Get a result, with its run, build and defect links',

@@ -498,12 +498,14 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
+        /** How long a project keeps its runs */
         get: operations["RetentionInternalController_read"];
         put?: never;
         post?: never;
         delete?: never;
         options?: never;
         head?: never;
+        /** Set how long a project keeps its runs */
         patch: operations["RetentionInternalController_update"];
         trace?: never;
     };
