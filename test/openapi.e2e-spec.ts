@@ -98,7 +98,7 @@ describe('OpenAPI document', () => {
         // An attachment's upload and download links carry their own signature (CONTRACT §15).
         if (/^\/api\/v1\/attachments\/\{id\}\/(upload|download)$/.test(path)) {
           expect({ where, security: operation.security }).toEqual({ where, security: [] });
-          expect(operation.responses['403']).toBeDefined();
+          expect(operation.responses['401']).toBeDefined();
           continue;
         }
         // One requirement per accepted scope (any one suffices), or one without scopes.

@@ -85,10 +85,13 @@ export class AttachmentTransfersService {
 
   private async linked(id: string, action: 'upload' | 'download', query: LinkQuery) {
     if (!(await this.links.check(id, action, query))) {
+      // The signature is the link's credential: a wrong or expired one is CONTRACT §2's 401.
       throw new ApiError(
-        403,
-        ErrorCode.LinkInvalid,
-        'The link’s signature does not match or it has expired.',
+        401,
+        ErrorCode.Unauthorized,
+        'The link’s signature does not match or it has expired: ask for a new link.',
+        {},
+        { 'WWW-Authenticate': 'Bearer' },
       );
     }
     const row: AttachmentRow | null = await this.attachments.findLinked(id);

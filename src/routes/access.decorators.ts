@@ -73,14 +73,14 @@ export function Public() {
  * A route reached through a link that carries its own signature (an attachment's upload or
  * download, CONTRACT §15): no credential, counted against no limit. The handler checks the
  * signature before it reads a byte of the body; a link that does not match or has expired is
- * 403 `link_invalid`.
+ * 401 `unauthorized` (the signature is the link's credential; CONTRACT §2's codes).
  */
 export function SignedLink() {
   return applyDecorators(
     SetMetadata(ACCESS_METADATA, { kind: 'signed-link' } satisfies AccessRule),
     ApiResponse({
-      status: 403,
-      description: 'The link’s signature does not match or it has expired (`link_invalid`)',
+      status: 401,
+      description: 'The link’s signature does not match or it has expired',
       type: ErrorEnvelopeDto,
     }),
   );

@@ -216,13 +216,13 @@ describe('attachments on the filesystem store (CONTRACT §15)', () => {
 
     for (const link of [expired.url, tampered.href, longer.href]) {
       const res = await toLink(t, 'put', link).set(attachment.upload.headers).send(log.bytes);
-      expect(res.status).toBe(403);
-      expect(res.body.error).toBe('link_invalid');
+      expect(res.status).toBe(401);
+      expect(res.body.error).toBe('unauthorized');
     }
     const res = await toLink(t, 'get', asDownload.href);
-    expect(res.status).toBe(403);
+    expect(res.status).toBe(401);
     const unsigned = await toLink(t, 'put', `${url.origin}${url.pathname}`).send(log.bytes);
-    expect(unsigned.status).toBe(403);
+    expect(unsigned.status).toBe(401);
 
     const read = await t.http.get(`/api/v1/attachments/${attachment.id}`).set(withKey(key));
     expect(read.body.status).toBe('pending');

@@ -250,7 +250,16 @@ describe('console cases and flakiness (internal API)', () => {
       const list = await internal(`/projects/${project.id}/quarantine`);
       expect(list.status).toBe(200);
       const publicList = await publicly(key, `/projects/${project.id}/quarantine`).expect(200);
-      expect(list.body).toEqual(publicList.body);
+      // The console's list is the public one, each entry with its case's title and whether
+      // the case is flaky now.
+      expect(list.body).toEqual({
+        ...publicList.body,
+        data: publicList.body.data.map((entry: { automation_id: string }) => ({
+          ...entry,
+          title: `Case ${entry.automation_id}`,
+          flaky: false,
+        })),
+      });
       expect(list.body.data.map((e: { test_case_id: string }) => e.test_case_id)).toEqual([
         cases.b.id,
         cases.a.id,

@@ -85,18 +85,26 @@ describe('failure detail on results (CONTRACT §12)', () => {
       // What the listing and the case's history show is what the submission answered, in
       // the same key order.
       const listed = await resultsOf(key, run.id);
-      const listedFailed = listed.find((r) => r.id === failed.id);
+      // The listing adds the result's attachments (CONTRACT §15), none here.
+      const { attachments, ...listedFailed } = listed.find(
+        (r) => r.id === failed.id,
+      ) as unknown as Record<string, unknown>;
+      expect(attachments).toEqual([]);
       expect(listedFailed).toEqual(failed);
-      expect(Object.keys(listedFailed as object)).toEqual(Object.keys(failed));
+      expect(Object.keys(listedFailed)).toEqual(Object.keys(failed));
       const history = await t.http
         .get(`/api/v1/testcases/${failed.test_case_id}/results`)
         .set(withKey(key))
         .expect(200);
-      const { test_run_name, branch, commit_sha, ...asResult } = history.body.data[0];
-      expect({ test_run_name, branch, commit_sha }).toEqual({
+      const { test_run_name, branch, commit_sha, build_id, build_name, build_number, ...asResult } =
+        history.body.data[0];
+      expect({ test_run_name, branch, commit_sha, build_id, build_name, build_number }).toEqual({
         test_run_name: 'Run',
         branch: null,
         commit_sha: null,
+        build_id: null,
+        build_name: null,
+        build_number: null,
       });
       expect(asResult).toEqual(failed);
       expect(Object.keys(asResult)).toEqual(Object.keys(failed));

@@ -743,7 +743,7 @@ export interface components {
              * @example invalid_request
              * @enum {string}
              */
-            error: "invalid_request" | "unauthorized" | "insufficient_scope" | "plan_required" | "https_required" | "csrf_token_invalid" | "plan_limit_reached" | "link_invalid" | "not_found" | "conflict" | "idempotency_key_in_use" | "idempotency_key_reused" | "payload_too_large" | "unsupported_media_type" | "rate_limit_exceeded" | "internal_error" | "service_unavailable";
+            error: "invalid_request" | "unauthorized" | "insufficient_scope" | "plan_required" | "https_required" | "csrf_token_invalid" | "plan_limit_reached" | "not_found" | "conflict" | "idempotency_key_in_use" | "idempotency_key_reused" | "payload_too_large" | "unsupported_media_type" | "rate_limit_exceeded" | "internal_error" | "service_unavailable";
             /** @example name should not be empty */
             message: string;
             /**
@@ -4017,8 +4017,8 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelopeDto"];
                 };
             };
-            /** @description The link’s signature does not match or it has expired (`link_invalid`) */
-            403: {
+            /** @description The link’s signature does not match or it has expired */
+            401: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -4064,8 +4064,8 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description The link’s signature does not match or it has expired (`link_invalid`) */
-            403: {
+            /** @description The link’s signature does not match or it has expired */
+            401: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -1,3 +1,4 @@
+import { once } from 'node:events';
 import { randomUUID } from 'node:crypto';
 import { createReadStream, createWriteStream } from 'node:fs';
 import { mkdir, rename, rm, stat } from 'node:fs/promises';
@@ -29,15 +30,15 @@ export class FilesystemStore extends AttachmentStore {
     const target = this.pathOf(key);
     const temporary = join(this.root, INCOMING, `${randomUUID()}.part`);
     await mkdir(dirname(temporary), { recursive: true });
+    const file = createWriteStream(temporary, { flags: 'wx' });
     try {
-      await pipeline(
-        body,
-        new ContentCheck(expected),
-        createWriteStream(temporary, { flags: 'wx' }),
-      );
+      await pipeline(body, new ContentCheck(expected), file);
       await mkdir(dirname(target), { recursive: true });
       await rename(temporary, target);
     } catch (error) {
+      // A stream destroyed before its file was open still opens (creates) it, then closes:
+      // removed only after that, or a refused upload would leave its part behind.
+      if (!file.closed) await once(file, 'close');
       await rm(temporary, { force: true });
       throw error;
     }

@@ -8,8 +8,6 @@ export const ErrorCode = {
   /** A console-session call that changes something without its CSRF token. */
   CsrfTokenInvalid: 'csrf_token_invalid',
   PlanLimitReached: 'plan_limit_reached',
-  /** An upload or download link whose signature does not match, or that has expired. */
-  LinkInvalid: 'link_invalid',
   NotFound: 'not_found',
   Conflict: 'conflict',
   IdempotencyKeyInUse: 'idempotency_key_in_use',
