@@ -6,9 +6,19 @@ import { readFileSync } from 'node:fs';
 const REPORTS = 'test/fixtures/reports';
 const SCHEMAS: Array<[fixture: string, schema: string]> = [
   ['robot/rf7-output.xml', 'schemas/robot/result.xsd'],
+  ['robot/rf6-output.xml', 'schemas/robot/robot.xsd'],
   ['robot/rf5-output.xml', 'schemas/robot/robot.xsd'],
+  ['robot/rf4-output.xml', 'schemas/robot/robot.xsd'],
   ['robot/rf3-output.xml', 'schemas/robot/robot-xsd10.xsd'],
 ];
+
+/**
+ * RF 4's and RF 6's own schemas (versions 2 and 4) are not committed: their fixtures use only
+ * elements that RF 5's schema (version 3) has too, so they are checked against it with their
+ * `schemaversion` read as 3 (test/fixtures/reports/README.md).
+ */
+const asVersion3 = (fixture: string, xml: string) =>
+  /rf[46]-/.test(fixture) ? xml.replace(/schemaversion="[24]"/, 'schemaversion="3"') : xml;
 
 /** xmllint's verdict on `xml` against `schema`: null when valid, else its complaint. */
 function schemaErrors(xml: string, schema: string): string | null {
@@ -26,11 +36,12 @@ describe('report fixtures against their published schemas', () => {
   });
 
   it.each(SCHEMAS)('%s is valid against %s', (fixture, schema) => {
-    expect(schemaErrors(readFileSync(`${REPORTS}/${fixture}`, 'utf8'), schema)).toBeNull();
+    const xml = asVersion3(fixture, readFileSync(`${REPORTS}/${fixture}`, 'utf8'));
+    expect(schemaErrors(xml, schema)).toBeNull();
   });
 
   it.each(SCHEMAS)('%s with a status Robot does not write is not', (fixture, schema) => {
-    const xml = readFileSync(`${REPORTS}/${fixture}`, 'utf8').replace(
+    const xml = asVersion3(fixture, readFileSync(`${REPORTS}/${fixture}`, 'utf8')).replace(
       /<status status="FAIL"/,
       '<status status="MAYBE"',
     );

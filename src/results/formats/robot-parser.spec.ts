@@ -47,6 +47,28 @@ describe('parseRobotReport', () => {
     });
   });
 
+  it('reads RF 4 (schema 2: IF branches) and RF 6 (schema 4: a suite setup, FOR iterations) outputs', () => {
+    const rf4 = parseRobotReport(fixture('robot/rf4-output.xml'), NO_OPTIONS);
+    expect(idsAndStatuses(rf4)).toEqual([
+      ['Regression.Accounts.Open Account For Zoë', 'passed'],
+      ['Regression.Accounts.Close Account With Balance', 'failed'],
+      ['Regression.Accounts.Freeze Account', 'skipped'],
+    ]);
+    expect(rf4[1]).toMatchObject({
+      durationMs: 100,
+      message: 'AccountError: account ACC-1042 has a balance of 12.50',
+    });
+    expect(rf4[2].message).toBe('Freezing needs the fraud service');
+    const rf6 = parseRobotReport(fixture('robot/rf6-output.xml'), NO_OPTIONS);
+    expect(idsAndStatuses(rf6)).toEqual([
+      ['Shop.Cart.Add Item To Cart', 'passed'],
+      ['Shop.Cart.Apply Expired Coupon', 'failed'],
+      ['Shop.Cart.Pay With Gift Card', 'skipped'],
+    ]);
+    expect(rf6.map((item) => item.durationMs)).toEqual([175, 120, 4]);
+    expect(rf6[1].message).toBe('Expected total 90.00 but was 100.00');
+  });
+
   it('refuses a test without a status, or with one Robot does not write', () => {
     const wrap = (test: string) => `<robot><suite name="S">${test}</suite></robot>`;
     expect(refusal(() => parseRobotReport(wrap('<test name="T"/>'), NO_OPTIONS)).message).toMatch(
