@@ -104,6 +104,36 @@ describe('web console: project settings and the quarantine list', () => {
     await expectAccessible(page());
   });
 
+  it('sets how long the project keeps its runs, and refuses a number the service does not take', async () => {
+    await page().setViewportSize({ width: 800, height: 900 });
+    await page().goto(`/console/projects/${projectId}/settings`);
+    const form = page().getByRole('form', { name: 'Retention' });
+    await form.getByLabel('Keep runs for (days)').fill('0');
+    await form.getByRole('button', { name: 'Save retention' }).click();
+    expect(await textWhen(page().getByRole('alert'), 'retention_days')).toContain(
+      'retention_days must be an integer from 1 to 3650',
+    );
+    const kept = () =>
+      json<{ retention_days: number | null }>(
+        outside.get(`/internal/v1/projects/${projectId}/retention`, { headers: OPERATOR }),
+        200,
+      );
+    expect((await kept()).retention_days).toBeNull();
+    await form.getByLabel('Keep runs for (days)').fill('90');
+    await form.getByRole('button', { name: 'Save retention' }).click();
+    await form.getByText('Saved.').waitFor();
+    expect((await kept()).retention_days).toBe(90);
+    await page().reload();
+    expect(
+      await page()
+        .getByRole('form', { name: 'Retention' })
+        .getByLabel('Keep runs for (days)')
+        .inputValue(),
+    ).toBe('90');
+    await expectAccessible(page());
+    await screenshot(page(), 'project-settings-retention-800');
+  });
+
   it('shows the service’s refusal of a bad value, and stores nothing', async () => {
     await page().goto(`/console/projects/${projectId}/settings`);
     await page().getByLabel('Minimum executed tests').fill('-3');

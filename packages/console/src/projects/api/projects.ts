@@ -51,6 +51,34 @@ export function useSetDefectUrlTemplate(projectId: string) {
   });
 }
 
+/** How long the project keeps its runs (null: every run), as the worker's sweep reads it. */
+export const retention = (projectId: string) =>
+  queryOptions({
+    queryKey: [PROJECTS, 'retention', projectId],
+    queryFn: () =>
+      unwrap(
+        api.GET('/internal/v1/projects/{id}/retention', { params: { path: { id: projectId } } }),
+      ),
+  });
+
+/**
+ * Sets how many days the project keeps its runs (null: every run); text that is not a number
+ * is sent as it is, for the service's refusal.
+ */
+export function useSetRetention(projectId: string) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (days: number | string | null) =>
+      unwrap(
+        api.PATCH('/internal/v1/projects/{id}/retention', {
+          params: { path: { id: projectId } },
+          body: { retention_days: days as number | null },
+        }),
+      ),
+    onSuccess: (changed) => queryClient.setQueryData(retention(projectId).queryKey, changed),
+  });
+}
+
 export type CreateProject = components['schemas']['CreateProjectDto'];
 
 export function useCreateProject(organizationId: string) {

@@ -1,17 +1,19 @@
 import { useQuery } from '@tanstack/react-query';
-import { gateSettings, project, useUpdateGateSettings } from '../api/projects';
+import { gateSettings, project, retention, useUpdateGateSettings } from '../api/projects';
 import { DefectUrlTemplateForm } from '../components/defect-url-template-form';
 import { GateSettingsForm } from '../components/gate-settings-form';
+import { RetentionForm } from '../components/retention-form';
 import { BackToRuns, ProjectPageHead } from '../../shared/components/page-head';
 import { readState } from '../../shared/components/states';
 
 /**
- * A project's settings, a section each: its quality gate's (CONTRACT §12) and how defect ids
- * link to the tracker.
+ * A project's settings, a section each: its quality gate's (CONTRACT §12), how defect ids
+ * link to the tracker, and how long its runs are kept.
  */
 export function ProjectSettingsPage({ id }: { id: string }) {
   const current = useQuery(project(id));
   const gate = useQuery(gateSettings(id));
+  const kept = useQuery(retention(id));
   // Here, not in the form: the form remounts with the saved settings, the outcome stays.
   const update = useUpdateGateSettings(id);
   return (
@@ -49,6 +51,16 @@ export function ProjectSettingsPage({ id }: { id: string }) {
           <DefectUrlTemplateForm projectId={id} current={current.data.defect_url_template} />
         ) : (
           readState(current, { what: 'the project', missing: 'There is no such project.' })
+        )}
+      </section>
+      <section aria-labelledby="retention-title">
+        <h2 className="section" id="retention-title">
+          Retention
+        </h2>
+        {kept.isSuccess ? (
+          <RetentionForm projectId={id} current={kept.data.retention_days} />
+        ) : (
+          readState(kept, { what: 'the retention', missing: 'There is no such project.' })
         )}
       </section>
     </>
