@@ -111,7 +111,7 @@ describe('web console: projects, test runs and a live run', () => {
     expect(await textWhen(rows.first(), 'Nightly 41')).toContain('Completed');
     expect(await rows.count()).toBe(1);
     expect(await page().getByLabel('Status').inputValue()).toBe('completed');
-  }, 30_000);
+  }, 60_000);
 
   it('shows a run’s counts change live while a pipeline reports, without reloading', async () => {
     await page().goto(`/console/projects/${project.id}`);
@@ -157,7 +157,7 @@ describe('web console: projects, test runs and a live run', () => {
     expect(await page().evaluate('window.stillTheSamePage')).toBe(true);
     await expectAccessible(page());
     await screenshot(page(), 'run-live');
-  }, 30_000);
+  }, 60_000);
 
   it('filters the results by status, in a URL that can be shared', async () => {
     await page().getByLabel('Status').selectOption('failed');
@@ -187,7 +187,7 @@ describe('web console: projects, test runs and a live run', () => {
     expect(await textWhen(page().getByRole('navigation', { name: 'Pages' }), '1–7 of 7')).toBe(
       '1–7 of 7',
     );
-  }, 30_000);
+  }, 60_000);
 
   it('keeps the run’s counts when its results cannot be read, and tries again', async () => {
     let fail = true;
@@ -248,7 +248,7 @@ describe('web console: projects, test runs and a live run', () => {
       'There is no such test run.',
     );
     await expectAccessible(page());
-  }, 30_000);
+  }, 60_000);
 
   it('shows a project’s runs live: a new run appears and its counts and status change, without reloading', async () => {
     await page().goto(`/console/projects/${project.id}`);
@@ -280,5 +280,5 @@ describe('web console: projects, test runs and a live run', () => {
     expect(await page().evaluate('window.stillTheSamePage')).toBe(true);
     await expectAccessible(page());
     await screenshot(page(), 'test-runs-live');
-  }, 30_000);
+  }, 60_000);
 });

@@ -361,5 +361,5 @@ describe('reliability drill R1: the API process crashes while shards submit resu
       { token: key },
     );
     expect(history.body.pagination.total).toBe(sent.size);
-  }, 60_000);
+  }, 150_000);
 });
