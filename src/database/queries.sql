@@ -945,34 +945,55 @@ SELECT coalesce((SELECT CASE WHEN $3::uuid IS NULL AND $4::text IS NULL
   AND ($4::text IS NULL OR c.configuration = $4)) END), 0)::int AS total;
 
 -- results.list.failuresFirst
-WITH slots AS MATERIALIZED (
-             SELECT c.result_id, c.status IN ('failed', 'blocked') AS failing FROM test_run_case c
+WITH failing AS MATERIALIZED (
+             SELECT c.result_id FROM test_run_case c
               WHERE c.test_run_id = $1
               AND ($2::result_status IS NULL OR c.status = $2)
               AND ($3::uuid IS NULL OR c.test_case_id = $3)
-              AND ($4::text IS NULL OR c.configuration = $4)
-                AND ($5::text IS NULL OR EXISTS (
-                      SELECT 1 FROM test_case tc
-                       WHERE tc.id = c.test_case_id AND (tc.title ILIKE $5 ESCAPE '\' OR tc.automation_id ILIKE $5 ESCAPE '\')))
+              AND ($4::text IS NULL OR c.configuration = $4) AND c.status IN ('failed', 'blocked')
            )
   SELECT result."id" AS "id", result."created_at" AS "createdAt", result."organization_id" AS "organizationId", result."test_run_id" AS "testRunId", result."test_case_id" AS "testCaseId", result."status" AS "status", result."duration_ms" AS "durationMs", result."message" AS "message", result."defects" AS "defects", result."failure_type" AS "failureType", result."stack_trace" AS "stackTrace", result."signature" AS "signature", result."retries" AS "retries", result."flaky" AS "flaky", result."executed_at" AS "executedAt", result."configuration" AS "configuration", result."attempts" AS "attempts", result."seq" AS "seq",
-                coalesce((SELECT count(*) FROM slots), 0)::int AS pagination_total
-           FROM test_result result JOIN slots ON slots.result_id = result.id
-          ORDER BY slots.failing DESC, result.created_at DESC, result.id DESC
+                coalesce((SELECT CASE WHEN $3::uuid IS NULL AND $4::text IS NULL
+              THEN (SELECT CASE $2::result_status WHEN 'passed' THEN run.passed WHEN 'failed' THEN run.failed WHEN 'blocked' THEN run.blocked WHEN 'skipped' THEN run.skipped WHEN 'retest' THEN run.retest WHEN 'untested' THEN run.untested
+                           ELSE run.total END
+                      FROM test_run run WHERE run.id = $1)
+              ELSE (SELECT count(*) FROM test_run_case c WHERE c.test_run_id = $1
+              AND ($2::result_status IS NULL OR c.status = $2)
+              AND ($3::uuid IS NULL OR c.test_case_id = $3)
+              AND ($4::text IS NULL OR c.configuration = $4)) END), 0)::int AS pagination_total
+           FROM ((SELECT result.*, 0 AS part FROM test_result result
+               JOIN failing ON failing.result_id = result.id
+              ORDER BY result.created_at DESC, result.id DESC LIMIT $5)
+            UNION ALL
+            (SELECT result.*, 1 AS part FROM test_result result
+              WHERE result.test_run_id = $1
+                AND (SELECT c.result_id = result.id AND c.status NOT IN ('failed', 'blocked')
+                            AND ($2::result_status IS NULL OR c.status = $2)
+                       FROM test_run_case c
+                      WHERE c.configuration = result.configuration
+                        AND c.test_run_id = result.test_run_id AND c.test_case_id = result.test_case_id)
+                AND ($3::uuid IS NULL OR result.test_case_id = $3)
+                AND ($4::text IS NULL OR result.configuration = $4)
+              ORDER BY result.created_at DESC, result.id DESC LIMIT $5)) result
+          ORDER BY result.part, result.created_at DESC, result.id DESC
           LIMIT $6 OFFSET $7;
 
 -- results.list.failuresFirst.total
-WITH slots AS MATERIALIZED (
-             SELECT c.result_id, c.status IN ('failed', 'blocked') AS failing FROM test_run_case c
+WITH failing AS MATERIALIZED (
+             SELECT c.result_id FROM test_run_case c
               WHERE c.test_run_id = $1
               AND ($2::result_status IS NULL OR c.status = $2)
               AND ($3::uuid IS NULL OR c.test_case_id = $3)
-              AND ($4::text IS NULL OR c.configuration = $4)
-                AND ($5::text IS NULL OR EXISTS (
-                      SELECT 1 FROM test_case tc
-                       WHERE tc.id = c.test_case_id AND (tc.title ILIKE $5 ESCAPE '\' OR tc.automation_id ILIKE $5 ESCAPE '\')))
+              AND ($4::text IS NULL OR c.configuration = $4) AND c.status IN ('failed', 'blocked')
            )
-  SELECT coalesce((SELECT count(*) FROM slots), 0)::int AS total;
+  SELECT coalesce((SELECT CASE WHEN $3::uuid IS NULL AND $4::text IS NULL
+              THEN (SELECT CASE $2::result_status WHEN 'passed' THEN run.passed WHEN 'failed' THEN run.failed WHEN 'blocked' THEN run.blocked WHEN 'skipped' THEN run.skipped WHEN 'retest' THEN run.retest WHEN 'untested' THEN run.untested
+                           ELSE run.total END
+                      FROM test_run run WHERE run.id = $1)
+              ELSE (SELECT count(*) FROM test_run_case c WHERE c.test_run_id = $1
+              AND ($2::result_status IS NULL OR c.status = $2)
+              AND ($3::uuid IS NULL OR c.test_case_id = $3)
+              AND ($4::text IS NULL OR c.configuration = $4)) END), 0)::int AS total;
 
 -- results.list.history
 SELECT result."id" AS "id", result."created_at" AS "createdAt", result."organization_id" AS "organizationId", result."test_run_id" AS "testRunId", result."test_case_id" AS "testCaseId", result."status" AS "status", result."duration_ms" AS "durationMs", result."message" AS "message", result."defects" AS "defects", result."failure_type" AS "failureType", result."stack_trace" AS "stackTrace", result."signature" AS "signature", result."retries" AS "retries", result."flaky" AS "flaky", result."executed_at" AS "executedAt", result."configuration" AS "configuration", result."attempts" AS "attempts", result."seq" AS "seq",
@@ -1063,6 +1084,34 @@ WITH searched AS MATERIALIZED (
                 AND (tc.title ILIKE $5 ESCAPE '\' OR tc.automation_id ILIKE $5 ESCAPE '\')
            )
   SELECT coalesce((SELECT count(*) FROM searched), 0)::int AS total;
+
+-- results.list.searchedFailuresFirst
+WITH slots AS MATERIALIZED (
+             SELECT c.result_id, c.status IN ('failed', 'blocked') AS failing FROM test_run_case c
+               JOIN test_case tc ON tc.id = c.test_case_id
+              WHERE c.test_run_id = $1
+              AND ($2::result_status IS NULL OR c.status = $2)
+              AND ($3::uuid IS NULL OR c.test_case_id = $3)
+              AND ($4::text IS NULL OR c.configuration = $4)
+                AND (tc.title ILIKE $5 ESCAPE '\' OR tc.automation_id ILIKE $5 ESCAPE '\')
+           )
+  SELECT result."id" AS "id", result."created_at" AS "createdAt", result."organization_id" AS "organizationId", result."test_run_id" AS "testRunId", result."test_case_id" AS "testCaseId", result."status" AS "status", result."duration_ms" AS "durationMs", result."message" AS "message", result."defects" AS "defects", result."failure_type" AS "failureType", result."stack_trace" AS "stackTrace", result."signature" AS "signature", result."retries" AS "retries", result."flaky" AS "flaky", result."executed_at" AS "executedAt", result."configuration" AS "configuration", result."attempts" AS "attempts", result."seq" AS "seq",
+                coalesce((SELECT count(*) FROM slots), 0)::int AS pagination_total
+           FROM test_result result JOIN slots ON slots.result_id = result.id
+          ORDER BY slots.failing DESC, result.created_at DESC, result.id DESC
+          LIMIT $6 OFFSET $7;
+
+-- results.list.searchedFailuresFirst.total
+WITH slots AS MATERIALIZED (
+             SELECT c.result_id, c.status IN ('failed', 'blocked') AS failing FROM test_run_case c
+               JOIN test_case tc ON tc.id = c.test_case_id
+              WHERE c.test_run_id = $1
+              AND ($2::result_status IS NULL OR c.status = $2)
+              AND ($3::uuid IS NULL OR c.test_case_id = $3)
+              AND ($4::text IS NULL OR c.configuration = $4)
+                AND (tc.title ILIKE $5 ESCAPE '\' OR tc.automation_id ILIKE $5 ESCAPE '\')
+           )
+  SELECT coalesce((SELECT count(*) FROM slots), 0)::int AS total;
 
 -- results.releasesLatestFailingAmong
 SELECT release_id, count(*)::int AS n FROM (

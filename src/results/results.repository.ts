@@ -209,25 +209,56 @@ const SEARCHED = pagedSql('results.list.searched', {
 });
 
 /**
- * The current results of run $1 (as `CURRENT` filters them, and whose case's title or
- * automation id contains pattern $5 unless it is null), failed and blocked ones first, each
- * part newest first: the run's slots are read from `test_run_case` alone (which keeps each
- * current result's status) and their results joined by the results' key, as `SEARCHED` does.
- * The whole run is read and sorted (a page of its newest results cannot stop early: the last
- * result may be a failure).
+ * The current results of run $1 (as `CURRENT` filters them) whose case's title or automation
+ * id contains pattern $5, failed and blocked ones first, each part newest first: the run's
+ * slots are read from `test_run_case` alone (which keeps each current result's status) and
+ * their results joined by the results' key, as `SEARCHED` does. A search reads the whole run
+ * and sorts it, as `SEARCHED` does.
  */
-const FAILURES_FIRST = pagedSql('results.list.failuresFirst', {
+const SEARCHED_FAILURES_FIRST = pagedSql('results.list.searchedFailuresFirst', {
   with: `WITH slots AS MATERIALIZED (
            SELECT c.result_id, c.status ${FAILING} AS failing FROM test_run_case c
+             JOIN test_case tc ON tc.id = c.test_case_id
             WHERE ${CURRENT_OF_RUN}
-              AND ($5::text IS NULL OR EXISTS (
-                    SELECT 1 FROM test_case tc
-                     WHERE tc.id = c.test_case_id AND ${titleOrAutomationIdContains(5)}))
+              AND ${titleOrAutomationIdContains(5)}
          )`,
   select: SELECT_RESULT,
   from: 'test_result result JOIN slots ON slots.result_id = result.id',
   orderBy: `slots.failing DESC, ${NEWEST_FIRST}`,
   total: 'SELECT count(*) FROM slots',
+});
+
+/**
+ * The current results of run $1 (as `CURRENT` filters them), failed and blocked ones first,
+ * each part newest first, reading no further than the page ($5 is its end: offset + limit).
+ * The failing part is read from `test_run_case` by status (a run's failures are few beside its
+ * passes), its results joined by their key and sorted; the rest is read as `CURRENT` reads a
+ * run, newest first by the run's index, each result's slot looked up by its whole key, and
+ * stops once the page is full. So the console's first page of a 20,000-result run costs its
+ * failures and a page, not the run. The total is `CURRENT_TOTAL`.
+ */
+export const FAILURES_FIRST = pagedSql('results.list.failuresFirst', {
+  with: `WITH failing AS MATERIALIZED (
+           SELECT c.result_id FROM test_run_case c
+            WHERE ${CURRENT_OF_RUN} AND c.status ${FAILING}
+         )`,
+  select: SELECT_RESULT,
+  from: `((SELECT result.*, 0 AS part FROM test_result result
+             JOIN failing ON failing.result_id = result.id
+            ORDER BY ${NEWEST_FIRST} LIMIT $5)
+          UNION ALL
+          (SELECT result.*, 1 AS part FROM test_result result
+            WHERE result.test_run_id = $1
+              AND (SELECT c.result_id = result.id AND c.status NOT ${FAILING}
+                          AND ($2::result_status IS NULL OR c.status = $2)
+                     FROM test_run_case c
+                    WHERE c.configuration = result.configuration
+                      AND c.test_run_id = result.test_run_id AND c.test_case_id = result.test_case_id)
+              AND ($3::uuid IS NULL OR result.test_case_id = $3)
+              AND ($4::text IS NULL OR result.configuration = $4)
+            ORDER BY ${NEWEST_FIRST} LIMIT $5)) result`,
+  orderBy: `result.part, ${NEWEST_FIRST}`,
+  total: CURRENT_TOTAL,
 });
 
 /**
@@ -349,7 +380,9 @@ export class ResultsRepository {
     const [rows, total] = await fetchPage<TestResult>(
       manager,
       list,
-      list === CURRENT ? parameters : [...parameters, search],
+      list === CURRENT
+        ? parameters
+        : [...parameters, list === FAILURES_FIRST ? pagination.offset + pagination.limit : search],
       pagination,
     );
     return [rows.map((row) => manager.create(TestResult, row)), total];
@@ -379,7 +412,7 @@ function batchTime(results: StoredResult[]): string | null {
 /** The statements that list the results `filter` asks for. */
 function listOf(filter: ResultFilter, searched: boolean): PagedStatements {
   if (filter.includeHistory) return filter.failuresFirst ? HISTORY_FAILURES_FIRST : HISTORY;
-  if (filter.failuresFirst) return FAILURES_FIRST;
+  if (filter.failuresFirst) return searched ? SEARCHED_FAILURES_FIRST : FAILURES_FIRST;
   return searched ? SEARCHED : CURRENT;
 }
 

@@ -187,6 +187,15 @@ describe('run page (internal API)', () => {
         'o.fails',
       ]);
       expect(page.body.pagination.total).toBe(4);
+      // Pages that cross from the failures to the rest, and past them.
+      const ids = async (query: string) =>
+        (await internal(`${run.id}/results?order=failures_first&${query}`)).body.data.map(
+          (r: { automation_id: string }) => r.automation_id,
+        );
+      expect(await ids('limit=2&offset=1')).toEqual(['o.fails', 'o.last']);
+      expect(await ids('limit=2&offset=3')).toEqual(['o.first']);
+      expect(await ids('limit=1&offset=2')).toEqual(['o.last']);
+      expect(await ids('status=failed')).toEqual(['o.fails']);
       expect(await order('?order=failures_first&q=O.')).toEqual([
         'o.blocked',
         'o.fails',

@@ -297,11 +297,17 @@ describe('R2: no webhook event is lost when Redis and a worker crash mid-deliver
     expect(goneOnes.every((d) => eventIds.has(d.event_id))).toBe(true);
     expect(goneOnes.length).toBeGreaterThan(0);
     expect(goneOnes.length).toBeLessThan(events.length);
+    // An attempt the receiver answered too late on a loaded machine (past the 1 s limit) is
+    // retried like any other failure, so a 410 may come at attempt 2; nothing follows it.
     for (const d of goneOnes) {
-      expect(d).toMatchObject({ status: 'failed', attempts: 1, next_attempt_at: null });
-      const [entry] = d.attempt_log;
-      if (entry.response_status === null) expect(entry.error).toBe('subscription inactive');
-      else expect(entry.response_status).toBe(410);
+      expect(d).toMatchObject({ status: 'failed', next_attempt_at: null });
+      const last = d.attempt_log[d.attempt_log.length - 1];
+      if (last.response_status === null) expect(last.error).toBe('subscription inactive');
+      else expect(last.response_status).toBe(410);
+      for (const before of d.attempt_log.slice(0, -1)) {
+        expect(before).toMatchObject({ response_status: null });
+        expect(before.error).not.toBe('subscription inactive');
+      }
     }
     expect(goneOnes.some((d) => d.attempt_log[0].response_status === 410)).toBe(true);
 
