@@ -2,7 +2,7 @@ import { readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { renderStatements } from './sql.js';
 
-const NAMES_A_STATEMENT = /\b(preparedSql|sql)\(\s*'/;
+const NAMES_A_STATEMENT = /\b(preparedSql|pagedSql|sql)\(\s*'/;
 
 /** Every file under `dir` with `extension` (no specs, no migrations) that names statements. */
 function filesNamingStatements(dir: string, extension: '.ts' | '.js'): string[] {

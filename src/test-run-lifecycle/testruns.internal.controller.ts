@@ -16,6 +16,8 @@ import {
   TestRunResponse,
   UpdateTestRunDto,
 } from '../testruns/dto/test-run.dto.js';
+import { ProjectRunListQuery, TestRunListItemResponse } from '../testruns/dto/test-run-list.dto.js';
+import { RunListService } from '../testruns/run-list.service.js';
 import { TestRunsService } from '../testruns/testruns.service.js';
 import { CreateTestRun } from './create-test-run.usecase.js';
 import { TransitionTestRun } from './transition-test-run.usecase.js';
@@ -24,6 +26,7 @@ import { TransitionTestRun } from './transition-test-run.usecase.js';
 export class TestRunsInternalController {
   constructor(
     private readonly testRuns: TestRunsService,
+    private readonly runList: RunListService,
     private readonly createTestRun: CreateTestRun,
     private readonly transitionTestRun: TransitionTestRun,
   ) {}
@@ -46,14 +49,17 @@ export class TestRunsInternalController {
     return this.testRuns.get(caller, id);
   }
 
-  @ListRoute('projects/:id/testruns', TestRunResponse, 'The project’s test runs, newest first', {
-    errors: [400, 404],
-  })
+  @ListRoute(
+    'projects/:id/testruns',
+    TestRunListItemResponse,
+    'The project’s test runs, newest first, each with its build, duration, pass rate and configurations',
+    { errors: [400, 404] },
+  )
   list(
     @PathId('project') projectId: string,
-    @Query() query: ProjectTestRunQuery,
-  ): Promise<Page<TestRunResponse>> {
-    return this.testRuns.listInProject(projectId, query);
+    @Query() query: ProjectRunListQuery,
+  ): Promise<Page<TestRunListItemResponse>> {
+    return this.runList.list(projectId, query);
   }
 
   @ListRoute('releases/:id/testruns', TestRunResponse, 'The release’s test runs, newest first', {

@@ -39,18 +39,6 @@ export class TestRunsService {
     return toPage(runs.map(toTestRunResponse), total, query);
   }
 
-  /**
-   * For the internal API: a project's runs, newest first, in its organization (404 if the
-   * project is unknown).
-   */
-  async listInProject(
-    projectId: string,
-    query: ProjectTestRunQuery,
-  ): Promise<Page<TestRunResponse>> {
-    const organizationId = await this.projects.organizationOf(projectId);
-    return this.list(organizationId, { ...query, project_id: projectId });
-  }
-
   /** For the internal API: a release's runs, newest first (404 if the release is unknown). */
   async listInRelease(
     releaseId: string,

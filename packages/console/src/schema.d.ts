@@ -1215,6 +1215,70 @@ export interface components {
             /** @description Cases of the project to start as `untested` */
             test_case_ids?: string[];
         };
+        RunBuildContext: {
+            /** Format: uuid */
+            id: string;
+            /** @example web-shop */
+            name: string;
+            /** @example 311 */
+            build_number: string | null;
+            /** @example main */
+            branch: string | null;
+            /**
+             * @description Full, lowercase
+             * @example 9fceb02d0ae598e95dc970b74767f19372d61af8
+             */
+            commit_sha: string | null;
+        };
+        TestRunListItemResponse: {
+            /** Format: uuid */
+            id: string;
+            /** Format: uuid */
+            project_id: string;
+            /** @example Nightly regression #311 */
+            name: string;
+            /** Format: uuid */
+            build_id: string | null;
+            /** Format: uuid */
+            release_id: string | null;
+            /** @enum {string} */
+            status: "in_progress" | "submitted" | "completed";
+            /** @enum {string} */
+            source: "api" | "ui";
+            /** @description Counts of each case’s current result */
+            counts: components["schemas"]["TestRunCounts"];
+            /** Format: date-time */
+            submitted_at: string | null;
+            /**
+             * Format: date-time
+             * @description Null again while a completed run is reopened
+             */
+            completed_at: string | null;
+            gate: components["schemas"]["KeptGateVerdict"] | null;
+            /** Format: date-time */
+            created_at: string;
+            /** Format: date-time */
+            updated_at: string;
+            build: components["schemas"]["RunBuildContext"] | null;
+            /**
+             * @description From the run’s creation to its completion (or, not completed, its submission), in milliseconds; null while in progress
+             * @example 754000
+             */
+            duration_ms: number | null;
+            /**
+             * @description passed / executed (every current result but the untested ones), 0–1; null when nothing executed
+             * @example 0.9725
+             */
+            pass_rate: number | null;
+            /**
+             * @description The configurations of the run’s current results, sorted; empty when none has one
+             * @example [
+             *       "chromium",
+             *       "firefox"
+             *     ]
+             */
+            configurations: string[];
+        };
         ResultAttemptDto: {
             /** @enum {string} */
             status: "passed" | "failed" | "blocked" | "skipped" | "retest" | "untested";
@@ -3626,7 +3690,15 @@ export interface operations {
             query?: {
                 limit?: number;
                 offset?: number;
+                /** @description Created strictly after */
+                created_after?: string;
+                /** @description Created strictly before */
+                created_before?: string;
                 status?: "in_progress" | "submitted" | "completed";
+                /** @description Only runs of this name (exact): one nightly job’s runs */
+                name?: string;
+                /** @description Only runs whose build is on this branch (exact) */
+                branch?: string;
             };
             header?: never;
             path: {
@@ -3636,14 +3708,14 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description The project’s test runs, newest first */
+            /** @description The project’s test runs, newest first, each with its build, duration, pass rate and configurations */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": {
-                        data: components["schemas"]["TestRunResponse"][];
+                        data: components["schemas"]["TestRunListItemResponse"][];
                         pagination: components["schemas"]["PaginationMeta"];
                     };
                 };

@@ -1,20 +1,17 @@
 import { createRoute } from '@tanstack/react-router';
 import { signedInRoute } from '../layout-routes';
-import { filteredPageSearch } from '../shared/page-search';
-import type { TestRunStatus } from './api/runs';
-import { RUN_STATUS_NAMES } from './components/run-counts';
 import { ProjectRunsPage } from './pages/project-runs-page';
 import { RunPage } from './pages/run-page';
+import { runListSearch } from './run-list-view';
 import { runSearch } from './run-view';
 
 const projectRunsRoute = createRoute({
   getParentRoute: () => signedInRoute,
   path: 'projects/$projectId',
-  validateSearch: filteredPageSearch<TestRunStatus>(RUN_STATUS_NAMES),
+  validateSearch: runListSearch,
   component: function ProjectRunsRoute() {
     const { projectId } = projectRunsRoute.useParams();
-    const { offset, status } = projectRunsRoute.useSearch();
-    return <ProjectRunsPage id={projectId} offset={offset ?? 0} status={status} />;
+    return <ProjectRunsPage id={projectId} view={projectRunsRoute.useSearch()} />;
   },
 });
 

@@ -12,15 +12,28 @@ export type Attempt = Result['attempts'][number];
 /** How a page of results is ordered (the service orders it). */
 export type ResultOrder = 'newest_first' | 'failures_first';
 export type RunConfiguration = components['schemas']['RunConfigurationsResponse']['data'][number];
-type RunsPage = { data: TestRun[]; pagination: components['schemas']['PaginationMeta'] };
+/** A run as the project's runs list shows it: with its build, duration, pass rate, configurations. */
+export type RunListItem = components['schemas']['TestRunListItemResponse'];
+type RunsPage = { data: RunListItem[]; pagination: components['schemas']['PaginationMeta'] };
 
 const RUNS = 'runs';
 const RESULTS = 'results';
 
-/** A project's runs, newest first, of one status or all. */
+/**
+ * A project's runs, newest first, each with its build's context, filtered by status, name,
+ * branch and creation time (`runListQuery` makes them from the page's URL).
+ */
 export const projectRuns = (
   projectId: string,
-  page: { limit: number; offset: number; status?: TestRunStatus },
+  page: {
+    limit: number;
+    offset: number;
+    status?: TestRunStatus;
+    name?: string;
+    branch?: string;
+    created_after?: string;
+    created_before?: string;
+  },
 ) =>
   queryOptions({
     queryKey: [RUNS, 'of-project', projectId, page],
@@ -152,7 +165,8 @@ export function useLiveRun(
 
 /**
  * Follows the project's `GET …/testruns/live` stream while its runs page is open: a run on a
- * cached page is replaced in place (its counts and status change without a reload); a run on
+ * cached page is replaced in place (its counts and status change without a reload), then the
+ * lists are read again for what the service derives from them (pass rate, duration); a run on
  * no cached page (a new one), or one that left a page's status filter, makes the lists read
  * again. Each (re)opening reads them again too.
  */
@@ -163,17 +177,15 @@ export function useLiveProjectRuns(projectId: string): { state: LiveState; recon
     `/internal/v1/projects/${encodeURIComponent(projectId)}/testruns/live`,
     () => void queryClient.invalidateQueries({ queryKey: lists }),
     (run) => {
-      // In place where a cached page shows the run and still would; else the lists read again.
-      let readAgain = true;
+      // In place where a cached page shows the run and still would; the lists read again.
       for (const [key, page] of queryClient.getQueriesData<RunsPage>({ queryKey: lists })) {
         if (!page?.data.some((row) => row.id === run.id)) continue;
         const status = (key[3] as { status?: TestRunStatus } | undefined)?.status;
         if (status !== undefined && status !== run.status) continue;
-        readAgain = false;
-        const data = page.data.map((row) => (row.id === run.id ? run : row));
+        const data = page.data.map((row) => (row.id === run.id ? { ...row, ...run } : row));
         queryClient.setQueryData<RunsPage>(key, { ...page, data });
       }
-      if (readAgain) void queryClient.invalidateQueries({ queryKey: lists });
+      void queryClient.invalidateQueries({ queryKey: lists });
     },
   );
 }

@@ -1,45 +1,55 @@
 import { useQuery } from '@tanstack/react-query';
 import { useNavigate } from '@tanstack/react-router';
 import { project } from '../../projects/api/projects';
-import { projectRuns, useLiveProjectRuns, type TestRunStatus } from '../api/runs';
+import { projectRuns, useLiveProjectRuns } from '../api/runs';
 import { LiveStatus } from '../components/live-status';
 import { BackToProjects, ProjectPageHead } from '../../shared/components/page-head';
 import { Pager } from '../../shared/components/pager';
 import { RUN_STATUS_NAMES } from '../components/run-counts';
-import { RunsTable } from '../components/runs-table';
+import { RunListFilters } from '../components/run-list-filters';
+import { RunListTable } from '../components/run-list-table';
 import { listState, PastLast } from '../../shared/components/states';
 import { StatusFilter } from '../../shared/components/status-filter';
+import { runListFilters, runListQuery, type RunListView } from '../run-list-view';
 
 const RUNS_PAGE_SIZE = 25;
 
-/** A project's test runs, newest first: status and counts, a page at a time, live. */
-export function ProjectRunsPage({
-  id,
-  offset,
-  status,
-}: {
-  id: string;
-  offset: number;
-  status?: TestRunStatus;
-}) {
+/**
+ * A project's test runs, newest first, a page at a time, live: each with its build (number,
+ * branch, commit), status and kept gate verdict, pass rate, counts, configurations and
+ * duration; filtered by status, run name, branch and creation days, all kept in the URL.
+ */
+export function ProjectRunsPage({ id, view }: { id: string; view: RunListView }) {
   const navigate = useNavigate();
+  const offset = view.offset ?? 0;
+  const filters = runListFilters(view);
   const current = useQuery(project(id));
-  const page = useQuery(projectRuns(id, { limit: RUNS_PAGE_SIZE, offset, status }));
+  const page = useQuery(
+    projectRuns(id, { limit: RUNS_PAGE_SIZE, offset, ...runListQuery(filters) }),
+  );
   const live = useLiveProjectRuns(id);
-  const filter: Record<string, string> = status ? { status } : {};
+  const show = (next: RunListView) =>
+    void navigate({ to: '/projects/$projectId', params: { projectId: id }, search: next });
+  // What the pager's and the past-the-end links keep of the URL: the filters, as text.
+  const kept = Object.fromEntries(
+    Object.entries(filters).filter((entry): entry is [string, string] => entry[1] !== undefined),
+  );
+  const filtered = Object.keys(kept).length > 0;
 
   let body = listState(page, offset, {
     what: 'test runs',
     missing: 'There is no such project.',
     empty: (
       <p>
-        {status
-          ? `No ${RUN_STATUS_NAMES[status].toLowerCase()} runs in this project.`
+        {filtered
+          ? view.status && Object.keys(kept).length === 1
+            ? `No ${RUN_STATUS_NAMES[view.status].toLowerCase()} runs in this project.`
+            : 'No runs of this project match these filters.'
           : 'This project has no test runs yet.'}
       </p>
     ),
     pastLast: (
-      <PastLast to="/projects/$projectId" params={{ projectId: id }} search={filter}>
+      <PastLast to="/projects/$projectId" params={{ projectId: id }} search={kept}>
         This page is past the last run.
       </PastLast>
     ),
@@ -47,12 +57,17 @@ export function ProjectRunsPage({
   if (body === null && page.isSuccess) {
     body = (
       <>
-        <RunsTable runs={page.data.data} caption="Test runs, newest first" />
+        <RunListTable
+          projectId={id}
+          runs={page.data.data}
+          view={filters}
+          caption="Test runs, newest first"
+        />
         <Pager
           pagination={page.data.pagination}
           to="/projects/$projectId"
           params={{ projectId: id }}
-          search={filter}
+          search={kept}
         />
       </>
     );
@@ -68,17 +83,16 @@ export function ProjectRunsPage({
         actions={
           <StatusFilter
             label="Status"
-            value={status}
+            value={view.status}
             names={RUN_STATUS_NAMES}
-            onChange={(next) =>
-              void navigate({
-                to: '/projects/$projectId',
-                params: { projectId: id },
-                search: next ? { status: next } : {},
-              })
-            }
+            onChange={(status) => show({ ...filters, status })}
           />
         }
+      />
+      <RunListFilters
+        key={JSON.stringify(filters)}
+        view={filters}
+        onApply={(chosen) => show({ status: filters.status, ...chosen })}
       />
       {current.isSuccess ? (
         <LiveStatus stream={live} live="Live: runs and their counts update as results arrive" />
