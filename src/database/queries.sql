@@ -894,6 +894,62 @@ COPY test_case (id, organization_id, project_id, title, automation_id, section) 
 COPY test_result (id, organization_id, test_run_id, test_case_id, configuration, status, duration_ms, message, defects, retries, flaky, executed_at, failure_type, stack_trace, signature, attempts)
   FROM STDIN;
 
+-- results.exportPage
+SELECT c.test_case_id, c.configuration, tc.automation_id, tc.title,
+        r.id AS result_id, r.status, r.duration_ms, r.retries, r.flaky, r.failure_type,
+        r.message, r.defects, r.executed_at, r.created_at
+   FROM test_run_case c
+   JOIN test_result r ON r.id = c.result_id AND r.organization_id = $2
+   JOIN test_case tc ON tc.id = c.test_case_id AND tc.organization_id = $2
+  WHERE c.test_run_id = $1
+    AND ($3::uuid IS NULL OR (c.test_case_id, c.configuration) > ($3::uuid, $4::varchar))
+  ORDER BY c.test_case_id, c.configuration
+  LIMIT $5;
+
+-- results.failureSearch
+WITH recent AS MATERIALIZED (
+             SELECT run.id, run.name, run.created_at FROM test_run run
+              WHERE run.project_id = $1 AND run.organization_id = $2
+              ORDER BY run.created_at DESC, run.id DESC
+              LIMIT $4
+           ),
+           found AS MATERIALIZED (
+             SELECT recent.id AS test_run_id, recent.name AS run_name,
+                    recent.created_at AS run_created_at, r.id AS result_id, r.test_case_id,
+                    r.configuration, r.status, r.failure_type, left(r.message, $5) AS message,
+                    r.created_at
+               FROM recent
+               JOIN test_run_case c ON c.test_run_id = recent.id AND c.status <> 'passed'
+               JOIN test_result r ON r.id = c.result_id AND r.organization_id = $2
+              WHERE lower(translate(coalesce(r.message, '') || ' ' || coalesce(r.failure_type, ''), 'àÀáÁâÂãÃäÄåÅāĀăĂąĄçÇćĆĉĈċĊčČďĎđĐèÈéÉêÊëËēĒĕĔėĖęĘěĚĝĜğĞġĠģĢĥĤħĦìÌíÍîÎïÏĩĨīĪĭĬįĮıĵĴķĶĺĹļĻľĽŀĿłŁñÑńŃņŅňŇŉòÒóÓôÔõÕöÖøØōŌŏŎőŐŕŔŗŖřŘśŚŝŜşŞšŠţŢťŤŧŦùÙúÚûÛüÜũŨūŪŭŬůŮűŰųŲŵŴýÝÿŸŷŶźŹżŻžŽ', 'aAaAaAaAaAaAaAaAaAcCcCcCcCcCdDdDeEeEeEeEeEeEeEeEeEgGgGgGgGhHhHiIiIiIiIiIiIiIiIijJkKlLlLlLlLlLnNnNnNnNnoOoOoOoOoOoOoOoOoOrRrRrRsSsSsSsStTtTtTuUuUuUuUuUuUuUuUuUuUwWyYyYyYzZzZzZ'))
+                    LIKE lower(translate($3, 'àÀáÁâÂãÃäÄåÅāĀăĂąĄçÇćĆĉĈċĊčČďĎđĐèÈéÉêÊëËēĒĕĔėĖęĘěĚĝĜğĞġĠģĢĥĤħĦìÌíÍîÎïÏĩĨīĪĭĬįĮıĵĴķĶĺĹļĻľĽŀĿłŁñÑńŃņŅňŇŉòÒóÓôÔõÕöÖøØōŌŏŎőŐŕŔŗŖřŘśŚŝŜşŞšŠţŢťŤŧŦùÙúÚûÛüÜũŨūŪŭŬůŮűŰųŲŵŴýÝÿŸŷŶźŹżŻžŽ', 'aAaAaAaAaAaAaAaAaAcCcCcCcCcCdDdDeEeEeEeEeEeEeEeEeEgGgGgGgGhHhHiIiIiIiIiIiIiIiIijJkKlLlLlLlLlLnNnNnNnNnoOoOoOoOoOoOoOoOoOrRrRrRsSsSsSsStTtTtTuUuUuUuUuUuUuUuUuUuUwWyYyYyYzZzZzZ')) ESCAPE '\'
+           )
+  SELECT found.*, tc.title, tc.automation_id,
+                coalesce((SELECT count(*) FROM found), 0)::int AS pagination_total
+           FROM found JOIN test_case tc ON tc.id = found.test_case_id
+          ORDER BY found.run_created_at DESC, found.test_run_id, tc.title, found.configuration
+          LIMIT $6 OFFSET $7;
+
+-- results.failureSearch.total
+WITH recent AS MATERIALIZED (
+             SELECT run.id, run.name, run.created_at FROM test_run run
+              WHERE run.project_id = $1 AND run.organization_id = $2
+              ORDER BY run.created_at DESC, run.id DESC
+              LIMIT $4
+           ),
+           found AS MATERIALIZED (
+             SELECT recent.id AS test_run_id, recent.name AS run_name,
+                    recent.created_at AS run_created_at, r.id AS result_id, r.test_case_id,
+                    r.configuration, r.status, r.failure_type, left(r.message, $5) AS message,
+                    r.created_at
+               FROM recent
+               JOIN test_run_case c ON c.test_run_id = recent.id AND c.status <> 'passed'
+               JOIN test_result r ON r.id = c.result_id AND r.organization_id = $2
+              WHERE lower(translate(coalesce(r.message, '') || ' ' || coalesce(r.failure_type, ''), 'àÀáÁâÂãÃäÄåÅāĀăĂąĄçÇćĆĉĈċĊčČďĎđĐèÈéÉêÊëËēĒĕĔėĖęĘěĚĝĜğĞġĠģĢĥĤħĦìÌíÍîÎïÏĩĨīĪĭĬįĮıĵĴķĶĺĹļĻľĽŀĿłŁñÑńŃņŅňŇŉòÒóÓôÔõÕöÖøØōŌŏŎőŐŕŔŗŖřŘśŚŝŜşŞšŠţŢťŤŧŦùÙúÚûÛüÜũŨūŪŭŬůŮűŰųŲŵŴýÝÿŸŷŶźŹżŻžŽ', 'aAaAaAaAaAaAaAaAaAcCcCcCcCcCdDdDeEeEeEeEeEeEeEeEeEgGgGgGgGhHhHiIiIiIiIiIiIiIiIijJkKlLlLlLlLlLnNnNnNnNnoOoOoOoOoOoOoOoOoOrRrRrRsSsSsSsStTtTtTuUuUuUuUuUuUuUuUuUuUwWyYyYyYzZzZzZ'))
+                    LIKE lower(translate($3, 'àÀáÁâÂãÃäÄåÅāĀăĂąĄçÇćĆĉĈċĊčČďĎđĐèÈéÉêÊëËēĒĕĔėĖęĘěĚĝĜğĞġĠģĢĥĤħĦìÌíÍîÎïÏĩĨīĪĭĬįĮıĵĴķĶĺĹļĻľĽŀĿłŁñÑńŃņŅňŇŉòÒóÓôÔõÕöÖøØōŌŏŎőŐŕŔŗŖřŘśŚŝŜşŞšŠţŢťŤŧŦùÙúÚûÛüÜũŨūŪŭŬůŮűŰųŲŵŴýÝÿŸŷŶźŹżŻžŽ', 'aAaAaAaAaAaAaAaAaAcCcCcCcCcCdDdDeEeEeEeEeEeEeEeEeEgGgGgGgGhHhHiIiIiIiIiIiIiIiIijJkKlLlLlLlLlLnNnNnNnNnoOoOoOoOoOoOoOoOoOrRrRrRsSsSsSsStTtTtTuUuUuUuUuUuUuUuUuUuUwWyYyYyYzZzZzZ')) ESCAPE '\'
+           )
+  SELECT coalesce((SELECT count(*) FROM found), 0)::int AS total;
+
 -- results.find
 SELECT result."id" AS "id", result."created_at" AS "createdAt", result."organization_id" AS "organizationId", result."test_run_id" AS "testRunId", result."test_case_id" AS "testCaseId", result."status" AS "status", result."duration_ms" AS "durationMs", result."message" AS "message", result."defects" AS "defects", result."failure_type" AS "failureType", result."stack_trace" AS "stackTrace", result."signature" AS "signature", result."retries" AS "retries", result."flaky" AS "flaky", result."executed_at" AS "executedAt", result."configuration" AS "configuration", result."attempts" AS "attempts", result."seq" AS "seq" FROM test_result result
   WHERE result.id = $1 AND ($2::uuid IS NULL OR result.organization_id = $2);
@@ -1291,6 +1347,20 @@ SELECT coalesce((SELECT count(*) FROM test_case tc
 SELECT id, title, automation_id AS "automationId" FROM test_case
   WHERE project_id = $1 AND id = ANY($2::uuid[]);
 
+-- testCases.searchOrganization
+SELECT tc.id, tc.project_id, p.key AS project_key, p.name AS project_name, tc.title,
+    tc.automation_id, tc.updated_at,
+        coalesce((SELECT count(*) FROM project p JOIN test_case tc ON tc.project_id = p.id AND tc.organization_id = p.organization_id
+  WHERE p.organization_id = $1 AND (tc.title ILIKE $2 ESCAPE '\' OR tc.automation_id ILIKE $2 ESCAPE '\')), 0)::int AS pagination_total
+   FROM project p JOIN test_case tc ON tc.project_id = p.id AND tc.organization_id = p.organization_id
+  WHERE p.organization_id = $1 AND (tc.title ILIKE $2 ESCAPE '\' OR tc.automation_id ILIKE $2 ESCAPE '\')
+  ORDER BY lower(tc.title), tc.title, p.key, tc.id
+  LIMIT $3 OFFSET $4;
+
+-- testCases.searchOrganization.total
+SELECT coalesce((SELECT count(*) FROM project p JOIN test_case tc ON tc.project_id = p.id AND tc.organization_id = p.organization_id
+  WHERE p.organization_id = $1 AND (tc.title ILIKE $2 ESCAPE '\' OR tc.automation_id ILIKE $2 ESCAPE '\')), 0)::int AS total;
+
 -- testRuns.complete
 UPDATE test_run SET status = 'completed', completed_at = $3, updated_at = now()
   WHERE id = $1 AND organization_id = $2;
@@ -1333,6 +1403,40 @@ SELECT coalesce((SELECT count(*) FROM test_run
     AND ($5::uuid IS NULL OR release_id = $5)
     AND ($6::timestamptz IS NULL OR created_at > $6)
     AND ($7::timestamptz IS NULL OR created_at < $7)), 0)::int AS total;
+
+-- testRuns.listWithContext
+SELECT run."id" AS "id", run."organization_id" AS "organizationId", run."project_id" AS "projectId", run."build_id" AS "buildId", run."release_id" AS "releaseId", run."name" AS "name", run."position" AS "position", run."status" AS "status", run."source" AS "source", run."total" AS "total", run."passed" AS "passed", run."failed" AS "failed", run."blocked" AS "blocked", run."skipped" AS "skipped", run."retest" AS "retest", run."untested" AS "untested", run."flaky" AS "flaky", run."submitted_at" AS "submittedAt", run."completed_at" AS "completedAt", run."gate_passed" AS "gatePassed", run."gate_evaluated_at" AS "gateEvaluatedAt", run."created_at" AS "createdAt", run."updated_at" AS "updatedAt",
+    build.name AS "buildName", build.build_number AS "buildNumber",
+    build.branch AS "buildBranch", build.commit_sha AS "buildCommitSha",
+    ARRAY(SELECT DISTINCT c.configuration FROM test_run_case c
+           WHERE c.test_run_id = run.id AND c.configuration <> ''
+           ORDER BY c.configuration) AS configurations,
+        coalesce((SELECT count(*) FROM test_run run
+    LEFT JOIN build ON build.id = run.build_id AND build.organization_id = run.organization_id WHERE run.organization_id = $1 AND run.project_id = $2
+    AND ($3::test_run_status IS NULL OR run.status = $3)
+    AND ($4::text IS NULL OR run.name = $4)
+    AND ($5::text IS NULL OR build.branch = $5)
+    AND ($6::timestamptz IS NULL OR run.created_at > $6)
+    AND ($7::timestamptz IS NULL OR run.created_at < $7)), 0)::int AS pagination_total
+   FROM test_run run
+    LEFT JOIN build ON build.id = run.build_id AND build.organization_id = run.organization_id
+  WHERE run.organization_id = $1 AND run.project_id = $2
+    AND ($3::test_run_status IS NULL OR run.status = $3)
+    AND ($4::text IS NULL OR run.name = $4)
+    AND ($5::text IS NULL OR build.branch = $5)
+    AND ($6::timestamptz IS NULL OR run.created_at > $6)
+    AND ($7::timestamptz IS NULL OR run.created_at < $7)
+  ORDER BY run.created_at DESC, run.id DESC
+  LIMIT $8 OFFSET $9;
+
+-- testRuns.listWithContext.total
+SELECT coalesce((SELECT count(*) FROM test_run run
+  LEFT JOIN build ON build.id = run.build_id AND build.organization_id = run.organization_id WHERE run.organization_id = $1 AND run.project_id = $2
+  AND ($3::test_run_status IS NULL OR run.status = $3)
+  AND ($4::text IS NULL OR run.name = $4)
+  AND ($5::text IS NULL OR build.branch = $5)
+  AND ($6::timestamptz IS NULL OR run.created_at > $6)
+  AND ($7::timestamptz IS NULL OR run.created_at < $7)), 0)::int AS total;
 
 -- testRuns.lockExclusive
 SELECT "id" AS "id", "organization_id" AS "organizationId", "project_id" AS "projectId", "build_id" AS "buildId", "release_id" AS "releaseId", "name" AS "name", "position" AS "position", "status" AS "status", "source" AS "source", "total" AS "total", "passed" AS "passed", "failed" AS "failed", "blocked" AS "blocked", "skipped" AS "skipped", "retest" AS "retest", "untested" AS "untested", "flaky" AS "flaky", "submitted_at" AS "submittedAt", "completed_at" AS "completedAt", "gate_passed" AS "gatePassed", "gate_evaluated_at" AS "gateEvaluatedAt", "created_at" AS "createdAt", "updated_at" AS "updatedAt" FROM test_run WHERE id = $1 AND organization_id = $2 FOR UPDATE;

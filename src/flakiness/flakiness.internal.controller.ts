@@ -1,5 +1,6 @@
-import { Body, Put, Query } from '@nestjs/common';
+import { Body, Get, Put, Query, Res } from '@nestjs/common';
 import { ApiOkResponse } from '@nestjs/swagger';
+import type { Response } from 'express';
 import { RouteCaller } from '../routes/access.decorators.js';
 import {
   DeleteRoute,
@@ -8,10 +9,12 @@ import {
   ReadRoute,
 } from '../routes/route.decorators.js';
 import type { Caller } from '../common/caller.js';
+import { sendCsv } from '../common/http/csv-download.js';
 import { PathId } from '../common/ids.js';
 import { ApiErrors } from '../common/openapi.decorators.js';
 import { type Page, PaginationQuery } from '../common/pagination/pagination.js';
-import { FlakyTestResponse, FlakyTestsQuery } from './dto/flaky-test.dto.js';
+import { FlakyTestResponse, FlakyTestsFilterQuery, FlakyTestsQuery } from './dto/flaky-test.dto.js';
+import { FlakyTestsExportService } from './flaky-tests-export.service.js';
 import { InternalTestCaseResponse } from './dto/internal-test-case.dto.js';
 import {
   InternalQuarantineEntryResponse,
@@ -27,6 +30,7 @@ export class FlakinessInternalController {
   constructor(
     private readonly flakyTests: FlakyTestsService,
     private readonly quarantine: QuarantineService,
+    private readonly flakyTestsExport: FlakyTestsExportService,
   ) {}
 
   @ReadRoute('testcases/:id', InternalTestCaseResponse, { errors: [404] })
@@ -49,6 +53,23 @@ export class FlakinessInternalController {
     @Query() query: FlakyTestsQuery,
   ): Promise<Page<FlakyTestResponse>> {
     return this.flakyTests.list(caller, id, query);
+  }
+
+  /** The flaky tests page's "Export CSV": the whole list, in its order (issue 31). */
+  @Get('projects/:id/flaky-tests/export')
+  @ApiOkResponse({
+    description:
+      'Every flaky test the list shows with the same window and filters, highest flip rate first, as CSV (RFC 4180, UTF-8 with a byte-order mark, a header line; text cells starting with =, +, -, @ prefixed with an apostrophe), streamed a page at a time',
+    content: { 'text/csv': { schema: { type: 'string' } } },
+  })
+  @ApiErrors(400, 404)
+  async exportFlakyTests(
+    @RouteCaller() caller: Caller,
+    @PathId('project') id: string,
+    @Query() query: FlakyTestsFilterQuery,
+    @Res() response: Response,
+  ): Promise<void> {
+    await sendCsv(response, await this.flakyTestsExport.export(caller, id, query));
   }
 
   @ListRoute(

@@ -2,6 +2,7 @@ import { Module } from '@nestjs/common';
 import { ProjectsModule } from '../projects/projects.module.js';
 import { FlakinessController } from './flakiness.controller.js';
 import { FlakinessInternalController } from './flakiness.internal.controller.js';
+import { FlakyTestsExportService } from './flaky-tests-export.service.js';
 import { FlakyTestsRepository } from './flaky-tests.repository.js';
 import { FlakyTestsService } from './flaky-tests.service.js';
 import { QuarantineRepository } from './quarantine.repository.js';
@@ -11,7 +12,13 @@ import { QuarantineService } from './quarantine.service.js';
 @Module({
   imports: [ProjectsModule],
   controllers: [FlakinessController, FlakinessInternalController],
-  providers: [FlakyTestsRepository, FlakyTestsService, QuarantineRepository, QuarantineService],
+  providers: [
+    FlakyTestsRepository,
+    FlakyTestsService,
+    FlakyTestsExportService,
+    QuarantineRepository,
+    QuarantineService,
+  ],
   exports: [QuarantineService, FlakyTestsService],
 })
 export class FlakinessModule {}

@@ -98,7 +98,13 @@ export const INTERNAL_SUMMARIES: Record<string, string> = {
   'GET /internal/v1/testcases/{id}': 'Get a test case, with its quarantine',
   'GET /internal/v1/testcases/{id}/results': 'A test case’s results across runs (its history)',
   'GET /internal/v1/projects/{id}/flaky-tests': 'List a project’s flaky tests',
+  'GET /internal/v1/projects/{id}/flaky-tests/export': 'Export a project’s flaky tests as CSV',
   'GET /internal/v1/projects/{id}/quarantine': 'List a project’s quarantined test cases',
+  'GET /internal/v1/testruns/{id}/results/export': 'Export a test run’s results as CSV',
+  'GET /internal/v1/projects/{id}/failures/search':
+    'Search a project’s recent results by error text',
+  'GET /internal/v1/organizations/{id}/testcases/search':
+    'Search an organization’s test cases across its projects',
   'PUT /internal/v1/projects/{id}/quarantine/{testCaseId}': 'Quarantine a test case',
   'DELETE /internal/v1/projects/{id}/quarantine/{testCaseId}': 'Take a test case out of quarantine',
   'GET /internal/v1/session/options':

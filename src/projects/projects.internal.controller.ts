@@ -10,6 +10,8 @@ import {
 import type { Caller } from '../common/caller.js';
 import { PathId } from '../common/ids.js';
 import { PaginationQuery, type Page } from '../common/pagination/pagination.js';
+import { CaseSearchService } from './case-search.service.js';
+import { CaseSearchQuery, FoundTestCaseResponse } from './dto/case-search.dto.js';
 import { SetDefectUrlTemplateDto } from './dto/defect-url-template.dto.js';
 import { CreateProjectDto, InternalProjectResponse, ProjectResponse } from './dto/project.dto.js';
 import { CreateTestCaseDto, InternalTestCaseQuery, TestCaseResponse } from './dto/test-case.dto.js';
@@ -17,7 +19,10 @@ import { ProjectsService } from './projects.service.js';
 
 @InternalController()
 export class ProjectsInternalController {
-  constructor(private readonly projects: ProjectsService) {}
+  constructor(
+    private readonly projects: ProjectsService,
+    private readonly caseSearch: CaseSearchService,
+  ) {}
 
   @CreateRoute('organizations/:id/projects', ProjectResponse, { errors: [400, 404, 409, 415, 422] })
   create(
@@ -80,5 +85,18 @@ export class ProjectsInternalController {
     @Query() query: InternalTestCaseQuery,
   ): Promise<Page<TestCaseResponse>> {
     return this.projects.listTestCases(caller, projectId, query, 'title_or_automation_id');
+  }
+
+  @ListRoute(
+    'organizations/:id/testcases/search',
+    FoundTestCaseResponse,
+    'The organization’s test cases, in every project, whose title or automation id contains `q` (case-insensitive); by title',
+    { errors: [400, 404] },
+  )
+  searchTestCases(
+    @PathId('organization') organizationId: string,
+    @Query() query: CaseSearchQuery,
+  ): Promise<Page<FoundTestCaseResponse>> {
+    return this.caseSearch.search(organizationId, query);
   }
 }

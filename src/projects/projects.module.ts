@@ -1,4 +1,6 @@
 import { Module } from '@nestjs/common';
+import { CaseSearchRepository } from './case-search.repository.js';
+import { CaseSearchService } from './case-search.service.js';
 import { ProjectLookupModule } from './project-lookup.module.js';
 import { ProjectsInternalController } from './projects.internal.controller.js';
 import { ProjectsController } from './projects.controller.js';
@@ -8,7 +10,7 @@ import { ProjectsService } from './projects.service.js';
 @Module({
   imports: [ProjectLookupModule],
   controllers: [ProjectsController, ProjectsInternalController],
-  providers: [ProjectsService, ProjectsRepository],
+  providers: [ProjectsService, ProjectsRepository, CaseSearchService, CaseSearchRepository],
   exports: [ProjectsService, ProjectLookupModule],
 })
 export class ProjectsModule {}

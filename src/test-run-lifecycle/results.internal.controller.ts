@@ -1,5 +1,6 @@
-import { Body, Query } from '@nestjs/common';
-import { ApiBody } from '@nestjs/swagger';
+import { Body, Get, Query, Res } from '@nestjs/common';
+import { ApiBody, ApiOkResponse } from '@nestjs/swagger';
+import type { Response } from 'express';
 import {
   CreateRoute,
   InternalController,
@@ -8,7 +9,9 @@ import {
 } from '../routes/route.decorators.js';
 import { RouteCaller } from '../routes/access.decorators.js';
 import type { Caller } from '../common/caller.js';
+import { sendCsv } from '../common/http/csv-download.js';
 import { PathId } from '../common/ids.js';
+import { ApiErrors } from '../common/openapi.decorators.js';
 import type { Page } from '../common/pagination/pagination.js';
 import {
   InternalResultQuery,
@@ -19,6 +22,7 @@ import {
 } from '../results/dto/result.dto.js';
 import { parseSubmitResults } from '../results/result-commands.js';
 import { ResultsPerCallAtMost } from '../results/result-items.js';
+import { ResultsExportService } from '../results/results-export.service.js';
 import { ResultsService } from '../results/results.service.js';
 import { SubmitResults } from './submit-results.usecase.js';
 
@@ -27,7 +31,24 @@ export class ResultsInternalController {
   constructor(
     private readonly results: ResultsService,
     private readonly submitResults: SubmitResults,
+    private readonly resultsExport: ResultsExportService,
   ) {}
+
+  /** The console's "Export CSV": every current result of the run, streamed (issue 31). */
+  @Get('testruns/:id/results/export')
+  @ApiOkResponse({
+    description:
+      'The run’s current results as CSV (RFC 4180, UTF-8 with a byte-order mark, a header line; text cells starting with =, +, -, @ prefixed with an apostrophe), one line per slot in its case’s order, streamed a page at a time',
+    content: { 'text/csv': { schema: { type: 'string' } } },
+  })
+  @ApiErrors(404)
+  async exportCsv(
+    @RouteCaller() caller: Caller,
+    @PathId('test_run') id: string,
+    @Res() response: Response,
+  ): Promise<void> {
+    await sendCsv(response, await this.resultsExport.runResults(caller, id));
+  }
 
   @ListRoute(
     'testruns/:id/results',

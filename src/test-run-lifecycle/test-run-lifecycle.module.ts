@@ -4,6 +4,7 @@ import { CaseOutcomesModule } from '../flakiness/case-outcomes.module.js';
 import { RunVerdictsModule } from '../insights/run-verdicts/run-verdicts.module.js';
 import { ProjectLookupModule } from '../projects/project-lookup.module.js';
 import { ResultWriterModule } from '../results/result-writer.module.js';
+import { FailureSearchInternalController } from '../results/failure-search.internal.controller.js';
 import { ResultDetailInternalController } from '../results/result-detail.internal.controller.js';
 import { ResultsModule } from '../results/results.module.js';
 import { TestRunLiveInternalController } from '../testruns/live/test-run-live.internal.controller.js';
@@ -44,6 +45,7 @@ import { WriteRunResults } from './write-run-results.js';
     ResultsController,
     ResultsInternalController,
     ResultDetailInternalController,
+    FailureSearchInternalController,
   ],
   providers: [
     OpenTestRun,

@@ -111,6 +111,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/internal/v1/organizations/{id}/testcases/search": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Search an organization’s test cases across its projects */
+        get: operations["ProjectsInternalController_searchTestCases"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/internal/v1/projects/{id}/releases": {
         parameters: {
             query?: never;
@@ -285,6 +302,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/internal/v1/testruns/{id}/results/export": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Export a test run’s results as CSV */
+        get: operations["ResultsInternalController_exportCsv"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/internal/v1/testruns/{id}/results": {
         parameters: {
             query?: never;
@@ -329,6 +363,23 @@ export interface paths {
         };
         /** Get a result, with its run, build and defect links */
         get: operations["ResultDetailInternalController_get"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/internal/v1/projects/{id}/failures/search": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Search a project’s recent results by error text */
+        get: operations["FailureSearchInternalController_search"];
         put?: never;
         post?: never;
         delete?: never;
@@ -448,6 +499,23 @@ export interface paths {
         };
         /** List a project’s flaky tests */
         get: operations["FlakinessInternalController_listFlakyTests"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/internal/v1/projects/{id}/flaky-tests/export": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Export a project’s flaky tests as CSV */
+        get: operations["FlakinessInternalController_exportFlakyTests"];
         put?: never;
         post?: never;
         delete?: never;
@@ -898,6 +966,22 @@ export interface components {
              * @enum {string}
              */
             priority?: "low" | "medium" | "high" | "critical";
+        };
+        FoundTestCaseResponse: {
+            /** Format: uuid */
+            id: string;
+            /** Format: uuid */
+            project_id: string;
+            /** @example WEB */
+            project_key: string;
+            /** @example Web shop */
+            project_name: string;
+            /** @example Pays with a saved card */
+            title: string;
+            /** @example checkout.Payment.savedCard */
+            automation_id: string | null;
+            /** Format: date-time */
+            updated_at: string;
         };
         ReleaseRunCounts: {
             total: number;
@@ -1616,6 +1700,41 @@ export interface components {
             build: components["schemas"]["ResultBuildDto"] | null;
             /** @description The result’s `defects`, in order */
             defect_links: components["schemas"]["DefectLinkDto"][];
+        };
+        FoundFailureResponse: {
+            /** Format: uuid */
+            result_id: string;
+            /** Format: uuid */
+            test_run_id: string;
+            /** @example Nightly e2e */
+            run_name: string;
+            /**
+             * Format: date-time
+             * @description When the run was created
+             */
+            run_created_at: string;
+            /** Format: uuid */
+            test_case_id: string;
+            /** @example Pays with a saved card */
+            title: string;
+            /** @example checkout.Payment.savedCard */
+            automation_id: string | null;
+            /** @example firefox */
+            configuration: string | null;
+            /** @enum {string} */
+            status: "passed" | "failed" | "blocked" | "skipped" | "retest" | "untested";
+            /** @example AssertionError */
+            failure_type: string | null;
+            /**
+             * @description The message, cut to its first 1,000 characters
+             * @example expected 200, got 402
+             */
+            message: string | null;
+            /**
+             * Format: date-time
+             * @description When the result was stored
+             */
+            created_at: string;
         };
         CaseHistoryItem: {
             /** Format: uuid */
@@ -3083,6 +3202,81 @@ export interface operations {
             };
         };
     };
+    ProjectsInternalController_searchTestCases: {
+        parameters: {
+            query: {
+                limit?: number;
+                offset?: number;
+                /** @description Text the title or automation id contains (case-insensitive) */
+                q: string;
+            };
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The organization’s test cases, in every project, whose title or automation id contains `q` (case-insensitive); by title */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["FoundTestCaseResponse"][];
+                        pagination: components["schemas"]["PaginationMeta"];
+                    };
+                };
+            };
+            /** @description Invalid request (`invalid_request`, `details.field` names the first offending field) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description Operator token wrong, or no live console session */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description A change made with the console session without its CSRF token (`csrf_token_invalid`) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description No such resource in your organization (`not_found`) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description Too many wrong operator tokens from this address (`Retry-After`) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+        };
+    };
     ReleasesInternalController_list: {
         parameters: {
             query?: {
@@ -4223,6 +4417,64 @@ export interface operations {
             };
         };
     };
+    ResultsInternalController_exportCsv: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The run’s current results as CSV (RFC 4180, UTF-8 with a byte-order mark, a header line; text cells starting with =, +, -, @ prefixed with an apostrophe), one line per slot in its case’s order, streamed a page at a time */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/csv": string;
+                };
+            };
+            /** @description Operator token wrong, or no live console session */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description A change made with the console session without its CSRF token (`csrf_token_invalid`) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description No such resource in your organization (`not_found`) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description Too many wrong operator tokens from this address (`Retry-After`) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+        };
+    };
     ResultsInternalController_list: {
         parameters: {
             query?: {
@@ -4489,6 +4741,83 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ResultDetailResponse"];
+                };
+            };
+            /** @description Operator token wrong, or no live console session */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description A change made with the console session without its CSRF token (`csrf_token_invalid`) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description No such resource in your organization (`not_found`) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description Too many wrong operator tokens from this address (`Retry-After`) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+        };
+    };
+    FailureSearchInternalController_search: {
+        parameters: {
+            query: {
+                limit?: number;
+                offset?: number;
+                /** @description Text the result’s message or failure type contains, case and accents aside ("naive" finds "naïve") */
+                q: string;
+                /** @description How many of the project’s latest runs to search (the cost’s bound) */
+                runs?: number;
+            };
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Current results of the project’s latest runs (`runs`) that did not pass and whose message or failure type contains `q`, case and accents aside; newest run first */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["FoundFailureResponse"][];
+                        pagination: components["schemas"]["PaginationMeta"];
+                    };
+                };
+            };
+            /** @description Invalid request (`invalid_request`, `details.field` names the first offending field) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
                 };
             };
             /** @description Operator token wrong, or no live console session */
@@ -4957,6 +5286,82 @@ export interface operations {
                         data: components["schemas"]["FlakyTestResponse"][];
                         pagination: components["schemas"]["PaginationMeta"];
                     };
+                };
+            };
+            /** @description Invalid request (`invalid_request`, `details.field` names the first offending field) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description Operator token wrong, or no live console session */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description A change made with the console session without its CSRF token (`csrf_token_invalid`) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description No such resource in your organization (`not_found`) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description Too many wrong operator tokens from this address (`Retry-After`) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+        };
+    };
+    FlakinessInternalController_exportFlakyTests: {
+        parameters: {
+            query?: {
+                /** @description How many of each case’s latest passed or failed results to look at */
+                window?: number;
+                /** @description Cases with fewer results in their window are not listed */
+                min_executions?: number;
+                /** @description Only runs whose build is on this branch */
+                branch?: string;
+                /** @description Only results in this configuration (compared after trimming); empty: only those without one */
+                configuration?: string;
+            };
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Every flaky test the list shows with the same window and filters, highest flip rate first, as CSV (RFC 4180, UTF-8 with a byte-order mark, a header line; text cells starting with =, +, -, @ prefixed with an apostrophe), streamed a page at a time */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/csv": string;
                 };
             };
             /** @description Invalid request (`invalid_request`, `details.field` names the first offending field) */

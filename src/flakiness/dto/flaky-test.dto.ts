@@ -1,4 +1,4 @@
-import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { ApiProperty, ApiPropertyOptional, IntersectionType } from '@nestjs/swagger';
 import { IsOptional, IsString, Length } from 'class-validator';
 import { IntegerQueryParam, PaginationQuery } from '../../common/pagination/pagination.js';
 import { TestCaseRef } from './test-case-ref.dto.js';
@@ -8,7 +8,8 @@ import { ApiNullable } from '../../common/openapi.decorators.js';
 /** Bounds shared by both counts of results per case (a flip rate needs two at the least). */
 const RESULTS_PER_CASE = { minimum: 2, maximum: 200 };
 
-export class FlakyTestsQuery extends PaginationQuery {
+/** The flaky list's window and filters: what its page and its CSV export share. */
+export class FlakyTestsFilterQuery {
   @IntegerQueryParam({
     ...RESULTS_PER_CASE,
     default: 30,
@@ -36,6 +37,9 @@ export class FlakyTestsQuery extends PaginationQuery {
   @ConfigurationFilter()
   configuration?: string;
 }
+
+/** A page of the flaky list. */
+export class FlakyTestsQuery extends IntersectionType(PaginationQuery, FlakyTestsFilterQuery) {}
 
 export class FlakyTestResponse extends TestCaseRef {
   @ApiNullable(String, {
