@@ -8,6 +8,7 @@ import { projectRoutes } from './projects/routes';
 import { releaseRoutes } from './releases/routes';
 import { resultRoutes } from './results/routes';
 import { runRoutes } from './runs/routes';
+import { searchRoutes } from './search/routes';
 import { sessionRoutes } from './session/routes';
 import { CONSOLE_BASE } from './shared/console-base';
 import { webhookRoutes } from './webhooks/routes';
@@ -25,6 +26,7 @@ const routeTree = rootRoute.addChildren([
     ...releaseRoutes,
     ...webhookRoutes,
     ...caseRoutes,
+    ...searchRoutes,
   ]),
 ]);
 

@@ -3,6 +3,7 @@ import { Link } from '@tanstack/react-router';
 import { useState } from 'react';
 import { flakyTests, type FlakyTest } from '../api/cases';
 import { project } from '../../projects/api/projects';
+import { ExportCsvLink } from '../../shared/components/export-csv-link';
 import { Pager } from '../../shared/components/pager';
 import { QuarantineDialog, UnquarantineDialog } from '../components/quarantine-dialogs';
 import { ResultStatusBadge } from '../../runs/components/run-counts';
@@ -124,6 +125,12 @@ export function ProjectFlakyPage({ id, offset }: { id: string; offset: number })
         project={current.data}
         title="Flaky tests"
         back={<BackToRuns projectId={id} />}
+        actions={
+          <ExportCsvLink
+            href={`/internal/v1/projects/${encodeURIComponent(id)}/flaky-tests/export`}
+            what="every flaky test of the project"
+          />
+        }
       />
       <p className="muted">
         Test cases whose latest results flip between passed and failed, or pass only on retry.

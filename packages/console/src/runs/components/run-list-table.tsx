@@ -69,23 +69,21 @@ export function RunListTable({
               <Link to="/runs/$runId" params={{ runId: run.id }}>
                 {run.name}
               </Link>
-              {view.name === run.name ? null : (
-                <>
-                  {' '}
+              <span className="run-context">
+                {run.configurations.length > 0 ? (
+                  <span className="configurations">{run.configurations.join(', ')}</span>
+                ) : null}
+                {view.name === run.name ? null : (
                   <Link
                     className="same-name"
                     to="/projects/$projectId"
                     params={{ projectId }}
                     search={{ ...view, offset: undefined, name: run.name }}
-                    aria-label={`Only runs named ${run.name}`}
                   >
-                    only these
+                    only these<span className="visually-hidden"> (runs named {run.name})</span>
                   </Link>
-                </>
-              )}
-              {run.configurations.length > 0 ? (
-                <span className="configurations">{run.configurations.join(', ')}</span>
-              ) : null}
+                )}
+              </span>
             </th>
             <td>
               <BuildLine build={run.build} />

@@ -1,4 +1,5 @@
 import { useQuery } from '@tanstack/react-query';
+import { ExportCsvLink } from '../../shared/components/export-csv-link';
 import { Link } from '@tanstack/react-router';
 import { useState } from 'react';
 import { testRun, useLiveRun } from '../api/runs';
@@ -53,6 +54,10 @@ export function RunPage({ id, view }: { id: string; view: RunView }) {
           <RunStatus status={data.status} />
         </div>
         <div className="run-actions">
+          <ExportCsvLink
+            href={`/internal/v1/testruns/${encodeURIComponent(id)}/results/export`}
+            what="this run’s results"
+          />
           {completed ? (
             <button type="button" className="secondary" onClick={() => setMoving('reopen')}>
               Reopen run

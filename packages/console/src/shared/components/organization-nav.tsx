@@ -3,6 +3,7 @@ import { Tabs } from './tabs';
 const ORGANIZATION_TABS = [
   { to: '/organizations/$organizationId', label: 'Settings' },
   { to: '/organizations/$organizationId/projects', label: 'Projects' },
+  { to: '/organizations/$organizationId/search', label: 'Test search' },
   { to: '/organizations/$organizationId/api-keys', label: 'API keys' },
   { to: '/organizations/$organizationId/build-queue', label: 'Build queue' },
   { to: '/organizations/$organizationId/webhooks', label: 'Webhooks' },

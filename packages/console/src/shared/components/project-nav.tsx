@@ -5,6 +5,7 @@ const PROJECT_TABS = [
   { to: '/projects/$projectId/releases', label: 'Releases' },
   { to: '/projects/$projectId/cases', label: 'Test cases' },
   { to: '/projects/$projectId/flaky-tests', label: 'Flaky tests' },
+  { to: '/projects/$projectId/failures', label: 'Failure search' },
   { to: '/projects/$projectId/quarantine', label: 'Quarantine' },
   { to: '/projects/$projectId/settings', label: 'Settings' },
 ];

@@ -1,0 +1,124 @@
+import { useQuery } from '@tanstack/react-query';
+import { Link, useNavigate } from '@tanstack/react-router';
+import { project } from '../../projects/api/projects';
+import { ResultStatusBadge } from '../../runs/components/run-counts';
+import { BackToRuns, ProjectPageHead } from '../../shared/components/page-head';
+import { Pager } from '../../shared/components/pager';
+import { listState, PastLast } from '../../shared/components/states';
+import { utcMinute } from '../../shared/formats';
+import { failureSearch } from '../api/search';
+import { SearchForm } from '../components/search-form';
+
+const PAGE_SIZE = 25;
+/** How many of the project's latest runs are searched (the service's default). */
+const SEARCHED_RUNS = 30;
+
+/**
+ * "What failed with this error lately?": the current results of the project's latest runs
+ * whose message or failure type contains the search, case and accents aside, newest run
+ * first, each linked to its result and its run.
+ */
+export function FailureSearchPage({ id, q, offset }: { id: string; q?: string; offset: number }) {
+  const navigate = useNavigate();
+  const current = useQuery(project(id));
+  const page = useQuery({
+    ...failureSearch(id, { limit: PAGE_SIZE, offset, q: q ?? '' }),
+    enabled: q !== undefined,
+  });
+  const search: Record<string, string> = q ? { q } : {};
+
+  let body = null;
+  if (q !== undefined) {
+    body = listState(page, offset, {
+      what: 'the results found',
+      missing: 'There is no such project.',
+      empty: (
+        <p>{`No result of the latest ${SEARCHED_RUNS} runs has an error containing “${q}”.`}</p>
+      ),
+      pastLast: (
+        <PastLast to="/projects/$projectId/failures" params={{ projectId: id }} search={search}>
+          This page is past the last result found.
+        </PastLast>
+      ),
+    });
+    if (body === null && page.isSuccess) {
+      body = (
+        <>
+          <table className="found-failures">
+            <caption className="visually-hidden">{`Results whose error contains “${q}”, newest run first`}</caption>
+            <thead>
+              <tr>
+                <th scope="col">Test case</th>
+                <th scope="col">Status</th>
+                <th scope="col">Error</th>
+                <th scope="col">Run</th>
+              </tr>
+            </thead>
+            <tbody>
+              {page.data.data.map((found) => (
+                <tr key={found.result_id}>
+                  <th scope="row">
+                    <Link to="/results/$resultId" params={{ resultId: found.result_id }}>
+                      {found.title}
+                    </Link>
+                    {found.configuration === null ? null : (
+                      <span className="configurations">{found.configuration}</span>
+                    )}
+                  </th>
+                  <td>
+                    <ResultStatusBadge status={found.status} />
+                  </td>
+                  <td className="error-text">
+                    {found.failure_type === null ? null : <code>{found.failure_type}</code>}
+                    {found.message === null ? null : (
+                      <span className="message">{found.message}</span>
+                    )}
+                  </td>
+                  <td>
+                    <Link to="/runs/$runId" params={{ runId: found.test_run_id }}>
+                      {found.run_name}
+                    </Link>
+                    <span className="configurations">
+                      {utcMinute.format(new Date(found.run_created_at))} UTC
+                    </span>
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+          <Pager
+            pagination={page.data.pagination}
+            to="/projects/$projectId/failures"
+            params={{ projectId: id }}
+            search={search}
+          />
+        </>
+      );
+    }
+  }
+
+  return (
+    <>
+      <ProjectPageHead
+        projectId={id}
+        project={current.data}
+        title="Failure search"
+        back={<BackToRuns projectId={id} />}
+      />
+      <SearchForm
+        key={q ?? ''}
+        label="Error text"
+        hint={`Searches the messages and failure types of the results that did not pass in the latest ${SEARCHED_RUNS} runs; case and accents aside (“naive” finds “naïve”).`}
+        value={q}
+        onSearch={(next) =>
+          void navigate({
+            to: '/projects/$projectId/failures',
+            params: { projectId: id },
+            search: { q: next },
+          })
+        }
+      />
+      {body}
+    </>
+  );
+}
