@@ -33,8 +33,9 @@ function BuildLine({ build }: { build: RunListItem['build'] }) {
 }
 
 /**
- * A project's runs with their context, each linked to its page: name (a link to that name's
- * runs alone), build, status and kept verdict, pass rate, counts, configurations, duration and
+ * A project's runs with their context, each linked to its page: name (and "only this name", a
+ * link to that name's runs alone, whose text leaves the name out so the run's own link is the
+ * only one named by it), build, status and kept verdict, pass rate, counts, configurations, duration and
  * creation time. Named by its hidden caption.
  */
 export function RunListTable({
@@ -80,7 +81,7 @@ export function RunListTable({
                     params={{ projectId }}
                     search={{ ...view, offset: undefined, name: run.name }}
                   >
-                    only these<span className="visually-hidden"> (runs named {run.name})</span>
+                    only this name
                   </Link>
                 )}
               </span>
