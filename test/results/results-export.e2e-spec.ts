@@ -194,7 +194,13 @@ describe('GET /internal/v1/testruns/{id}/results/export', () => {
           resolve();
         }),
       );
-      await new Promise((resolve) => setTimeout(resolve, 1500));
+      // Until the reading has stood still for 2 s (a service that did not wait would go on to
+      // the last page).
+      for (let still = 0, seen = read, waited = 0; still < 4 && waited < 30_000; waited += 500) {
+        await new Promise((resolve) => setTimeout(resolve, 500));
+        still = read === seen ? still + 1 : 0;
+        seen = read;
+      }
       const readWhilePaused = read;
       expect(readWhilePaused).toBeGreaterThanOrEqual(1);
       expect(readWhilePaused).toBeLessThan(pageCount);
