@@ -1,3 +1,4 @@
+import { Logger } from '@nestjs/common';
 import type { Response } from 'express';
 import { type CsvValue, csvLine } from '../csv.js';
 
@@ -15,6 +16,8 @@ export interface CsvDownload {
  * "naÃ¯ve"; other readers skip it.
  */
 const BYTE_ORDER_MARK = '\uFEFF';
+
+const logger = new Logger('CsvDownload');
 
 /** What a filename keeps in the plain `filename=` parameter; the rest is in `filename*`. */
 const asciiName = (name: string) => name.replace(/[^\w.-]+/g, '_');
@@ -54,6 +57,8 @@ export async function sendCsv(response: Response, download: CsvDownload): Promis
     }
     if (!left) response.end();
   } catch (error) {
+    // The headers are sent: no envelope can follow. The cut connection tells the client.
+    logger.error(`CSV download ${download.filename} cut short: ${(error as Error).message}`);
     response.destroy(error as Error);
   } finally {
     response.off('close', leave);
