@@ -877,7 +877,11 @@ SELECT "id" AS "id", "organization_id" AS "organizationId", "project_id" AS "pro
   WHERE id = $1 AND ($2::uuid IS NULL OR organization_id = $2) FOR UPDATE;
 
 -- results.addRunCounts
-UPDATE test_run SET total = total + $2, passed = passed + $3, failed = failed + $4, blocked = blocked + $5, skipped = skipped + $6, retest = retest + $7, untested = untested + $8, flaky = flaky + $9, updated_at = now()
+UPDATE test_run SET total = total + $2, passed = passed + $3, failed = failed + $4, blocked = blocked + $5, skipped = skipped + $6, retest = retest + $7, untested = untested + $8, flaky = flaky + $9,
+        configurations = CASE WHEN $10::varchar[] <@ configurations THEN configurations
+          ELSE ARRAY(SELECT DISTINCT c FROM unnest(configurations || $10::varchar[]) c
+                      ORDER BY c) END,
+        updated_at = now()
   WHERE id = $1
   RETURNING pg_notify('run_changes', $1::text || ' ' || project_id::text);
 
@@ -1366,7 +1370,7 @@ UPDATE test_run SET status = 'completed', completed_at = $3, updated_at = now()
   WHERE id = $1 AND organization_id = $2;
 
 -- testRuns.find
-SELECT "id" AS "id", "organization_id" AS "organizationId", "project_id" AS "projectId", "build_id" AS "buildId", "release_id" AS "releaseId", "name" AS "name", "position" AS "position", "status" AS "status", "source" AS "source", "total" AS "total", "passed" AS "passed", "failed" AS "failed", "blocked" AS "blocked", "skipped" AS "skipped", "retest" AS "retest", "untested" AS "untested", "flaky" AS "flaky", "submitted_at" AS "submittedAt", "completed_at" AS "completedAt", "gate_passed" AS "gatePassed", "gate_evaluated_at" AS "gateEvaluatedAt", "created_at" AS "createdAt", "updated_at" AS "updatedAt" FROM test_run
+SELECT "id" AS "id", "organization_id" AS "organizationId", "project_id" AS "projectId", "build_id" AS "buildId", "release_id" AS "releaseId", "name" AS "name", "position" AS "position", "status" AS "status", "source" AS "source", "total" AS "total", "passed" AS "passed", "failed" AS "failed", "blocked" AS "blocked", "skipped" AS "skipped", "retest" AS "retest", "untested" AS "untested", "flaky" AS "flaky", "submitted_at" AS "submittedAt", "completed_at" AS "completedAt", "gate_passed" AS "gatePassed", "gate_evaluated_at" AS "gateEvaluatedAt", "configurations" AS "configurations", "created_at" AS "createdAt", "updated_at" AS "updatedAt" FROM test_run
   WHERE id = $1 AND ($2::uuid IS NULL OR organization_id = $2);
 
 -- testRuns.keepGate
@@ -1374,7 +1378,7 @@ UPDATE test_run SET gate_passed = $3, gate_evaluated_at = $4, updated_at = now()
   WHERE id = $1 AND organization_id = $2;
 
 -- testRuns.list
-SELECT "id" AS "id", "organization_id" AS "organizationId", "project_id" AS "projectId", "build_id" AS "buildId", "release_id" AS "releaseId", "name" AS "name", "position" AS "position", "status" AS "status", "source" AS "source", "total" AS "total", "passed" AS "passed", "failed" AS "failed", "blocked" AS "blocked", "skipped" AS "skipped", "retest" AS "retest", "untested" AS "untested", "flaky" AS "flaky", "submitted_at" AS "submittedAt", "completed_at" AS "completedAt", "gate_passed" AS "gatePassed", "gate_evaluated_at" AS "gateEvaluatedAt", "created_at" AS "createdAt", "updated_at" AS "updatedAt",
+SELECT "id" AS "id", "organization_id" AS "organizationId", "project_id" AS "projectId", "build_id" AS "buildId", "release_id" AS "releaseId", "name" AS "name", "position" AS "position", "status" AS "status", "source" AS "source", "total" AS "total", "passed" AS "passed", "failed" AS "failed", "blocked" AS "blocked", "skipped" AS "skipped", "retest" AS "retest", "untested" AS "untested", "flaky" AS "flaky", "submitted_at" AS "submittedAt", "completed_at" AS "completedAt", "gate_passed" AS "gatePassed", "gate_evaluated_at" AS "gateEvaluatedAt", "configurations" AS "configurations", "created_at" AS "createdAt", "updated_at" AS "updatedAt",
         coalesce((SELECT count(*) FROM test_run
   WHERE organization_id = $1
     AND ($2::test_run_status IS NULL OR status = $2)
@@ -1405,14 +1409,12 @@ SELECT coalesce((SELECT count(*) FROM test_run
     AND ($7::timestamptz IS NULL OR created_at < $7)), 0)::int AS total;
 
 -- testRuns.listWithContext
-SELECT run."id" AS "id", run."organization_id" AS "organizationId", run."project_id" AS "projectId", run."build_id" AS "buildId", run."release_id" AS "releaseId", run."name" AS "name", run."position" AS "position", run."status" AS "status", run."source" AS "source", run."total" AS "total", run."passed" AS "passed", run."failed" AS "failed", run."blocked" AS "blocked", run."skipped" AS "skipped", run."retest" AS "retest", run."untested" AS "untested", run."flaky" AS "flaky", run."submitted_at" AS "submittedAt", run."completed_at" AS "completedAt", run."gate_passed" AS "gatePassed", run."gate_evaluated_at" AS "gateEvaluatedAt", run."created_at" AS "createdAt", run."updated_at" AS "updatedAt",
+SELECT run."id" AS "id", run."organization_id" AS "organizationId", run."project_id" AS "projectId", run."build_id" AS "buildId", run."release_id" AS "releaseId", run."name" AS "name", run."position" AS "position", run."status" AS "status", run."source" AS "source", run."total" AS "total", run."passed" AS "passed", run."failed" AS "failed", run."blocked" AS "blocked", run."skipped" AS "skipped", run."retest" AS "retest", run."untested" AS "untested", run."flaky" AS "flaky", run."submitted_at" AS "submittedAt", run."completed_at" AS "completedAt", run."gate_passed" AS "gatePassed", run."gate_evaluated_at" AS "gateEvaluatedAt", run."configurations" AS "configurations", run."created_at" AS "createdAt", run."updated_at" AS "updatedAt",
     build.name AS "buildName", build.build_number AS "buildNumber",
     build.branch AS "buildBranch", build.commit_sha AS "buildCommitSha",
-    ARRAY(SELECT DISTINCT c.configuration FROM test_run_case c
-           WHERE c.test_run_id = run.id AND c.configuration <> ''
-           ORDER BY c.configuration) AS configurations,
         coalesce((SELECT count(*) FROM test_run run
-    LEFT JOIN build ON build.id = run.build_id AND build.organization_id = run.organization_id WHERE run.organization_id = $1 AND run.project_id = $2
+    LEFT JOIN build ON build.id = run.build_id AND build.organization_id = run.organization_id
+  WHERE run.organization_id = $1 AND run.project_id = $2
     AND ($3::test_run_status IS NULL OR run.status = $3)
     AND ($4::text IS NULL OR run.name = $4)
     AND ($5::text IS NULL OR build.branch = $5)
@@ -1431,18 +1433,19 @@ SELECT run."id" AS "id", run."organization_id" AS "organizationId", run."project
 
 -- testRuns.listWithContext.total
 SELECT coalesce((SELECT count(*) FROM test_run run
-  LEFT JOIN build ON build.id = run.build_id AND build.organization_id = run.organization_id WHERE run.organization_id = $1 AND run.project_id = $2
-  AND ($3::test_run_status IS NULL OR run.status = $3)
-  AND ($4::text IS NULL OR run.name = $4)
-  AND ($5::text IS NULL OR build.branch = $5)
-  AND ($6::timestamptz IS NULL OR run.created_at > $6)
-  AND ($7::timestamptz IS NULL OR run.created_at < $7)), 0)::int AS total;
+    LEFT JOIN build ON build.id = run.build_id AND build.organization_id = run.organization_id
+  WHERE run.organization_id = $1 AND run.project_id = $2
+    AND ($3::test_run_status IS NULL OR run.status = $3)
+    AND ($4::text IS NULL OR run.name = $4)
+    AND ($5::text IS NULL OR build.branch = $5)
+    AND ($6::timestamptz IS NULL OR run.created_at > $6)
+    AND ($7::timestamptz IS NULL OR run.created_at < $7)), 0)::int AS total;
 
 -- testRuns.lockExclusive
-SELECT "id" AS "id", "organization_id" AS "organizationId", "project_id" AS "projectId", "build_id" AS "buildId", "release_id" AS "releaseId", "name" AS "name", "position" AS "position", "status" AS "status", "source" AS "source", "total" AS "total", "passed" AS "passed", "failed" AS "failed", "blocked" AS "blocked", "skipped" AS "skipped", "retest" AS "retest", "untested" AS "untested", "flaky" AS "flaky", "submitted_at" AS "submittedAt", "completed_at" AS "completedAt", "gate_passed" AS "gatePassed", "gate_evaluated_at" AS "gateEvaluatedAt", "created_at" AS "createdAt", "updated_at" AS "updatedAt" FROM test_run WHERE id = $1 AND organization_id = $2 FOR UPDATE;
+SELECT "id" AS "id", "organization_id" AS "organizationId", "project_id" AS "projectId", "build_id" AS "buildId", "release_id" AS "releaseId", "name" AS "name", "position" AS "position", "status" AS "status", "source" AS "source", "total" AS "total", "passed" AS "passed", "failed" AS "failed", "blocked" AS "blocked", "skipped" AS "skipped", "retest" AS "retest", "untested" AS "untested", "flaky" AS "flaky", "submitted_at" AS "submittedAt", "completed_at" AS "completedAt", "gate_passed" AS "gatePassed", "gate_evaluated_at" AS "gateEvaluatedAt", "configurations" AS "configurations", "created_at" AS "createdAt", "updated_at" AS "updatedAt" FROM test_run WHERE id = $1 AND organization_id = $2 FOR UPDATE;
 
 -- testRuns.lockShared
-SELECT "id" AS "id", "organization_id" AS "organizationId", "project_id" AS "projectId", "build_id" AS "buildId", "release_id" AS "releaseId", "name" AS "name", "position" AS "position", "status" AS "status", "source" AS "source", "total" AS "total", "passed" AS "passed", "failed" AS "failed", "blocked" AS "blocked", "skipped" AS "skipped", "retest" AS "retest", "untested" AS "untested", "flaky" AS "flaky", "submitted_at" AS "submittedAt", "completed_at" AS "completedAt", "gate_passed" AS "gatePassed", "gate_evaluated_at" AS "gateEvaluatedAt", "created_at" AS "createdAt", "updated_at" AS "updatedAt" FROM test_run WHERE id = $1 AND organization_id = $2 FOR KEY SHARE;
+SELECT "id" AS "id", "organization_id" AS "organizationId", "project_id" AS "projectId", "build_id" AS "buildId", "release_id" AS "releaseId", "name" AS "name", "position" AS "position", "status" AS "status", "source" AS "source", "total" AS "total", "passed" AS "passed", "failed" AS "failed", "blocked" AS "blocked", "skipped" AS "skipped", "retest" AS "retest", "untested" AS "untested", "flaky" AS "flaky", "submitted_at" AS "submittedAt", "completed_at" AS "completedAt", "gate_passed" AS "gatePassed", "gate_evaluated_at" AS "gateEvaluatedAt", "configurations" AS "configurations", "created_at" AS "createdAt", "updated_at" AS "updatedAt" FROM test_run WHERE id = $1 AND organization_id = $2 FOR KEY SHARE;
 
 -- testRuns.notifyChanged
 SELECT pg_notify('run_changes', $1::text || ' ' || $2::text);

@@ -12,7 +12,7 @@ import { toResultResponse } from './result-response.js';
 import type { ResultAttempt, ResultItem } from './result-items.js';
 import { ResultsRepository } from './results.repository.js';
 import { roundsInSlotOrder, slotKeys } from './rounds.js';
-import { addTo, noCounts, type Counts } from './run-counts.js';
+import { addTo, configurationsOf, noCounts, type Counts } from './run-counts.js';
 import type { AttemptResponse, StoredResult } from './stored-result.js';
 
 // A batch is written in rounds (`rounds.ts`): each round is prepared (its results made) while
@@ -128,8 +128,8 @@ export class ResultWriter {
     await storeWhilePreparing(first, prepareNext, (results) =>
       this.storeRound(run, results, countChange, options.newRun ?? false),
     );
-    // 5. The run's counts, once.
-    await this.results.addRunCounts(run.id, countChange);
+    // 5. The run's counts and configurations, once.
+    await this.results.addRunCounts(run.id, countChange, configurationsOf(items));
     addTo(run, countChange);
     return {
       written: { results: batch.collected ?? [], createdTestCases: created.length },

@@ -76,13 +76,22 @@ const COPY_CURRENT = sql(
   'COPY test_run_case (test_run_id, test_case_id, configuration, result_id, status, flaky, result_created_at) FROM STDIN',
 );
 
+/** The parameter of `ADD_RUN_COUNTS` after the counts: the batch's configurations. */
+const BATCH_CONFIGURATIONS = `$${COUNT_COLUMNS.length + 2}::varchar[]`;
+
 /**
- * Adds a change ($2 … in `COUNT_COLUMNS` order) to run $1's counts, and tells the run's live
- * viewers once the batch commits (`RUN_CHANGES_CHANNEL`), in the same round trip.
+ * Adds a change ($2 … in `COUNT_COLUMNS` order) to run $1's counts and the batch's
+ * configurations (the last parameter, sorted, none for the slots without one) to the run's,
+ * left as they are when it adds none (most batches), and tells the run's live viewers once the
+ * batch commits (`RUN_CHANGES_CHANNEL`), in the same round trip.
  */
 const ADD_RUN_COUNTS = preparedSql(
   'results.addRunCounts',
-  `UPDATE test_run SET ${COUNT_COLUMNS.map((c, i) => `${c} = ${c} + $${i + 2}`).join(', ')}, updated_at = now()
+  `UPDATE test_run SET ${COUNT_COLUMNS.map((c, i) => `${c} = ${c} + $${i + 2}`).join(', ')},
+          configurations = CASE WHEN ${BATCH_CONFIGURATIONS} <@ configurations THEN configurations
+            ELSE ARRAY(SELECT DISTINCT c FROM unnest(configurations || ${BATCH_CONFIGURATIONS}) c
+                        ORDER BY c) END,
+          updated_at = now()
     WHERE id = $1
     RETURNING pg_notify('${RUN_CHANGES_CHANNEL}', $1::text || ' ' || project_id::text)`,
 );
@@ -344,11 +353,15 @@ export class ResultsRepository {
     );
   }
 
-  /** Adds `change` to the run's counts: one atomic increment. */
-  async addRunCounts(runId: string, change: Counts): Promise<void> {
+  /**
+   * Adds `change` to the run's counts and `configurations` (the batch's) to the run's: one
+   * atomic update.
+   */
+  async addRunCounts(runId: string, change: Counts, configurations: string[]): Promise<void> {
     await this.transactions.manager.query(ADD_RUN_COUNTS, [
       runId,
       ...COUNT_COLUMNS.map((c) => change[c]),
+      arrayLiteral(configurations),
     ]);
   }
 

@@ -29,3 +29,10 @@ export function countsOfNew(
   }
   return change;
 }
+
+/** The configurations of a batch's items, each once, sorted; none for the items without one. */
+export function configurationsOf(items: ReadonlyArray<{ configuration: string | null }>): string[] {
+  const configurations = new Set<string>();
+  for (const item of items) if (item.configuration !== null) configurations.add(item.configuration);
+  return [...configurations].sort();
+}

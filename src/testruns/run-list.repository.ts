@@ -23,22 +23,16 @@ const LIST_FROM = `test_run run
           LEFT JOIN build ON build.id = run.build_id AND build.organization_id = run.organization_id`;
 
 /**
- * The page of `LIST_WHERE`'s runs, each with its build's context and the configurations of its
- * current results: a subquery per listed run over its slots' key (`test_run_case`'s primary
- * key starts with the run), evaluated for the page's rows only; the total counts runs and
- * builds alone.
+ * The page of `LIST_WHERE`'s runs, each with its build's context (its configurations are on
+ * its row, kept by the result batches); the total counts runs and builds alone.
  */
 const LIST = pagedSql('testRuns.listWithContext', {
   select: `${selectColumns(TEST_RUN_COLUMNS, 'run')},
           build.name AS "buildName", build.build_number AS "buildNumber",
-          build.branch AS "buildBranch", build.commit_sha AS "buildCommitSha",
-          ARRAY(SELECT DISTINCT c.configuration FROM test_run_case c
-                 WHERE c.test_run_id = run.id AND c.configuration <> ''
-                 ORDER BY c.configuration) AS configurations`,
+          build.branch AS "buildBranch", build.commit_sha AS "buildCommitSha"`,
   from: LIST_FROM,
   where: LIST_WHERE,
   orderBy: 'run.created_at DESC, run.id DESC',
-  total: `SELECT count(*) FROM ${LIST_FROM} WHERE ${LIST_WHERE}`,
 });
 
 /** Which of a project's runs the console lists. */
@@ -48,7 +42,7 @@ export interface RunListFilter {
   branch?: string;
 }
 
-/** A listed run with what its build says of it and its configurations. */
+/** A listed run with what its build says of it. */
 export interface ListedRun {
   run: TestRun;
   build: {
@@ -57,7 +51,6 @@ export interface ListedRun {
     branch: string | null;
     commitSha: string | null;
   } | null;
-  configurations: string[];
 }
 
 type ListRow = TestRun & {
@@ -65,7 +58,6 @@ type ListRow = TestRun & {
   buildNumber: string | null;
   buildBranch: string | null;
   buildCommitSha: string | null;
-  configurations: string[];
 };
 
 /** The console's runs list: a project's runs with their builds' context (issue 31). */
@@ -95,16 +87,13 @@ export class RunListRepository {
       ],
       query,
     );
-    const listed = rows.map(
-      ({ buildName, buildNumber, buildBranch, buildCommitSha, configurations, ...run }) => ({
-        run: manager.create(TestRun, run),
-        build:
-          run.buildId === null || buildName === null
-            ? null
-            : { name: buildName, buildNumber, branch: buildBranch, commitSha: buildCommitSha },
-        configurations,
-      }),
-    );
+    const listed = rows.map(({ buildName, buildNumber, buildBranch, buildCommitSha, ...run }) => ({
+      run: manager.create(TestRun, run),
+      build:
+        run.buildId === null || buildName === null
+          ? null
+          : { name: buildName, buildNumber, branch: buildBranch, commitSha: buildCommitSha },
+    }));
     return [listed, total];
   }
 }

@@ -49,7 +49,7 @@ function durationMs(run: TestRun): number | null {
   return end === null ? null : Math.max(0, end.getTime() - run.createdAt.getTime());
 }
 
-function toTestRunListItem({ run, build, configurations }: ListedRun): TestRunListItemResponse {
+function toTestRunListItem({ run, build }: ListedRun): TestRunListItemResponse {
   return {
     ...toTestRunResponse(run),
     build:
@@ -64,6 +64,6 @@ function toTestRunListItem({ run, build, configurations }: ListedRun): TestRunLi
           },
     duration_ms: durationMs(run),
     pass_rate: passRate(run),
-    configurations,
+    configurations: run.configurations,
   };
 }

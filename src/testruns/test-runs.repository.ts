@@ -34,6 +34,7 @@ export const TEST_RUN_COLUMNS = [
   'completedAt',
   'gatePassed',
   'gateEvaluatedAt',
+  'configurations',
   'createdAt',
   'updatedAt',
 ] as const satisfies ReadonlyArray<keyof TestRun>;

@@ -53,6 +53,11 @@ describe('GET /internal/v1/projects/{id}/testruns (the runs list with context)',
       name: 'Nightly e2e',
       build_id: onFeature.id,
     });
+    // Two batches: the run keeps the configurations of both, each once.
+    for (const configuration of ['webkit', 'chromium', 'webkit'])
+      await submitResults(t, key, second.id, [
+        { automation_id: `cart.${configuration}`, status: 'passed', configuration },
+      ]).expect(201);
     const smoke = await createRun(t, key, project.id, { name: 'Smoke' });
     const later = await createRun(t, key, project.id, { name: 'Nightly e2e', build_id: onMain.id });
     return { org, key, project, onMain, first, second, smoke, later };
@@ -87,6 +92,7 @@ describe('GET /internal/v1/projects/{id}/testruns (the runs list with context)',
     });
     expect(first.duration_ms).toBeGreaterThanOrEqual(0);
     expect(first.duration_ms).toBe(Date.parse(first.completed_at) - Date.parse(first.created_at));
+    expect(res.body.data[2]).toMatchObject({ configurations: ['chromium', 'webkit'] });
     // In progress, nothing executed, no build: no duration, no pass rate, no build.
     expect(res.body.data[1]).toMatchObject({
       name: 'Smoke',

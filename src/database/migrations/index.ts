@@ -21,7 +21,7 @@ import { ResultSlotsAndAttempts1795706444052 } from './1795706444052-ResultSlots
 import { CurrentResultsKeepTheirTime1795800000000 } from './1795800000000-CurrentResultsKeepTheirTime.js';
 import { ProjectDefectUrlTemplate1795820000000 } from './1795820000000-ProjectDefectUrlTemplate.js';
 import { CreateAttachments1795830000000 } from './1795830000000-CreateAttachments.js';
-import { IndexRunsByName1795860000000 } from './1795860000000-IndexRunsByName.js';
+import { RunsListContext1795860000000 } from './1795860000000-RunsListContext.js';
 
 /** Every migration in the order it runs; the app and the migration CLI share this list. */
 export const MIGRATIONS: Array<new () => MigrationInterface> = [
@@ -62,6 +62,6 @@ export const MIGRATIONS: Array<new () => MigrationInterface> = [
   ProjectDefectUrlTemplate1795820000000,
   // Attachments of results and the key that signs their links (CONTRACT §15).
   CreateAttachments1795830000000,
-  // The console's runs list of one run name, newest first (issue 31).
-  IndexRunsByName1795860000000,
+  // The console's runs list: runs of one name by an index, each run's configurations (issue 31).
+  RunsListContext1795860000000,
 ];

@@ -75,4 +75,12 @@ export class TestRun extends ChangingTenantRow {
   gatePassed!: boolean | null;
 
   @Timestamp({ nullable: true }) gateEvaluatedAt!: Date | null;
+
+  /**
+   * The configurations of the run's slots (CONTRACT §13), sorted, none for the slots without
+   * one: added by each result batch with its counts (a slot never leaves its run), so the runs
+   * list shows them without reading the run's slots.
+   */
+  @Column({ type: 'varchar', length: 100, array: true, default: () => "'{}'" })
+  configurations!: string[];
 }
