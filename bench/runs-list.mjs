@@ -3,7 +3,7 @@
 // few on feature/x, a few "smoke"), loaded with COPY into a new database, then ANALYZE.
 // Against the built service over HTTP, sequential requests on one keep-alive connection:
 //   - p50/p99 of the runs list (first page; one name; one branch), the failure search (a
-//     common error, a text found nowhere) and the test search across projects;
+//     common error in 10 and 30 runs, a text found nowhere) and the test search across projects;
 //   - one 20,000-result run exported as CSV: time, bytes, and the service's RSS before and at
 //     its peak while the export streams (sampled every 20 ms); the flaky list exported.
 //
@@ -35,8 +35,9 @@ try {
     ['runs list, first page', `${internal}/projects/${project.id}/testruns`],
     ['runs list, name=nightly', `${internal}/projects/${project.id}/testruns?name=nightly`],
     ['runs list, branch=feature/x', `${internal}/projects/${project.id}/testruns?branch=feature%2Fx`],
-    ['failure search "connection refused" (30 runs)', `${internal}/projects/${project.id}/failures/search?q=connection%20refused`],
-    ['failure search "naïve" (found nowhere)', `${internal}/projects/${project.id}/failures/search?q=na%C3%AFve`],
+    ['failure search "connection refused" (10 runs, the default)', `${internal}/projects/${project.id}/failures/search?q=connection%20refused`],
+    ['failure search "connection refused" (30 runs)', `${internal}/projects/${project.id}/failures/search?q=connection%20refused&runs=30`],
+    ['failure search "naïve" (found nowhere, 30 runs)', `${internal}/projects/${project.id}/failures/search?q=na%C3%AFve&runs=30`],
     ['test search across projects "checkout"', `${internal}/organizations/${org.id}/testcases/search?q=checkout`],
   ];
   const rows = [];

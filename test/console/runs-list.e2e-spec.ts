@@ -220,6 +220,10 @@ describe('web console: the runs list, searches and CSV exports', () => {
     expect(await sideways(page())).toBe(0);
     await expectAccessible(page());
     await screenshot(page(), `failure-search-${width}`);
+    // Searching more runs, kept in the URL.
+    await page().getByLabel('Runs searched').selectOption('30');
+    await page().waitForURL(/\/failures\?q=NAIVE&runs=30$/);
+    expect(await textWhen(found.first(), 'Naïve retry gave up')).toContain('Pays by card');
     // A found result opens its page.
     await found.first().getByRole('link', { name: 'Pays by card' }).click();
     await page().waitForURL(/\/console\/results\//);

@@ -25,10 +25,10 @@ export class FailureSearchQuery extends PaginationQuery {
   @IntegerQueryParam({
     minimum: 1,
     maximum: MAX_SEARCHED_RUNS,
-    default: 30,
+    default: 10,
     description: 'How many of the project’s latest runs to search (the cost’s bound)',
   })
-  runs: number = 30;
+  runs: number = 10;
 }
 
 export class FoundFailureResponse {

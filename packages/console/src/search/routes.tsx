@@ -2,16 +2,16 @@ import { createRoute } from '@tanstack/react-router';
 import { signedInRoute } from '../layout-routes';
 import { CaseSearchPage } from './pages/case-search-page';
 import { FailureSearchPage } from './pages/failure-search-page';
-import { searchPageSearch } from './search-view';
+import { failureSearchPageSearch, searchPageSearch } from './search-view';
 
 const failureSearchRoute = createRoute({
   getParentRoute: () => signedInRoute,
   path: 'projects/$projectId/failures',
-  validateSearch: searchPageSearch,
+  validateSearch: failureSearchPageSearch,
   component: function FailureSearchRoute() {
     const { projectId } = failureSearchRoute.useParams();
-    const { offset, q } = failureSearchRoute.useSearch();
-    return <FailureSearchPage id={projectId} q={q} offset={offset ?? 0} />;
+    const { offset, q, runs } = failureSearchRoute.useSearch();
+    return <FailureSearchPage id={projectId} q={q} runs={runs ?? 10} offset={offset ?? 0} />;
   },
 });
 

@@ -1,5 +1,6 @@
 import { useQuery } from '@tanstack/react-query';
 import { Link, useNavigate } from '@tanstack/react-router';
+import { useId } from 'react';
 import { project } from '../../projects/api/projects';
 import { ResultStatusBadge } from '../../runs/components/run-counts';
 import { BackToRuns, ProjectPageHead } from '../../shared/components/page-head';
@@ -8,33 +9,51 @@ import { listState, PastLast } from '../../shared/components/states';
 import { utcMinute } from '../../shared/formats';
 import { failureSearch } from '../api/search';
 import { SearchForm } from '../components/search-form';
+import { SEARCHED_RUNS, type SearchedRuns } from '../search-view';
 
 const PAGE_SIZE = 25;
-/** How many of the project's latest runs are searched (the service's default). */
-const SEARCHED_RUNS = 30;
 
 /**
  * "What failed with this error lately?": the current results of the project's latest runs
  * whose message or failure type contains the search, case and accents aside, newest run
  * first, each linked to its result and its run.
  */
-export function FailureSearchPage({ id, q, offset }: { id: string; q?: string; offset: number }) {
+export function FailureSearchPage({
+  id,
+  q,
+  runs,
+  offset,
+}: {
+  id: string;
+  q?: string;
+  runs: SearchedRuns;
+  offset: number;
+}) {
   const navigate = useNavigate();
+  const runsId = useId();
   const current = useQuery(project(id));
   const page = useQuery({
-    ...failureSearch(id, { limit: PAGE_SIZE, offset, q: q ?? '' }),
+    ...failureSearch(id, { limit: PAGE_SIZE, offset, q: q ?? '', runs }),
     enabled: q !== undefined,
   });
-  const search: Record<string, string> = q ? { q } : {};
+  // What links keep of the URL; 10 runs, the default, is left out.
+  const search: Record<string, string> = {
+    ...(q ? { q } : {}),
+    ...(runs === SEARCHED_RUNS[0] ? {} : { runs: String(runs) }),
+  };
+  const show = (next: { q?: string; runs: SearchedRuns }) =>
+    void navigate({
+      to: '/projects/$projectId/failures',
+      params: { projectId: id },
+      search: { q: next.q, runs: next.runs === SEARCHED_RUNS[0] ? undefined : next.runs },
+    });
 
   let body = null;
   if (q !== undefined) {
     body = listState(page, offset, {
       what: 'the results found',
       missing: 'There is no such project.',
-      empty: (
-        <p>{`No result of the latest ${SEARCHED_RUNS} runs has an error containing “${q}”.`}</p>
-      ),
+      empty: <p>{`No result of the latest ${runs} runs has an error containing “${q}”.`}</p>,
       pastLast: (
         <PastLast to="/projects/$projectId/failures" params={{ projectId: id }} search={search}>
           This page is past the last result found.
@@ -104,19 +123,29 @@ export function FailureSearchPage({ id, q, offset }: { id: string; q?: string; o
         project={current.data}
         title="Failure search"
         back={<BackToRuns projectId={id} />}
+        actions={
+          <div className="filter">
+            <label htmlFor={runsId}>Runs searched</label>
+            <select
+              id={runsId}
+              value={runs}
+              onChange={(e) => show({ q, runs: Number(e.target.value) as SearchedRuns })}
+            >
+              {SEARCHED_RUNS.map((n) => (
+                <option key={n} value={n}>
+                  Latest {n}
+                </option>
+              ))}
+            </select>
+          </div>
+        }
       />
       <SearchForm
         key={q ?? ''}
         label="Error text"
-        hint={`Searches the messages and failure types of the results that did not pass in the latest ${SEARCHED_RUNS} runs; case and accents aside (“naive” finds “naïve”).`}
+        hint={`Searches the messages and failure types of the results that did not pass in the latest ${runs} runs; case and accents aside (“naive” finds “naïve”).`}
         value={q}
-        onSearch={(next) =>
-          void navigate({
-            to: '/projects/$projectId/failures',
-            params: { projectId: id },
-            search: { q: next },
-          })
-        }
+        onSearch={(next) => show({ q: next, runs })}
       />
       {body}
     </>
