@@ -1,0 +1,244 @@
+import { randomUUID } from 'node:crypto';
+import { replayed, type ServiceClient } from './client.js';
+import { asEnvelope, serviceError } from './errors.js';
+import type { Evidence } from './evidence.js';
+import { contentOf, SkippedEvidence, type Content } from './evidence-content.js';
+import { putContent, type PutOptions, type UploadLink } from './evidence-put.js';
+import { idempotencyKey } from './keys.js';
+import { oneLine } from './output.js';
+import type { components } from './schema.js';
+import { mapConcurrently } from './upload.js';
+
+type Attachment = components['schemas']['AttachmentResponse'];
+/**
+ * An item of the create call. `configuration` is a string (CONTRACT §15); openapi.json's
+ * `AttachmentItemDto` types it as an object (its decorator names no type), so it is typed here.
+ */
+type AttachmentItem = Omit<components['schemas']['AttachmentItemDto'], 'configuration'> & {
+  configuration?: string;
+};
+type CreateBody = components['schemas']['CreateAttachmentsDto'];
+
+/** Attachments one create (and one complete) call describes: the service's most (CONTRACT §15). */
+export const ATTACHMENTS_PER_CALL = 100;
+/** Files hashed and uploads sent at once. */
+export const ATTACHMENT_CONCURRENCY = 4;
+
+/** What a submit did with the evidence its reports name (its `--json` answer's `attachments`). */
+export interface AttachmentsSent {
+  /** Named by the reports. */
+  named: number;
+  /** Attached to their results, stored. */
+  stored: number;
+  /** Of those, sent by this submit (the others' content the organization had already). */
+  uploaded: number;
+  /** Bytes sent. */
+  bytes: number;
+  /** Not attached, each with why (a missing or oversized file, a refused upload…). */
+  skipped: { report: string; name: string; reason: string }[];
+  /** Calls to the API (create and complete), not counting the uploads. */
+  calls: number;
+}
+
+export interface AttachmentTarget {
+  runId: string;
+  /** The slot configuration of evidence whose report names none (`--configuration`). */
+  configuration?: string;
+  /** A job run again: its create calls are its own (see upload.ts). */
+  rerun?: string;
+}
+
+interface Described {
+  evidence: Evidence;
+  content: Content;
+}
+
+/**
+ * Attaches the reports' evidence to their results once the results are stored (CONTRACT §15):
+ * each file hashed locally (streamed, 4 at once), then per 100 attachments one create call
+ * naming each one's slot (automation id and configuration, as the service derived them from
+ * the same report) with its size and SHA-256, the uploads it asks for (content the
+ * organization stores already asks none; content twice in a batch is sent once), at most 4 at
+ * once, and one complete call. Nothing here fails the submit: a missing or oversized file, an
+ * upload refused, a call that fails is a warning, and the rest goes on.
+ */
+export async function sendAttachments(
+  client: ServiceClient,
+  put: PutOptions,
+  target: AttachmentTarget,
+  evidence: Evidence[],
+  warn: (text: string) => void,
+): Promise<AttachmentsSent> {
+  const sent: AttachmentsSent = {
+    named: evidence.length,
+    stored: 0,
+    uploaded: 0,
+    bytes: 0,
+    skipped: [],
+    calls: 0,
+  };
+  const skip = (e: Evidence, reason: string) => {
+    sent.skipped.push({ report: e.report, name: e.name, reason });
+    warn(`attachment ${e.name} of ${e.automationId} (${e.report}) not attached: ${reason}`);
+  };
+  const contents = await mapConcurrently(evidence, ATTACHMENT_CONCURRENCY, (e) => contentOf(e));
+  const described: Described[] = [];
+  for (const [i, content] of contents.entries()) {
+    if (content instanceof SkippedEvidence) skip(evidence[i], content.reason);
+    else described.push({ evidence: evidence[i], content });
+  }
+  for (let from = 0; from < described.length; from += ATTACHMENTS_PER_CALL) {
+    await sendBatch(
+      client,
+      put,
+      target,
+      described.slice(from, from + ATTACHMENTS_PER_CALL),
+      sent,
+      skip,
+    );
+  }
+  return sent;
+}
+
+const itemOf = ({ evidence, content }: Described, configuration?: string): AttachmentItem => {
+  const slotConfiguration = evidence.configuration ?? configuration;
+  return {
+    automation_id: evidence.automationId,
+    ...(slotConfiguration && { configuration: slotConfiguration }),
+    name: evidence.name,
+    content_type: evidence.contentType,
+    size: content.size,
+    sha256: content.sha256,
+  };
+};
+
+/** The item a 400 or 413 names (`attachments[3].automation_id`), if it names one. */
+function refusedItem(error: unknown): number | undefined {
+  const field = asEnvelope(error).details?.field;
+  const match = typeof field === 'string' ? /^attachments\[(\d+)\]/.exec(field) : null;
+  return match ? Number(match[1]) : undefined;
+}
+
+/**
+ * One batch: its create call (an item the service refuses, such as a slot without a result in
+ * the run, is dropped with a warning and the call made again without it: the call is all or
+ * nothing), its uploads and its complete call.
+ */
+async function sendBatch(
+  client: ServiceClient,
+  put: PutOptions,
+  target: AttachmentTarget,
+  batch: Described[],
+  sent: AttachmentsSent,
+  skip: (e: Evidence, reason: string) => void,
+): Promise<void> {
+  let attachments: Attachment[] | undefined;
+  let wasReplayed = false;
+  while (batch.length > 0 && attachments === undefined) {
+    const items = batch.map((d) => itemOf(d, target.configuration));
+    sent.calls++;
+    const result = await client.POST('/api/v1/testruns/{id}/attachments', {
+      params: { path: { id: target.runId } },
+      body: { attachments: items } as unknown as CreateBody,
+      headers: {
+        // The same evidence described again (a retry, the same submit run again) is answered
+        // with its replay, not attached twice.
+        'Idempotency-Key': idempotencyKey(
+          'attachments',
+          target.runId,
+          JSON.stringify(items),
+          ...(target.rerun === undefined ? [] : [`rerun:${target.rerun}`]),
+        ),
+      },
+    });
+    if (result.response.ok && result.data) {
+      attachments = result.data.data;
+      wasReplayed = replayed(result.response);
+      break;
+    }
+    const status = result.response.status;
+    const at = refusedItem(result.error);
+    if ((status === 400 || status === 413) && at !== undefined && at < batch.length) {
+      const { message } = asEnvelope(result.error);
+      skip(
+        batch[at].evidence,
+        `refused by the service (${status}: ${oneLine(message ?? '', 200)})`,
+      );
+      batch = batch.filter((_, i) => i !== at);
+      continue;
+    }
+    const why = serviceError(
+      `POST /api/v1/testruns/{id}/attachments`,
+      status,
+      result.error,
+      result.response.url,
+    ).message;
+    for (const d of batch) skip(d.evidence, why);
+    return;
+  }
+  if (!attachments) return;
+  // A replayed answer is as it was then: complete first, which says what is stored now and
+  // gives fresh links for what is not.
+  if (wasReplayed && attachments.some((a) => a.status === 'pending')) {
+    const now = await complete(client, target, attachments, sent);
+    if (now === undefined) {
+      for (const d of batch) skip(d.evidence, 'the complete call failed');
+      return;
+    }
+    attachments = now;
+  }
+  const pending = attachments.some((a) => a.status === 'pending');
+  // Content twice in the batch is sent once: completing stores every pending copy.
+  const byContent = new Map<string, { link: UploadLink; content: Content }>();
+  for (const [i, a] of attachments.entries()) {
+    if (a.status !== 'pending' || !a.upload) continue;
+    const key = `${a.sha256}:${a.size}`;
+    if (!byContent.has(key)) byContent.set(key, { link: a.upload, content: batch[i].content });
+  }
+  const failures = new Map<string, string>();
+  await mapConcurrently([...byContent], ATTACHMENT_CONCURRENCY, async ([key, upload]) => {
+    const why = await putContent(upload.link, upload.content, put);
+    if (why) failures.set(key, why);
+    else {
+      sent.uploaded++;
+      sent.bytes += upload.content.size;
+    }
+  });
+  const final = pending ? await complete(client, target, attachments, sent) : attachments;
+  // Without the complete call's answer, only what was stored at its creation is known stored.
+  for (const [i, a] of (final ?? attachments).entries()) {
+    if (a.status === 'stored') {
+      sent.stored++;
+      continue;
+    }
+    const failed = failures.get(`${a.sha256}:${a.size}`);
+    skip(
+      batch[i].evidence,
+      failed
+        ? `upload failed: ${failed}`
+        : final
+          ? 'the store does not have its bytes (still pending)'
+          : 'the complete call failed',
+    );
+  }
+}
+
+/** The complete call of a batch's pending attachments: the batch as it is now, in its order. */
+async function complete(
+  client: ServiceClient,
+  target: AttachmentTarget,
+  attachments: Attachment[],
+  sent: AttachmentsSent,
+): Promise<Attachment[] | undefined> {
+  const ids = attachments.filter((a) => a.status === 'pending').map((a) => a.id);
+  sent.calls++;
+  const result = await client.POST('/api/v1/testruns/{id}/attachments/complete', {
+    params: { path: { id: target.runId } },
+    body: { ids },
+    // Its own key: a retry of this call is its replay, a later call a fresh answer.
+    headers: { 'Idempotency-Key': idempotencyKey('attachments-complete', randomUUID()) },
+  });
+  if (!result.response.ok || !result.data) return undefined;
+  const now = new Map(result.data.data.map((a) => [a.id, a]));
+  return attachments.map((a) => now.get(a.id) ?? a);
+}
