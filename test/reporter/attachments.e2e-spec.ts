@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdtempSync, readFileSync, rmSync, truncateSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { Io } from '../../packages/reporter/src/main.js';
@@ -182,6 +182,8 @@ describe('tm-report attaches the evidence of a real Playwright run (filesystem s
     store = mkdtempSync(path.join(tmpdir(), 'tm-report-attachments-'));
     h = await startReporterHarness(RUN_SCOPES_WITH_BUILDS, (port) => ({
       ATTACHMENT_DIR: store,
+      // Below the reporter's own 256 MiB: a larger file is refused by the service (413).
+      ATTACHMENT_MAX_BYTES: String(1024 * 1024),
       PUBLIC_URL: `http://127.0.0.1:${port}`,
     }));
     project = await createProject(h.t, h.orgId);
@@ -281,6 +283,37 @@ describe('tm-report attaches the evidence of a real Playwright run (filesystem s
       'error-context.md',
       'retry1-trace.zip',
     ]);
+  });
+
+  it('warns of a file over 256 MiB (unread) and of one the service refuses (413), and attaches the rest', async () => {
+    h.write('big/ok.txt', 'step 3 failed\n');
+    h.write('big/over-service-limit.webm', 'v'.repeat(2 * 1024 * 1024));
+    h.write('big/huge.webm', '');
+    // Sparse: 257 MiB said, nothing written; the reporter must refuse it before reading it.
+    truncateSync(path.join(h.dir, 'big/huge.webm'), 257 * 1024 * 1024);
+    const lines = ['ok.txt', 'over-service-limit.webm', 'huge.webm', 'gone.png']
+      .map((file) => `[[ATTACHMENT|${file}]]`)
+      .join('\n');
+    h.write(
+      'big/report.xml',
+      `<testsuites><testsuite name="big"><testcase classname="big" name="case"><failure message="no"/><system-out>${lines}</system-out></testcase></testsuite></testsuites>`,
+    );
+    const { answer, err } = await submit(
+      h,
+      ['big/report.xml', '--project', project.key, '--run-name', 'big'],
+      count.retry,
+    );
+    expect(answer.attachments).toMatchObject({ named: 4, stored: 1, uploaded: 1 });
+    expect(answer.attachments?.skipped.map((s) => [s.name, s.reason])).toEqual([
+      ['huge.webm', expect.stringMatching(/257\.0 MiB, over the 256\.0 MiB limit/)],
+      ['gone.png', expect.stringMatching(/^no file /)],
+      ['over-service-limit.webm', expect.stringMatching(/refused by the service \(413/)],
+    ]);
+    expect(err.match(/warning: attachment/g)).toHaveLength(3);
+    // The refused item's batch sent again without it: 2 creates, 1 complete.
+    expect([count.creates(), count.completes(), count.puts()]).toEqual([2, 1, 1]);
+    const results = await resultsOf(h, answer.run.id);
+    expect(results.get('big.case')?.attachments.map((a) => a.name)).toEqual(['ok.txt']);
   });
 
   it('sends none with --no-attachments, or TM_ATTACHMENTS=false', async () => {
