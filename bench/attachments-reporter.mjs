@@ -13,9 +13,13 @@
 // unmeasured warm-up of each; medians are printed, their ratio (target: A within 1.3 × B), and
 // the API calls of A's attachments (target ≤ 10) and of its whole submit (the organization's
 // calls_this_period). After each variant every attachment is checked `stored`.
+// Measured 2026-11-26 on the shared 2-core machine (load average 14–21), 5 rounds: tm-report
+// 5.08 s, curl 4.46 s (medians): 1.14 ×, the rounds' own ratios 0.70–1.64 × (median 0.99 ×);
+// client CPU 0.71 s (hashing 98 MiB included) against curl's 0.13 s; 10 attachment calls, 18
+// for the whole submit (the project, 3 scope probes, the build, the run, the report, the counts).
 import { execFile, execFileSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import {
@@ -117,6 +121,13 @@ const service = await startService({
 });
 
 const seconds = (started) => Number(process.hrtime.bigint() - started) / 1e9;
+
+/** CPU seconds (user + system) of this process's finished children (tm-report, curl). */
+function childrenCpu() {
+  const stat = readFileSync('/proc/self/stat', 'utf8');
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  return (Number(fields[13]) + Number(fields[14])) / 100; // cutime + cstime, USER_HZ
+}
 const callsOf = async (orgId) =>
   (await operator(service.base, 'GET', `/internal/v1/organizations/${orgId}`)).calls_this_period;
 
@@ -155,6 +166,7 @@ async function reporterVariant(round) {
     TM_API_KEY: key,
     TM_EXTRA_HEADERS: JSON.stringify(viaHttps),
   };
+  const cpu = childrenCpu();
   const started = process.hrtime.bigint();
   const out = await run(
     process.execPath,
@@ -162,11 +174,17 @@ async function reporterVariant(round) {
     { cwd: dir, env },
   );
   const wall = seconds(started);
+  const cpuSeconds = childrenCpu() - cpu;
   const answer = JSON.parse(out);
   if (answer.attachments?.stored !== FILES || answer.attachments.uploaded !== FILES)
     throw new Error(`reporter: ${JSON.stringify(answer.attachments)}`);
   await checkStored(key, answer.run.id);
-  return { wall, calls: answer.attachments.calls, total: (await callsOf(org.id)) - before };
+  return {
+    wall,
+    cpu: cpuSeconds,
+    calls: answer.attachments.calls,
+    total: (await callsOf(org.id)) - before,
+  };
 }
 
 /** (B) curl: the upload URLs from the API (untimed), then one curl PUTting the files, 4 at once. */
@@ -178,12 +196,11 @@ async function curlVariant(round) {
     {
       method: 'POST',
       headers: { ...viaHttps, authorization: `Bearer ${key}`, 'content-type': 'application/json' },
-      body: await import('node:fs').then((fs) => fs.readFileSync(report)),
+      body: readFileSync(report),
     },
   );
   if (ingest.status !== 201) throw new Error(`ingest: ${ingest.status}`);
   const { createHash } = await import('node:crypto');
-  const { readFileSync } = await import('node:fs');
   const links = [];
   for (let from = 0; from < FILES; from += 100) {
     const batch = files.slice(from, from + 100).map((path, i) => {
@@ -215,9 +232,11 @@ async function curlVariant(round) {
       ...links.flatMap(({ url, file }) => [`upload-file = "${file}"`, `url = "${url}"`, 'output = "/dev/null"']),
     ].join('\n'),
   );
+  const cpu = childrenCpu();
   const started = process.hrtime.bigint();
   const out = await run('curl', ['--config', config]);
   const wall = seconds(started);
+  const cpuSeconds = childrenCpu() - cpu;
   const codes = out.trim().split('\n');
   if (codes.length !== FILES || codes.some((c) => c !== '200'))
     throw new Error(`curl: ${codes.filter((c) => c !== '200').length} PUTs not 200`);
@@ -226,7 +245,7 @@ async function curlVariant(round) {
       ids: links.slice(from, from + 100).map((l) => l.id),
     });
   await checkStored(key, testRun.id);
-  return { wall };
+  return { wall, cpu: cpuSeconds };
 }
 
 const median = (values) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
@@ -241,14 +260,19 @@ try {
     a.push(await reporterVariant(round));
     b.push(await curlVariant(round));
     console.log(
-      `round ${round}: tm-report ${a.at(-1).wall.toFixed(2)} s (${a.at(-1).calls} attachment calls, ${a.at(-1).total} calls in all), curl PUTs ${b.at(-1).wall.toFixed(2)} s`,
+      `round ${round}: tm-report ${a.at(-1).wall.toFixed(2)} s (CPU ${a.at(-1).cpu.toFixed(2)} s; ${a.at(-1).calls} attachment calls, ${a.at(-1).total} calls in all), curl PUTs ${b.at(-1).wall.toFixed(2)} s (CPU ${b.at(-1).cpu.toFixed(2)} s): ${(a.at(-1).wall / b.at(-1).wall).toFixed(2)} ×`,
     );
   }
   const wallA = median(a.map((r) => r.wall));
   const wallB = median(b.map((r) => r.wall));
   console.log(`tm-report submit (results + attachments), median: ${wallA.toFixed(2)} s`);
   console.log(`curl PUTs of the same files to their upload URLs, median: ${wallB.toFixed(2)} s`);
-  console.log(`ratio: ${(wallA / wallB).toFixed(2)} × (target ≤ 1.3 ×)`);
+  console.log(
+    `ratio of the medians: ${(wallA / wallB).toFixed(2)} × (target ≤ 1.3 ×); median of the rounds' ratios: ${median(a.map((r, i) => r.wall / b[i].wall)).toFixed(2)} ×`,
+  );
+  console.log(
+    `client CPU, median: tm-report ${median(a.map((r) => r.cpu)).toFixed(2)} s (hashing included), curl ${median(b.map((r) => r.cpu)).toFixed(2)} s`,
+  );
   console.log(
     `API calls of the attachments: ${median(a.map((r) => r.calls))} (target ≤ 10); of the whole submit: ${median(a.map((r) => r.total))}`,
   );

@@ -68,6 +68,8 @@ export async function sendAttachments(
   target: AttachmentTarget,
   evidence: Evidence[],
   warn: (text: string) => void,
+  /** The evidence's contents, when hashing started earlier (beside the reports' upload). */
+  contents: Promise<(Content | SkippedEvidence)[]> = contentsOf(evidence),
 ): Promise<AttachmentsSent> {
   const sent: AttachmentsSent = {
     named: evidence.length,
@@ -81,23 +83,43 @@ export async function sendAttachments(
     sent.skipped.push({ report: e.report, name: e.name, reason });
     warn(`attachment ${e.name} of ${e.automationId} (${e.report}) not attached: ${reason}`);
   };
-  const contents = await mapConcurrently(evidence, ATTACHMENT_CONCURRENCY, (e) => contentOf(e));
   const described: Described[] = [];
-  for (const [i, content] of contents.entries()) {
+  for (const [i, content] of (await contents).entries()) {
     if (content instanceof SkippedEvidence) skip(evidence[i], content.reason);
     else described.push({ evidence: evidence[i], content });
   }
-  for (let from = 0; from < described.length; from += ATTACHMENTS_PER_CALL) {
-    await sendBatch(
-      client,
-      put,
-      target,
-      described.slice(from, from + ATTACHMENTS_PER_CALL),
-      sent,
-      skip,
-    );
-  }
+  const batches: Described[][] = [];
+  for (let from = 0; from < described.length; from += ATTACHMENTS_PER_CALL)
+    batches.push(described.slice(from, from + ATTACHMENTS_PER_CALL));
+  // Two batches in flight, so the next one's create call is made while this one's last uploads
+  // finish; the uploads of both share the 4 slots.
+  const uploads = limiter(ATTACHMENT_CONCURRENCY);
+  await mapConcurrently(batches, 2, (batch) =>
+    sendBatch(client, put, target, batch, sent, skip, uploads),
+  );
   return sent;
+}
+
+/** The contents of the evidence (hashed, 4 files at once), in its order. */
+export function contentsOf(evidence: Evidence[]): Promise<(Content | SkippedEvidence)[]> {
+  return mapConcurrently(evidence, ATTACHMENT_CONCURRENCY, (e) => contentOf(e));
+}
+
+/** Runs tasks at most `slots` at a time, in the order they ask; a freed slot goes to the next. */
+function limiter(slots: number) {
+  let free = slots;
+  const waiting: (() => void)[] = [];
+  return async <T>(task: () => Promise<T>): Promise<T> => {
+    if (free > 0) free--;
+    else await new Promise<void>((resolve) => waiting.push(resolve));
+    try {
+      return await task();
+    } finally {
+      const next = waiting.shift();
+      if (next) next();
+      else free++;
+    }
+  };
 }
 
 const itemOf = ({ evidence, content }: Described, configuration?: string): AttachmentItem => {
@@ -131,6 +153,7 @@ async function sendBatch(
   batch: Described[],
   sent: AttachmentsSent,
   skip: (e: Evidence, reason: string) => void,
+  uploads: ReturnType<typeof limiter>,
 ): Promise<void> {
   let attachments: Attachment[] | undefined;
   let wasReplayed = false;
@@ -196,14 +219,18 @@ async function sendBatch(
     if (!byContent.has(key)) byContent.set(key, { link: a.upload, content: batch[i].content });
   }
   const failures = new Map<string, string>();
-  await mapConcurrently([...byContent], ATTACHMENT_CONCURRENCY, async ([key, upload]) => {
-    const why = await putContent(upload.link, upload.content, put);
-    if (why) failures.set(key, why);
-    else {
-      sent.uploaded++;
-      sent.bytes += upload.content.size;
-    }
-  });
+  await Promise.all(
+    [...byContent].map(([key, upload]) =>
+      uploads(async () => {
+        const why = await putContent(upload.link, upload.content, put);
+        if (why) failures.set(key, why);
+        else {
+          sent.uploaded++;
+          sent.bytes += upload.content.size;
+        }
+      }),
+    ),
+  );
   const final = pending ? await complete(client, target, attachments, sent) : attachments;
   // Without the complete call's answer, only what was stored at its creation is known stored.
   for (const [i, a] of (final ?? attachments).entries()) {

@@ -1,7 +1,8 @@
 import { appendFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { parseCommand, type Command, type RunOptions } from './args.js';
-import { sendAttachments, type AttachmentsSent } from './attachments.js';
+import { contentsOf, sendAttachments, type AttachmentsSent } from './attachments.js';
+import type { Evidence } from './evidence.js';
 import { detectCi, type CiMetadata } from './ci.js';
 import { dataOf, serviceClient, type ServiceClient } from './client.js';
 import { connectionFrom, type Env } from './config.js';
@@ -176,6 +177,9 @@ async function submit(
     if (io.progressBar) bar();
     return sent;
   };
+  // The evidence's files are hashed while the reports go up.
+  const evidence = command.attachments ? evidenceOf(reports, io.cwd, pathRoot) : [];
+  const contents = evidence.length > 0 ? contentsOf(evidence) : undefined;
   const uploaded = await uploadAll(
     uploads,
     UPLOAD_CONCURRENCY,
@@ -185,9 +189,7 @@ async function submit(
     if (io.progressBar) print.err.line('');
   });
   // Before the run is completed: a completed run takes no attachments (CONTRACT §15).
-  const attachments = command.attachments
-    ? await attach(reports, target, io, log, pathRoot)
-    : undefined;
+  const attachments = contents ? await attach(evidence, contents, target, io, log) : undefined;
   if (command.complete) {
     const completed = await completeRun(client, run.id);
     log(completed.already ? 'run was completed already' : 'run completed');
@@ -209,14 +211,12 @@ async function submit(
  * the warning that follows.
  */
 async function attach(
-  reports: ReturnType<typeof readReports>,
+  evidence: Evidence[],
+  contents: ReturnType<typeof contentsOf>,
   target: { runId: string; configuration?: string; rerun?: string },
   io: Context,
   log: (text: string) => void,
-  pathRoot: string | undefined,
-): Promise<AttachmentsSent | undefined> {
-  const evidence = evidenceOf(reports, io.cwd, pathRoot);
-  if (evidence.length === 0) return undefined;
+): Promise<AttachmentsSent> {
   const connection = connectionFrom(io.env);
   const sent = await sendAttachments(
     clientFor(io, log),
@@ -230,6 +230,7 @@ async function attach(
     target,
     evidence,
     (text) => log(`warning: ${text}`),
+    contents,
   );
   const kib = Math.round(sent.bytes / 1024);
   log(
