@@ -16,7 +16,7 @@
 // Measured 2026-11-26 on the shared 2-core machine (load average 14–21), 5 rounds: tm-report
 // 5.08 s, curl 4.46 s (medians): 1.14 ×, the rounds' own ratios 0.70–1.64 × (median 0.99 ×);
 // client CPU 0.71 s (hashing 98 MiB included) against curl's 0.13 s; 10 attachment calls, 18
-// for the whole submit (the project, 3 scope probes, the build, the run, the report, the counts).
+// for the whole submit by the organization's count (the 500 uploads count against no limit).
 import { execFile, execFileSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
