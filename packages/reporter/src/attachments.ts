@@ -23,6 +23,8 @@ type CreateBody = components['schemas']['CreateAttachmentsDto'];
 export const ATTACHMENTS_PER_CALL = 100;
 /** Files hashed and uploads sent at once. */
 export const ATTACHMENT_CONCURRENCY = 4;
+/** A link that expires sooner than this is not used: a fresh one is asked for. */
+const LINK_MARGIN_MS = 30_000;
 
 /** What a submit did with the evidence its reports name (its `--json` answer's `attachments`). */
 export interface AttachmentsSent {
@@ -212,25 +214,44 @@ async function sendBatch(
   }
   const pending = attachments.some((a) => a.status === 'pending');
   // Content twice in the batch is sent once: completing stores every pending copy.
-  const byContent = new Map<string, { link: UploadLink; content: Content }>();
-  for (const [i, a] of attachments.entries()) {
-    if (a.status !== 'pending' || !a.upload) continue;
-    const key = `${a.sha256}:${a.size}`;
-    if (!byContent.has(key)) byContent.set(key, { link: a.upload, content: batch[i].content });
-  }
+  const sentContent = new Set<string>();
   const failures = new Map<string, string>();
-  await Promise.all(
-    [...byContent].map(([key, upload]) =>
-      uploads(async () => {
-        const why = await putContent(upload.link, upload.content, put);
-        if (why) failures.set(key, why);
-        else {
-          sent.uploaded++;
-          sent.bytes += upload.content.size;
-        }
-      }),
-    ),
-  );
+  /** Sends what is pending and not sent yet; answers how many links had expired, unused. */
+  const uploadRound = async (now: Attachment[]): Promise<number> => {
+    const byContent = new Map<string, { link: UploadLink; content: Content }>();
+    for (const [i, a] of now.entries()) {
+      const key = `${a.sha256}:${a.size}`;
+      if (a.status !== 'pending' || !a.upload || sentContent.has(key) || failures.has(key))
+        continue;
+      if (!byContent.has(key)) byContent.set(key, { link: a.upload, content: batch[i].content });
+    }
+    let expired = 0;
+    await Promise.all(
+      [...byContent].map(([key, upload]) =>
+        uploads(async () => {
+          // Checked when its turn comes: a batch of large videos may outlast its links.
+          if (Date.parse(upload.link.expires_at ?? '') - Date.now() < LINK_MARGIN_MS) {
+            expired++;
+            return;
+          }
+          const why = await putContent(upload.link, upload.content, put);
+          if (why) failures.set(key, why);
+          else {
+            sentContent.add(key);
+            sent.uploaded++;
+            sent.bytes += upload.content.size;
+          }
+        }),
+      ),
+    );
+    return expired;
+  };
+  // Links that expired before their turn: the complete call gives fresh ones (at most twice).
+  for (let round = 0; (await uploadRound(attachments)) > 0 && round < 2; round++) {
+    const fresh = await complete(client, target, attachments, sent);
+    if (fresh === undefined) break;
+    attachments = fresh;
+  }
   const final = pending ? await complete(client, target, attachments, sent) : attachments;
   // Without the complete call's answer, only what was stored at its creation is known stored.
   for (const [i, a] of (final ?? attachments).entries()) {

@@ -7,6 +7,8 @@ export interface UploadLink {
   method: string;
   url: string;
   headers: Record<string, string>;
+  /** After it the URL is refused (at least 15 minutes ahead when given). */
+  expires_at?: string;
 }
 
 /** How uploads reach their URLs. */
