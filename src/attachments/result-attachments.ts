@@ -46,7 +46,12 @@ export class ResultAttachments {
     const attached = (await this.of(organizationId, [resultId])).get(resultId) ?? [];
     return Promise.all(
       attached.map(async (attachment) => {
-        const link = await this.links.make(attachment.id, 'download', DOWNLOAD_LINK_SECONDS, origin);
+        const link = await this.links.make(
+          attachment.id,
+          'download',
+          DOWNLOAD_LINK_SECONDS,
+          origin,
+        );
         return {
           ...attachment,
           content_url: link.url,

@@ -3,13 +3,7 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { chromium, type APIRequestContext, type Request } from 'playwright-core';
-import {
-  CHROMIUM,
-  expectAccessible,
-  screenshot,
-  textWhen,
-  type Browser,
-} from './browser.js';
+import { CHROMIUM, expectAccessible, screenshot, textWhen, type Browser } from './browser.js';
 import { STACK_START_MS, startConsoleStack, type ConsoleStack } from './stack.js';
 import { json, seedApiKey, seedOrganization, seedProject, signIn } from './seed.js';
 
@@ -51,7 +45,9 @@ async function evidenceOfARealRun(): Promise<{ png: Buffer; webm: Buffer; trace:
     );
     await page.getByLabel('Card').fill('4000 0000 0000 0002');
     await page.getByRole('button', { name: 'Pay' }).click();
-    await page.evaluate(`document.getElementById('answer').textContent = 'Card declined (code 4021)'`);
+    await page.evaluate(
+      `document.getElementById('answer').textContent = 'Card declined (code 4021)'`,
+    );
     const png = await page.screenshot();
     await context.tracing.stop({ path: join(folder, 'trace.zip') });
     const webm = Buffer.from(
@@ -91,7 +87,9 @@ async function evidenceOfARealRun(): Promise<{ png: Buffer; webm: Buffer; trace:
 function longLog(): Buffer {
   const lines: string[] = [];
   for (let i = 1; lines.join('\n').length < 300 * 1024; i++) {
-    lines.push(`${String(i).padStart(5, '0')} [checkout] step ${i}: waiting for the payment provider — ok`);
+    lines.push(
+      `${String(i).padStart(5, '0')} [checkout] step ${i}: waiting for the payment provider — ok`,
+    );
   }
   lines.push('THE LAST LINE');
   return Buffer.from(lines.join('\n'));
@@ -101,7 +99,7 @@ function longLog(): Buffer {
  * A result's attachments in the console (issue 30): a failed payment test whose pipeline
  * attached, through CONTRACT §15, a screenshot, a recording, a Playwright trace, a log over
  * 256 KB, a JSON file and, from an attacker's point of view, an HTML page and an SVG that
- * carry scripts. The page shows each beside the failure (an image with a larger view, a video
+ * carry scripts (and the HTML again, sent as text). The page shows each beside the failure (an image with a larger view, a video
  * to play, the log's first 256 KB), opens the trace in Playwright's own viewer served on the
  * console's origin, and never lets the HTML or the SVG run there.
  */
@@ -132,7 +130,9 @@ describe('web console: a result’s attachments', () => {
 
   beforeAll(async () => {
     attachmentDir = mkdtempSync(join(tmpdir(), 'console-attachments-'));
-    stack = await startConsoleStack('console_result_attachments', { ATTACHMENT_DIR: attachmentDir });
+    stack = await startConsoleStack('console_result_attachments', {
+      ATTACHMENT_DIR: attachmentDir,
+    });
     ({ browser, outside } = stack);
     browser.context.on('request', (request: Request) => {
       if (new URL(request.url()).pathname === CALLBACK) callbacks.push(request.url());
@@ -178,9 +178,10 @@ describe('web console: a result’s attachments', () => {
       ['network.json', 'application/json', Buffer.from('{"status": 402, "reason": "declined"}')],
       ['report.html', 'text/html', html(stack.base)],
       ['badge.svg', 'image/svg+xml', svg(stack.base)],
+      ['page.txt', 'text/plain', html(stack.base)],
     ];
     const { data } = await json<{
-      data: Array<{ id: string; upload: { url: string; headers: Record<string, string> } }>;
+      data: Array<{ id: string; upload: { url: string; headers: Record<string, string> } | null }>;
     }>(
       outside.post(`/api/v1/testruns/${run.id}/attachments`, {
         headers: pipeline,
@@ -188,6 +189,8 @@ describe('web console: a result’s attachments', () => {
       }),
     );
     for (const [at, attachment] of data.entries()) {
+      // The same bytes twice (the HTML, then as text): kept once, sent once.
+      if (attachment.upload === null) continue;
       await json(
         outside.put(attachment.upload.url, {
           headers: attachment.upload.headers,
@@ -236,7 +239,13 @@ describe('web console: a result’s attachments', () => {
     });
     expect(answer.status()).toBe(200);
     const { data } = (await answer.json()) as {
-      data: Array<{ name: string; content_type: string; size: number; content_url: string; content_expires_at: string }>;
+      data: Array<{
+        name: string;
+        content_type: string;
+        size: number;
+        content_url: string;
+        content_expires_at: string;
+      }>;
     };
     expect(data.map((a) => a.name)).toEqual([
       'failure.png',
@@ -246,10 +255,13 @@ describe('web console: a result’s attachments', () => {
       'network.json',
       'report.html',
       'badge.svg',
+      'page.txt',
     ]);
     expect(data[3]).toMatchObject({ content_type: 'text/plain; charset=utf-8', size: log.length });
     expect(data[0].content_url).toMatch(
-      new RegExp(`^${stack.base}/api/v1/attachments/[0-9a-f-]{36}/download\\?expires=\\d+&signature=`),
+      new RegExp(
+        `^${stack.base}/api/v1/attachments/[0-9a-f-]{36}/download\\?expires=\\d+&signature=`,
+      ),
     );
     const expires = Date.parse(data[0].content_expires_at) - Date.now();
     expect(expires).toBeGreaterThan(5 * 60_000);
@@ -279,6 +291,7 @@ describe('web console: a result’s attachments', () => {
       'network.jsonapplication/json · 37 B',
       expect.stringMatching(/^report\.htmltext\/html · \d+ B$/),
       expect.stringMatching(/^badge\.svgimage\/svg\+xml · \d+ B$/),
+      expect.stringMatching(/^page\.txttext\/plain · \d+ B$/),
     ]);
 
     // The screenshot in place, loaded through its signed link.
@@ -313,8 +326,13 @@ describe('web console: a result’s attachments', () => {
     expect(await item('console.log').locator('[data-field="text-cut"]').textContent()).toMatch(
       /^The first 256 KB of 3\d\d KB: download it for the rest\.$/,
     );
-    expect(await textWhen(item('network.json').getByLabel('Text of network.json'), 'declined')).toBe(
-      '{"status": 402, "reason": "declined"}',
+    expect(
+      await textWhen(item('network.json').getByLabel('Text of network.json'), 'declined'),
+    ).toBe('{"status": 402, "reason": "declined"}');
+
+    // An HTML page sent as text is shown as its text.
+    expect(await textWhen(item('page.txt').getByLabel('Text of page.txt'), '<script>')).toBe(
+      html(stack.base).toString(),
     );
 
     // Every attachment is a download; the HTML and the SVG are only that.
@@ -341,13 +359,11 @@ describe('web console: a result’s attachments', () => {
     await dialog.waitFor();
     const large = dialog.getByRole('img', { name: 'failure.png' });
     await page().waitForFunction(`document.querySelector('dialog img').naturalWidth > 0`);
-    const width = await large.evaluate(
-      (img: { getBoundingClientRect(): { width: number } }) => img.getBoundingClientRect().width,
-    );
-    expect(width).toBe(640);
-    expect(await dialog.getByRole('link', { name: 'Open the image alone' }).getAttribute('href')).toMatch(
-      /\/download\?/,
-    );
+    // At its own size (the border aside).
+    expect(await large.evaluate((img: { clientWidth: number }) => img.clientWidth)).toBe(640);
+    expect(
+      await dialog.getByRole('link', { name: 'Open the image alone' }).getAttribute('href'),
+    ).toMatch(/\/download\?/);
     await expectAccessible(page());
     for (const width of WIDTHS) {
       await page().setViewportSize({ width, height: 800 });
@@ -360,9 +376,13 @@ describe('web console: a result’s attachments', () => {
 
   it('opens the trace in Playwright’s trace viewer, served on the console’s origin', async () => {
     await page().goto(`/console/results/${resultId}`);
-    const open = item('trace.zip').getByRole('link', { name: 'Open in the trace viewer (trace.zip)' });
+    const open = item('trace.zip').getByRole('link', {
+      name: 'Open in the trace viewer (trace.zip)',
+    });
     const href = (await open.getAttribute('href')) ?? '';
-    expect(href).toMatch(/^\/console\/trace\/index\.html\?trace=https%3A%2F%2Flocalhost%3A\d+%2Fapi%2Fv1%2Fattachments%2F/);
+    expect(href).toMatch(
+      /^\/console\/trace\/index\.html\?trace=https%3A%2F%2Flocalhost%3A\d+%2Fapi%2Fv1%2Fattachments%2F/,
+    );
     expect(await open.getAttribute('target')).toBe('_blank');
 
     const headers = (await outside.get('/console/trace/index.html')).headers();
@@ -426,7 +446,10 @@ describe('web console: a result’s attachments', () => {
 
     await page().goto(`/console/results/${resultId}`);
     for (const name of ['report.html', 'badge.svg']) {
-      const href = (await item(name).getByRole('link', { name: `Download ${name}` }).getAttribute('href')) ?? '';
+      const href =
+        (await item(name)
+          .getByRole('link', { name: `Download ${name}` })
+          .getAttribute('href')) ?? '';
       // Served as a download in a sandbox, whatever the browser makes of it.
       const served = await outside.get(href);
       expect(served.status()).toBe(200);
@@ -444,10 +467,23 @@ describe('web console: a result’s attachments', () => {
       // Clicked in the console: a download too.
       const [clicked] = await Promise.all([
         page().waitForEvent('download'),
-        item(name).getByRole('link', { name: `Download ${name}` }).click(),
+        item(name)
+          .getByRole('link', { name: `Download ${name}` })
+          .click(),
       ]);
       expect(clicked.suggestedFilename()).toBe(name);
     }
+    // The same HTML sent as text/plain opens as text (its type, `nosniff`), not as a page.
+    const asText =
+      (await item('page.txt')
+        .getByRole('link', { name: 'Download page.txt' })
+        .getAttribute('href')) ?? '';
+    const tab = await browser.context.newPage();
+    await tab.goto(asText);
+    expect(await tab.evaluate('document.contentType')).toBe('text/plain');
+    expect(await tab.locator('body').textContent()).toContain('<script>');
+    expect((await outside.get(asText)).headers()['content-security-policy']).toBe('sandbox');
+    await tab.close();
     // Give a script every chance to have called back.
     await new Promise((resolve) => setTimeout(resolve, 1_000));
     expect(callbacks).toEqual([]);

@@ -64,18 +64,13 @@ function AttachmentItem({ attachment }: { attachment: ResultAttachment }) {
       {kind === 'text' ? <TextAttachment attachment={attachment} /> : null}
       {kind === 'trace' ? (
         <p className="muted small-text">
-          Playwright’s trace: every step of the test, with the page before and after it, its
-          console and its network.
+          Playwright’s trace: every step of the test, with the page before and after it, its console
+          and its network.
         </p>
       ) : null}
       <p className="attachment-actions">
         {kind === 'trace' ? (
-          <a
-            className="button"
-            href={traceViewerLink(attachment)}
-            target="_blank"
-            rel="noreferrer"
-          >
+          <a className="button" href={traceViewerLink(attachment)} target="_blank" rel="noreferrer">
             Open in the trace viewer<span className="visually-hidden"> ({attachment.name})</span>
           </a>
         ) : null}
