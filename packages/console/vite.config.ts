@@ -30,11 +30,24 @@ function enumOf(schema: string, property: string): string[] {
 const COMPRESSIBLE = /\.(?:js|css|svg|json|html|txt)$/;
 
 /**
- * Writes a brotli (`.br`) and a gzip (`.gz`) copy beside each text file of the built
- * `assets/`, each at its format's highest level: compressed once here, not on every request
- * (src/web-console/ serves the copy the browser's Accept-Encoding asks for). A copy that would
- * not be smaller is not written.
+ * Writes a brotli (`.br`) and a gzip (`.gz`) copy beside a text file, each at its format's
+ * highest level: compressed once here, not on every request (src/web-console/ serves the copy
+ * the browser's Accept-Encoding asks for). A copy that would not be smaller is not written.
  */
+function compressBeside(file: string): void {
+  const content = readFileSync(file);
+  const brotli = brotliCompressSync(content, {
+    params: {
+      [constants.BROTLI_PARAM_QUALITY]: constants.BROTLI_MAX_QUALITY,
+      [constants.BROTLI_PARAM_SIZE_HINT]: content.length,
+    },
+  });
+  const gzip = gzipSync(content, { level: constants.Z_BEST_COMPRESSION });
+  if (brotli.length < content.length) writeFileSync(`${file}.br`, brotli);
+  if (gzip.length < content.length) writeFileSync(`${file}.gz`, gzip);
+}
+
+/** Compressed copies of each text file of the built `assets/` (`compressBeside`). */
 function precompressedAssets(): Plugin {
   let assets = '';
   return {
@@ -45,18 +58,7 @@ function precompressedAssets(): Plugin {
     },
     writeBundle() {
       for (const name of readdirSync(assets)) {
-        if (!COMPRESSIBLE.test(name)) continue;
-        const file = join(assets, name);
-        const content = readFileSync(file);
-        const brotli = brotliCompressSync(content, {
-          params: {
-            [constants.BROTLI_PARAM_QUALITY]: constants.BROTLI_MAX_QUALITY,
-            [constants.BROTLI_PARAM_SIZE_HINT]: content.length,
-          },
-        });
-        const gzip = gzipSync(content, { level: constants.Z_BEST_COMPRESSION });
-        if (brotli.length < content.length) writeFileSync(`${file}.br`, brotli);
-        if (gzip.length < content.length) writeFileSync(`${file}.gz`, gzip);
+        if (COMPRESSIBLE.test(name)) compressBeside(join(assets, name));
       }
     },
   };
@@ -84,10 +86,14 @@ function playwrightTraceViewer(): Plugin {
       outDir = config.build.outDir;
     },
     writeBundle() {
-      cpSync(TRACE_VIEWER, join(outDir, 'trace'), {
+      const viewer = join(outDir, 'trace');
+      cpSync(TRACE_VIEWER, viewer, {
         recursive: true,
         filter: (source) => !basename(source).startsWith('uiMode.'),
       });
+      for (const name of readdirSync(viewer, { recursive: true, encoding: 'utf8' })) {
+        if (COMPRESSIBLE.test(name)) compressBeside(join(viewer, name));
+      }
     },
   };
 }

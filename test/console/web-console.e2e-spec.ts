@@ -109,6 +109,24 @@ describe('web console files', () => {
     expect(worker.status).toBe(200);
     expect(worker.headers['content-type']).toMatch(/javascript/);
     expect(worker.headers['content-security-policy']).toBe(policy);
+    // Its scripts travel compressed, as the console's do: 1.4 MB of them.
+    const script = /src="\.\/([^"]+\.js)"/.exec(viewer)?.[1] ?? '';
+    const views = /href="\.\/(assets\/defaultSettingsView[^"]+\.js)"/.exec(viewer)?.[1] ?? '';
+    for (const name of [script, views, 'sw.bundle.js']) {
+      const file = readFileSync(`${BUILT}/trace/${name}`);
+      const sent = await t.http
+        .get(`/console/trace/${name}`)
+        .set({ ...HTTPS, 'Accept-Encoding': 'gzip, deflate, br' });
+      expect(sent.status).toBe(200);
+      expect(sent.headers['content-encoding']).toBe('br');
+      expect(sent.headers['content-type']).toMatch(/javascript/);
+      expect(sent.headers['content-security-policy']).toBe(policy);
+      // What was sent is the build's copy, which decodes to the file.
+      const copy = readFileSync(`${BUILT}/trace/${name}.br`);
+      expect(Number(sent.headers['content-length'])).toBe(copy.length);
+      expect(brotliDecompressSync(copy).equals(file)).toBe(true);
+      expect(copy.length).toBeLessThan(file.length / 2);
+    }
     // The console's own pages keep theirs.
     const page = await t.http
       .get('/console/results/9d0b3a52-7c1e-4f7a-8a3b-1c2d3e4f5a6b')
