@@ -96,6 +96,18 @@ function longLog(): Buffer {
 }
 
 /**
+ * Waits until `check` holds (a page's element, read through Playwright's evaluate: the console's
+ * policy refuses the `eval` that `waitForFunction` polls a string with).
+ */
+async function until(check: () => Promise<boolean>, ms = 10_000): Promise<void> {
+  const deadline = Date.now() + ms;
+  while (!(await check())) {
+    if (Date.now() > deadline) throw new Error(`still not so after ${ms} ms`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
+
+/**
  * A result's attachments in the console (issue 30): a failed payment test whose pipeline
  * attached, through CONTRACT §15, a screenshot, a recording, a Playwright trace, a log over
  * 256 KB, a JSON file and, from an attacker's point of view, an HTML page and an SVG that
@@ -296,24 +308,18 @@ describe('web console: a result’s attachments', () => {
 
     // The screenshot in place, loaded through its signed link.
     const image = item('failure.png').getByRole('img', { name: 'failure.png' });
-    await page().waitForFunction(
-      `document.querySelector('li[data-attachment="failure.png"] img').naturalWidth > 0`,
-    );
+    await until(() => image.evaluate((img: { naturalWidth: number }) => img.naturalWidth > 0));
     expect(await image.evaluate((img: { naturalWidth: number }) => img.naturalWidth)).toBe(640);
 
     // The recording plays.
     const video = item('video.webm').locator('video');
     expect(await video.getAttribute('controls')).not.toBeNull();
-    await page().waitForFunction(
-      `document.querySelector('li[data-attachment="video.webm"] video').readyState >= 1`,
-    );
+    await until(() => video.evaluate((v: { readyState: number }) => v.readyState >= 1));
     await video.evaluate((video: { muted: boolean; play(): Promise<void> }) => {
       video.muted = true;
       return video.play();
     });
-    await page().waitForFunction(
-      `document.querySelector('li[data-attachment="video.webm"] video').currentTime > 0`,
-    );
+    await until(() => video.evaluate((v: { currentTime: number }) => v.currentTime > 0));
 
     // The log's first 256 KB, no more, and where to get the rest.
     const text = item('console.log').getByLabel('Text of console.log');
@@ -358,7 +364,7 @@ describe('web console: a result’s attachments', () => {
     const dialog = page().getByRole('dialog', { name: 'failure.png' });
     await dialog.waitFor();
     const large = dialog.getByRole('img', { name: 'failure.png' });
-    await page().waitForFunction(`document.querySelector('dialog img').naturalWidth > 0`);
+    await until(() => large.evaluate((img: { naturalWidth: number }) => img.naturalWidth > 0));
     // At its own size (the border aside).
     expect(await large.evaluate((img: { clientWidth: number }) => img.clientWidth)).toBe(640);
     expect(

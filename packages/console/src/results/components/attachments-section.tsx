@@ -1,4 +1,5 @@
 import { useQuery } from '@tanstack/react-query';
+import { useState } from 'react';
 import { CONSOLE_BASE } from '../../shared/console-base';
 import { bytes } from '../../shared/formats';
 import { resultAttachments, type ResultAttachment } from '../api/result-attachments';
@@ -43,8 +44,13 @@ export function AttachmentsSection({ resultId }: { resultId: string }) {
   );
 }
 
+/**
+ * One attachment. Its links are renewed every few minutes; a video keeps the link it started
+ * with (its bytes are loaded already), so a renewal never restarts one being watched.
+ */
 function AttachmentItem({ attachment }: { attachment: ResultAttachment }) {
   const kind = kindOf(attachment);
+  const [playing] = useState(attachment.content_url);
   return (
     <li className={`attachment kind-${kind}`} data-attachment={attachment.name}>
       <div className="attachment-head">
@@ -55,7 +61,7 @@ function AttachmentItem({ attachment }: { attachment: ResultAttachment }) {
       </div>
       {kind === 'image' ? <ImageAttachment attachment={attachment} /> : null}
       {kind === 'video' ? (
-        <video controls preload="metadata" src={attachment.content_url}>
+        <video controls preload="metadata" src={playing}>
           <a href={attachment.content_url} download={attachment.name}>
             Download {attachment.name}
           </a>

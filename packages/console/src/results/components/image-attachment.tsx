@@ -8,18 +8,21 @@ import type { ResultAttachment } from '../api/result-attachments';
  */
 export function ImageAttachment({ attachment }: { attachment: ResultAttachment }) {
   const [enlarged, setEnlarged] = useState(false);
+  // The link it was first shown with (loaded at once, while it holds): a renewed link would
+  // only load the same image again.
+  const [shown] = useState(attachment.content_url);
   const titleId = `attachment-${attachment.id}-title`;
   return (
     <>
       <button type="button" className="thumbnail" onClick={() => setEnlarged(true)}>
-        <img src={attachment.content_url} alt={attachment.name} loading="lazy" />
+        <img src={shown} alt={attachment.name} />
         <span className="visually-hidden">Enlarge {attachment.name}</span>
       </button>
       {enlarged ? (
         <Modal labelledBy={titleId} onClose={() => setEnlarged(false)}>
           <div className="image-view">
             <h2 id={titleId}>{attachment.name}</h2>
-            <img src={attachment.content_url} alt={attachment.name} />
+            <img src={shown} alt={attachment.name} />
             <div className="actions">
               <a href={attachment.content_url} target="_blank" rel="noreferrer">
                 Open the image alone
