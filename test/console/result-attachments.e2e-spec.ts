@@ -430,6 +430,19 @@ describe('web console: a result’s attachments', () => {
         await screenshot(viewer, `trace-viewer-${width}`, { fullPage: false });
       }
       expect(policyErrors).toEqual([]);
+
+      // A link naming a trace on another origin loads nothing, even one that is there (the
+      // same signed link through 127.0.0.1): the viewer reads its own origin only.
+      const trace = new URL(href, stack.base).searchParams.get('trace') ?? '';
+      const elsewhere = trace.replace('//localhost:', '//127.0.0.1:');
+      expect((await outside.get(elsewhere)).status()).toBe(200);
+      await viewer.goto(
+        `${stack.base}/console/trace/index.html?trace=${encodeURIComponent(elsewhere)}`,
+      );
+      expect(await textWhen(viewer.locator('.processing-error'), /.+/, 15_000)).toMatch(
+        /^Could not load trace from https:\/\/127\.0\.0\.1:/,
+      );
+      expect(await viewer.locator('.action-title').count()).toBe(0);
     } finally {
       await trusting.close();
     }
