@@ -1,6 +1,8 @@
 import { appendFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { parseCommand, type Command, type RunOptions } from './args.js';
+import { contentsOf, sendAttachments, type AttachmentsSent } from './attachments.js';
+import type { Evidence } from './evidence.js';
 import { detectCi, type CiMetadata } from './ci.js';
 import { dataOf, serviceClient, type ServiceClient } from './client.js';
 import { connectionFrom, type Env } from './config.js';
@@ -18,9 +20,11 @@ import type { RetryOptions } from './http.js';
 import { document, printer, secretsOf, type Printer } from './output.js';
 import { progressLine } from './progress.js';
 import { pathRootOf } from './path-root.js';
+import { evidenceOf } from './report-evidence.js';
 import { readReports } from './reports.js';
 import { completeRun, findRun, resolveRun, type TestRun } from './run.js';
 import { checkScopes, scopesToCheck } from './scopes.js';
+import { transportThrough } from './transport.js';
 import {
   IncompleteUploadError,
   uploadAll,
@@ -63,6 +67,8 @@ interface Outcome {
   /** The gate's part read before the run was completed. */
   gateBefore?: GateBeforeCompletion;
   uploaded?: Uploaded[];
+  /** What was done with the evidence the reports name (none with --no-attachments). */
+  attachments?: AttachmentsSent;
   completed?: boolean;
   gate?: GateReport;
 }
@@ -104,6 +110,7 @@ async function finish(
         ok: true,
         run,
         uploaded: outcome.uploaded,
+        attachments: outcome.attachments,
         completed: outcome.completed,
         gate,
         gate_passed: gate?.gate.passed,
@@ -170,6 +177,9 @@ async function submit(
     if (io.progressBar) bar();
     return sent;
   };
+  // The evidence's files are hashed while the reports go up.
+  const evidence = command.attachments ? evidenceOf(reports, io.cwd, pathRoot) : [];
+  const contents = evidence.length > 0 ? contentsOf(evidence) : undefined;
   const uploaded = await uploadAll(
     uploads,
     UPLOAD_CONCURRENCY,
@@ -178,19 +188,55 @@ async function submit(
   ).finally(() => {
     if (io.progressBar) print.err.line('');
   });
+  // Before the run is completed: a completed run takes no attachments (CONTRACT §15).
+  const attachments = contents ? await attach(evidence, contents, target, io, log) : undefined;
   if (command.complete) {
     const completed = await completeRun(client, run.id);
     log(completed.already ? 'run was completed already' : 'run completed');
     return finish(
       client,
       command,
-      { run: completed.run, uploaded, completed: true },
+      { run: completed.run, uploaded, attachments, completed: true },
       ci,
       io,
       print,
     );
   }
-  return finish(client, command, { run, uploaded }, ci, io, print);
+  return finish(client, command, { run, uploaded, attachments }, ci, io, print);
+}
+
+/**
+ * Attaches the evidence the stored reports name to their results (attachments.ts), saying what
+ * it did; nothing of it fails the submit. Its own client: no retry message is worth more than
+ * the warning that follows.
+ */
+async function attach(
+  evidence: Evidence[],
+  contents: ReturnType<typeof contentsOf>,
+  target: { runId: string; configuration?: string; rerun?: string },
+  io: Context,
+  log: (text: string) => void,
+): Promise<AttachmentsSent> {
+  const connection = connectionFrom(io.env);
+  const sent = await sendAttachments(
+    clientFor(io, log),
+    {
+      transport: io.retry?.transport ?? transportThrough(connection.proxies),
+      serviceOrigin: new URL(connection.baseUrl).origin,
+      extraHeaders: connection.extraHeaders,
+      sleep: io.retry?.sleep,
+      random: io.retry?.random,
+    },
+    target,
+    evidence,
+    (text) => log(`warning: ${text}`),
+    contents,
+  );
+  const kib = Math.round(sent.bytes / 1024);
+  log(
+    `attachments: ${sent.stored} of ${sent.named} attached (${sent.uploaded} uploaded, ${kib} KiB; the others' content was stored already)${sent.skipped.length ? `, ${sent.skipped.length} not attached` : ''}`,
+  );
+  return sent;
 }
 
 async function complete(
