@@ -171,6 +171,8 @@ describe('web console: the runs list, searches and CSV exports', () => {
     // One name's runs: from a row's link, then by the form.
     await rows().filter({ hasText: 'Smoke' }).getByRole('link', { name: 'only this name' }).click();
     await page().waitForURL(/\?name=Smoke$/);
+    // The previous page stays shown until the filtered one is read: its second row goes.
+    await rows().nth(1).waitFor({ state: 'detached' });
     expect(await textWhen(rows().first(), 'Smoke')).toContain('Smoke');
     expect(await rows().count()).toBe(1);
 
