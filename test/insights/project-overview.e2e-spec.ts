@@ -1,4 +1,11 @@
-import { createBuild, INSIGHT_SCOPES, runWith, UNKNOWN_ID, workspace, type Workspace } from './fixtures.js';
+import {
+  createBuild,
+  INSIGHT_SCOPES,
+  runWith,
+  UNKNOWN_ID,
+  workspace,
+  type Workspace,
+} from './fixtures.js';
 import { submitResults } from '../factories/runs.js';
 import { OPERATOR, startApp, withKey, type TestApp } from '../support/app.js';
 

@@ -9,7 +9,7 @@ import { runSearch } from './run-view';
 
 const projectRunsRoute = createRoute({
   getParentRoute: () => signedInRoute,
-  path: 'projects/$projectId',
+  path: 'projects/$projectId/runs',
   validateSearch: filteredPageSearch<TestRunStatus>(RUN_STATUS_NAMES),
   component: function ProjectRunsRoute() {
     const { projectId } = projectRunsRoute.useParams();

@@ -9,7 +9,10 @@ import {
 } from '../../../common/openapi.decorators.js';
 import { IntegerQueryParam } from '../../../common/pagination/pagination.js';
 import { KeptGateVerdict, TestRunCounts } from '../../../testruns/dto/test-run.dto.js';
-import { TEST_RUN_STATUSES, type TestRunStatus } from '../../../testruns/entities/test-run.entity.js';
+import {
+  TEST_RUN_STATUSES,
+  type TestRunStatus,
+} from '../../../testruns/entities/test-run.entity.js';
 
 /** The branch a trend follows, or recurring failures are read on. */
 class BranchQuery {
@@ -40,7 +43,11 @@ export class OverviewTrendQuery extends BranchQuery {
 }
 
 export class RecurringFailuresQuery extends BranchQuery {
-  @ApiPropertyOptional({ maxLength: 255, description: 'Only runs of this name', example: 'nightly' })
+  @ApiPropertyOptional({
+    maxLength: 255,
+    description: 'Only runs of this name',
+    example: 'nightly',
+  })
   @IsOptional()
   @IsString()
   @Length(1, 255)
@@ -54,7 +61,12 @@ export class RecurringFailuresQuery extends BranchQuery {
   })
   runs: number = 10;
 
-  @IntegerQueryParam({ minimum: 1, maximum: 50, default: 10, description: 'At most this many causes' })
+  @IntegerQueryParam({
+    minimum: 1,
+    maximum: 50,
+    default: 10,
+    description: 'At most this many causes',
+  })
   limit: number = 10;
 }
 

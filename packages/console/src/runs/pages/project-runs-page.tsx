@@ -39,7 +39,7 @@ export function ProjectRunsPage({
       </p>
     ),
     pastLast: (
-      <PastLast to="/projects/$projectId" params={{ projectId: id }} search={filter}>
+      <PastLast to="/projects/$projectId/runs" params={{ projectId: id }} search={filter}>
         This page is past the last run.
       </PastLast>
     ),
@@ -50,7 +50,7 @@ export function ProjectRunsPage({
         <RunsTable runs={page.data.data} caption="Test runs, newest first" />
         <Pager
           pagination={page.data.pagination}
-          to="/projects/$projectId"
+          to="/projects/$projectId/runs"
           params={{ projectId: id }}
           search={filter}
         />
@@ -72,7 +72,7 @@ export function ProjectRunsPage({
             names={RUN_STATUS_NAMES}
             onChange={(next) =>
               void navigate({
-                to: '/projects/$projectId',
+                to: '/projects/$projectId/runs',
                 params: { projectId: id },
                 search: next ? { status: next } : {},
               })
