@@ -10,7 +10,11 @@
 //   GET …/projects/{id}/overview/recurring-failures       10 runs of "nightly" on main, and of any
 //   GET …/projects/{id}/flaky-tests?limit=5               the most flaky tests
 //   GET …/testruns/{latest nightly}/comparison            what changed since the previous run
-// with the yardstick GET /healthz (the HTTP pipeline alone).
+// with the yardstick GET /healthz (the HTTP pipeline alone). Then, when /usr/bin/chromium is
+// there, the page itself in a headless browser against the service over TLS (signed in with the
+// operator token), NAVIGATIONS times: from the navigation's start to the latest runs' first row
+// (the first useful content) and to every section drawn (the four charts, what changed, the
+// recurring failures and the flaky tests).
 //
 // Usage:
 //   npm run bench:overview                               fresh scratch database, dropped at the end
@@ -21,12 +25,14 @@
 // Environment: BENCH_REQUESTS (200), BENCH_RUNS (100), BENCH_CASES (20,000),
 // BENCH_ADMIN_DATABASE_URL (see support.mjs).
 import { execFileSync } from 'node:child_process';
+import { existsSync } from 'node:fs';
 import { randomBytes } from 'node:crypto';
 import { Agent, request } from 'node:http';
 import { tmpdir } from 'node:os';
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import pg from 'pg';
+import { chromium } from 'playwright-core';
 import { ADMIN_DATABASE_URL, ADMIN_TOKEN, benchProject, dropDatabase, operator, startService, viaHttps } from './support.mjs';
 import { seed, seedMarker, seedOptions } from './intelligence/seed.mjs';
 
@@ -38,6 +44,8 @@ const { values: args } = parseArgs({
   },
 });
 const REQUESTS = Number(process.env.BENCH_REQUESTS ?? 200);
+const NAVIGATIONS = Number(process.env.BENCH_NAVIGATIONS ?? 5);
+const CHROMIUM = '/usr/bin/chromium';
 const PROJECT_KEY = 'INTEL';
 const TARGET_MS = 200;
 const options = seedOptions();
@@ -88,6 +96,8 @@ try {
     console.log(`seeded ${loaded.results} results in ${loaded.runs} runs in ${((Date.now() - started) / 1000).toFixed(1)} s`);
   }
   failed = await measure(project);
+  if (existsSync(CHROMIUM)) await measurePage(project);
+  else console.log(`${CHROMIUM} is missing: the page itself is not measured`);
 } catch (error) {
   failed = true;
   throw error;
@@ -150,6 +160,54 @@ async function measure(project) {
   console.table(rows);
   console.log(missed ? 'some target NOT met' : 'every read met its target');
   return missed;
+}
+
+/**
+ * The overview page in headless chromium, against a second service started over TLS (the
+ * console's session cookie is Secure): milliseconds from each navigation's start to the latest
+ * runs' first row, and to every section drawn, in the page's own clock.
+ */
+async function measurePage(project) {
+  const tlsService = await startService({ DATABASE_URL: url, TLS_SELF_SIGNED: 'true', RATE_LIMIT_PER_MINUTE: '1000000' });
+  const browser = await chromium.launch({ executablePath: CHROMIUM, headless: true, args: ['--no-sandbox', '--disable-gpu'] });
+  try {
+    const context = await browser.newContext({ baseURL: tlsService.base, ignoreHTTPSErrors: true, viewport: { width: 1280, height: 900 } });
+    const page = await context.newPage();
+    page.setDefaultTimeout(30_000);
+    await page.goto('/console/sign-in');
+    await page.getByLabel('Operator token').fill(ADMIN_TOKEN);
+    await page.keyboard.press('Enter');
+    await page.waitForURL(/\/console\/organizations/);
+    await page.addInitScript(`
+      new MutationObserver((_, observer) => {
+        if (!window.firstContentAt && document.querySelector('table.latest-runs tbody tr'))
+          window.firstContentAt = performance.now();
+        const drawn = document.querySelectorAll('.trend-chart canvas').length >= 4 &&
+          document.querySelector('[data-compare="new_failures"]') &&
+          document.querySelector('[aria-labelledby="recurring-title"] tbody tr') &&
+          document.querySelector('[aria-labelledby="flaky-title"] tbody tr');
+        if (drawn) {
+          window.everythingAt = performance.now();
+          observer.disconnect();
+        }
+      }).observe(document, { childList: true, subtree: true });
+    `);
+    const first = [];
+    const all = [];
+    for (let i = 0; i < NAVIGATIONS; i++) {
+      await page.goto(`/console/projects/${project.id}`);
+      // Polled: the console's Content-Security-Policy refuses waitForFunction's eval.
+      while ((await page.evaluate(() => window.everythingAt)) === undefined) await new Promise((r) => setTimeout(r, 50));
+      first.push(Math.round(await page.evaluate(() => window.firstContentAt)));
+      all.push(Math.round(await page.evaluate(() => window.everythingAt)));
+    }
+    console.log(`overview page, ${NAVIGATIONS} navigations (ms from the navigation's start):`);
+    console.log(`  first useful content (the latest runs' first row): ${first.join(', ')}`);
+    console.log(`  every section drawn (charts, changes, recurring failures, flaky tests): ${all.join(', ')}`);
+  } finally {
+    await browser.close();
+    await tlsService.stop();
+  }
 }
 
 /** A line on what the read answered, to see the data set is the one intended. */
