@@ -33,7 +33,15 @@ import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import pg from 'pg';
 import { chromium } from 'playwright-core';
-import { ADMIN_DATABASE_URL, ADMIN_TOKEN, benchProject, dropDatabase, operator, startService, viaHttps } from './support.mjs';
+import {
+  ADMIN_DATABASE_URL,
+  ADMIN_TOKEN,
+  benchProject,
+  dropDatabase,
+  operator,
+  startService,
+  viaHttps,
+} from './support.mjs';
 import { seed, seedMarker, seedOptions } from './intelligence/seed.mjs';
 
 const { values: args } = parseArgs({
@@ -56,10 +64,15 @@ const url = Object.assign(new URL(ADMIN_DATABASE_URL), { pathname: `/${name}` })
 
 const admin = new pg.Client({ connectionString: ADMIN_DATABASE_URL });
 await admin.connect();
-const exists = (await admin.query('SELECT 1 FROM pg_database WHERE datname = $1', [name])).rowCount > 0;
+const exists =
+  (await admin.query('SELECT 1 FROM pg_database WHERE datname = $1', [name])).rowCount > 0;
 await admin.end();
 if (exists !== args.reuse) {
-  console.error(exists ? `database ${name} exists: pass --reuse to measure against it` : `database ${name} does not exist: run without --reuse to seed it`);
+  console.error(
+    exists
+      ? `database ${name} exists: pass --reuse to measure against it`
+      : `database ${name} does not exist: run without --reuse to seed it`,
+  );
   process.exit(2);
 }
 
@@ -71,7 +84,8 @@ execFileSync(process.execPath, [resolve('dist/migrate.js')], {
   cwd: tmpdir(),
   stdio: ['ignore', 'ignore', 'inherit'],
 });
-if (args.reuse) console.log(`migrations applied in ${((Date.now() - migrating) / 1000).toFixed(1)} s`);
+if (args.reuse)
+  console.log(`migrations applied in ${((Date.now() - migrating) / 1000).toFixed(1)} s`);
 
 const service = await startService({ DATABASE_URL: url, RATE_LIMIT_PER_MINUTE: '1000000' });
 const db = new pg.Client({ connectionString: url });
@@ -80,20 +94,43 @@ let failed = false;
 try {
   let project;
   if (args.reuse) {
-    const found = await db.query('SELECT id FROM project WHERE key = $1 AND description = $2', [PROJECT_KEY, seedMarker(options)]);
-    if (found.rowCount !== 1) throw new Error(`${name} holds no complete seed of ${JSON.stringify(options)}: seed it afresh`);
+    const found = await db.query('SELECT id FROM project WHERE key = $1 AND description = $2', [
+      PROJECT_KEY,
+      seedMarker(options),
+    ]);
+    if (found.rowCount !== 1)
+      throw new Error(
+        `${name} holds no complete seed of ${JSON.stringify(options)}: seed it afresh`,
+      );
     project = { id: found.rows[0].id };
     console.log(`reusing ${name}`);
   } else {
     let org;
     ({ org, project } = await benchProject(service.base, ['testruns:read'], 'Shop', PROJECT_KEY));
-    const release = await operator(service.base, 'POST', `/internal/v1/projects/${project.id}/releases`, { name: 'R1' });
-    console.log(`seeding ${name}: ${options.runs} runs × ${options.cases} cases (COPY, triggers enabled)`);
+    const release = await operator(
+      service.base,
+      'POST',
+      `/internal/v1/projects/${project.id}/releases`,
+      { name: 'R1' },
+    );
+    console.log(
+      `seeding ${name}: ${options.runs} runs × ${options.cases} cases (COPY, triggers enabled)`,
+    );
     const started = Date.now();
-    const loaded = await seed(db, { organizationId: org.id, projectId: project.id, releaseId: release.id }, options, console.log);
+    const loaded = await seed(
+      db,
+      { organizationId: org.id, projectId: project.id, releaseId: release.id },
+      options,
+      console.log,
+    );
     await db.query('VACUUM (ANALYZE)');
-    await db.query('UPDATE project SET description = $2 WHERE id = $1', [project.id, seedMarker(options)]);
-    console.log(`seeded ${loaded.results} results in ${loaded.runs} runs in ${((Date.now() - started) / 1000).toFixed(1)} s`);
+    await db.query('UPDATE project SET description = $2 WHERE id = $1', [
+      project.id,
+      seedMarker(options),
+    ]);
+    console.log(
+      `seeded ${loaded.results} results in ${loaded.runs} runs in ${((Date.now() - started) / 1000).toFixed(1)} s`,
+    );
   }
   failed = await measure(project);
   if (existsSync(CHROMIUM)) await measurePage(project);
@@ -125,18 +162,39 @@ async function measure(project) {
   const reads = [
     { name: 'GET /healthz (yardstick)', path: `${service.base}/healthz` },
     { name: 'overview (latest runs, series)', path: overview, target: TARGET_MS },
-    { name: 'overview/trend (30 runs)', path: `${overview}/trend?name=nightly&branch=main&runs=30`, target: TARGET_MS },
-    { name: 'overview/recurring-failures (nightly, main)', path: `${overview}/recurring-failures?name=nightly&branch=main&runs=10`, target: TARGET_MS },
-    { name: 'overview/recurring-failures (any run)', path: `${overview}/recurring-failures?runs=10`, target: TARGET_MS },
-    { name: 'flaky-tests?limit=5', path: `${internal}/projects/${project.id}/flaky-tests?limit=5`, target: TARGET_MS },
-    { name: 'testruns/{latest}/comparison', path: `${internal}/testruns/${latestNightly}/comparison`, target: TARGET_MS },
+    {
+      name: 'overview/trend (30 runs)',
+      path: `${overview}/trend?name=nightly&branch=main&runs=30`,
+      target: TARGET_MS,
+    },
+    {
+      name: 'overview/recurring-failures (nightly, main)',
+      path: `${overview}/recurring-failures?name=nightly&branch=main&runs=10`,
+      target: TARGET_MS,
+    },
+    {
+      name: 'overview/recurring-failures (any run)',
+      path: `${overview}/recurring-failures?runs=10`,
+      target: TARGET_MS,
+    },
+    {
+      name: 'flaky-tests?limit=5',
+      path: `${internal}/projects/${project.id}/flaky-tests?limit=5`,
+      target: TARGET_MS,
+    },
+    {
+      name: 'testruns/{latest}/comparison',
+      path: `${internal}/testruns/${latestNightly}/comparison`,
+      target: TARGET_MS,
+    },
   ];
   const agent = new Agent({ keepAlive: true, maxSockets: 1 });
   const rows = [];
   let missed = false;
   for (const read of reads) {
     const probe = await get(agent, read.path, headers);
-    if (probe.status !== 200) throw new Error(`${read.path}: ${probe.status} ${probe.body.slice(0, 300)}`);
+    if (probe.status !== 200)
+      throw new Error(`${read.path}: ${probe.status} ${probe.body.slice(0, 300)}`);
     const note = summary(read.name, JSON.parse(probe.body));
     if (note) console.log(`${read.name}: ${note}`);
     for (let i = 0; i < Math.max(3, REQUESTS / 10); i++) await timed(agent, read.path, headers);
@@ -168,10 +226,22 @@ async function measure(project) {
  * runs' first row, and to every section drawn, in the page's own clock.
  */
 async function measurePage(project) {
-  const tlsService = await startService({ DATABASE_URL: url, TLS_SELF_SIGNED: 'true', RATE_LIMIT_PER_MINUTE: '1000000' });
-  const browser = await chromium.launch({ executablePath: CHROMIUM, headless: true, args: ['--no-sandbox', '--disable-gpu'] });
+  const tlsService = await startService({
+    DATABASE_URL: url,
+    TLS_SELF_SIGNED: 'true',
+    RATE_LIMIT_PER_MINUTE: '1000000',
+  });
+  const browser = await chromium.launch({
+    executablePath: CHROMIUM,
+    headless: true,
+    args: ['--no-sandbox', '--disable-gpu'],
+  });
   try {
-    const context = await browser.newContext({ baseURL: tlsService.base, ignoreHTTPSErrors: true, viewport: { width: 1280, height: 900 } });
+    const context = await browser.newContext({
+      baseURL: tlsService.base,
+      ignoreHTTPSErrors: true,
+      viewport: { width: 1280, height: 900 },
+    });
     const page = await context.newPage();
     page.setDefaultTimeout(30_000);
     await page.goto('/console/sign-in');
@@ -197,13 +267,16 @@ async function measurePage(project) {
     for (let i = 0; i < NAVIGATIONS; i++) {
       await page.goto(`/console/projects/${project.id}`);
       // Polled: the console's Content-Security-Policy refuses waitForFunction's eval.
-      while ((await page.evaluate(() => window.everythingAt)) === undefined) await new Promise((r) => setTimeout(r, 50));
+      while ((await page.evaluate(() => window.everythingAt)) === undefined)
+        await new Promise((r) => setTimeout(r, 50));
       first.push(Math.round(await page.evaluate(() => window.firstContentAt)));
       all.push(Math.round(await page.evaluate(() => window.everythingAt)));
     }
     console.log(`overview page, ${NAVIGATIONS} navigations (ms from the navigation's start):`);
     console.log(`  first useful content (the latest runs' first row): ${first.join(', ')}`);
-    console.log(`  every section drawn (charts, changes, recurring failures, flaky tests): ${all.join(', ')}`);
+    console.log(
+      `  every section drawn (charts, changes, recurring failures, flaky tests): ${all.join(', ')}`,
+    );
   } finally {
     await browser.close();
     await tlsService.stop();
@@ -212,10 +285,17 @@ async function measurePage(project) {
 
 /** A line on what the read answered, to see the data set is the one intended. */
 function summary(name, body) {
-  if (name.startsWith('overview (')) return `${body.latest_runs.length} latest runs, ${body.series.length} series`;
-  if (name.includes('trend')) return `${body.runs.length} runs, pass rates ${body.runs.slice(-3).map((r) => r.pass_rate).join(', ')} (last 3)`;
-  if (name.includes('recurring')) return `${body.runs_read} runs read, ${body.data.length} causes, first ${JSON.stringify(body.data[0])?.slice(0, 160)}`;
-  if (name.includes('flaky')) return `${body.pagination.total} flaky, first ${body.data[0]?.automation_id}`;
+  if (name.startsWith('overview ('))
+    return `${body.latest_runs.length} latest runs, ${body.series.length} series`;
+  if (name.includes('trend'))
+    return `${body.runs.length} runs, pass rates ${body.runs
+      .slice(-3)
+      .map((r) => r.pass_rate)
+      .join(', ')} (last 3)`;
+  if (name.includes('recurring'))
+    return `${body.runs_read} runs read, ${body.data.length} causes, first ${JSON.stringify(body.data[0])?.slice(0, 160)}`;
+  if (name.includes('flaky'))
+    return `${body.pagination.total} flaky, first ${body.data[0]?.automation_id}`;
   if (name.includes('comparison')) return JSON.stringify(body.summary);
   return null;
 }
@@ -227,12 +307,15 @@ function round(ms) {
 function get(agent, target, headers) {
   return new Promise((done, fail) => {
     const u = new URL(target);
-    const req = request({ host: u.hostname, port: u.port, path: u.pathname + u.search, headers, agent }, (res) => {
-      let body = '';
-      res.setEncoding('utf8');
-      res.on('data', (chunk) => (body += chunk));
-      res.on('end', () => done({ status: res.statusCode, body }));
-    });
+    const req = request(
+      { host: u.hostname, port: u.port, path: u.pathname + u.search, headers, agent },
+      (res) => {
+        let body = '';
+        res.setEncoding('utf8');
+        res.on('data', (chunk) => (body += chunk));
+        res.on('end', () => done({ status: res.statusCode, body }));
+      },
+    );
     req.on('error', fail);
     req.end();
   });

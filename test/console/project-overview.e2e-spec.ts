@@ -179,6 +179,15 @@ describe('web console: a project’s overview', () => {
         String(MAIN_RUNS),
       );
 
+      // The date ticks never overlap: each label ends before the next begins.
+      const labels = JSON.parse(
+        (await passRate.locator('.trend-chart').getAttribute('data-x-labels')) ?? '[]',
+      ) as Array<[number, number]>;
+      expect(labels.length).toBeGreaterThan(0);
+      for (let i = 1; i < labels.length; i++) {
+        expect(labels[i][0]).toBeGreaterThan(labels[i - 1][1]);
+      }
+
       // What changed since the previous run: one new failure, one still failing, one fixed.
       const changes = page().getByRole('region', { name: 'Since the previous run' });
       await changes.locator('[data-compare="new_failures"]').waitFor();
@@ -247,16 +256,18 @@ describe('web console: a project’s overview', () => {
     await page().getByLabel('Runs of').selectOption('["Nightly","feature/checkout"]');
     await page().waitForURL(/branch=feature%2Fcheckout/);
     const passRate = page().getByRole('figure', { name: /pass rate/i });
-    expect(await textWhen(passRate.getByRole('heading'), 'run')).toBe(
+    // The previous series' numbers stay until the new one's arrive.
+    expect(await textWhen(passRate.getByRole('heading'), /over the last run$/, 15_000)).toBe(
       'Pass rate over the last run',
     );
     const recurring = page().getByRole('region', { name: 'Recurring failures' });
-    expect(await textWhen(recurring, 'No cause')).toContain(
+    expect(await textWhen(recurring, 'No cause', 15_000)).toContain(
       'No cause of failure recurs in the last run of Nightly on feature/checkout.',
     );
     const changes = page().getByRole('region', { name: 'Since the previous run' });
-    await changes.locator('[data-compare="new_failures"]').waitFor();
-    expect(await changes.textContent()).toContain('has no earlier run like it');
+    expect(await textWhen(changes, 'has no earlier run like it', 15_000)).toContain(
+      'has no earlier run like it',
+    );
     expect(featureId).toBeDefined();
   });
 
