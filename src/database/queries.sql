@@ -856,15 +856,14 @@ WITH recent AS MATERIALIZED (
     LIMIT $5
   ),
   failing AS MATERIALIZED (
-    SELECT result.signature, result.test_run_id, result.test_case_id, result.failure_type,
-           result.message, result.id AS result_id, recent.age
+    SELECT result.signature, result.test_run_id, result.test_case_id, result.id AS result_id,
+           recent.age
     FROM recent
     JOIN test_result result
       ON result.test_run_id = recent.id AND result.signature IS NOT NULL
     JOIN test_run_case trc
       ON trc.test_run_id = result.test_run_id AND trc.test_case_id = result.test_case_id
      AND trc.configuration = result.configuration AND trc.result_id = result.id
-    WHERE result.organization_id = $2
   ),
   groups AS (
     SELECT signature,
@@ -872,9 +871,7 @@ WITH recent AS MATERIALIZED (
            count(*)::int AS failures,
            count(DISTINCT test_case_id)::int AS cases,
            min(age) AS latest_age,
-           (array_agg(failure_type ORDER BY age, result_id))[1] AS failure_type,
-           (array_agg(message ORDER BY age, result_id))[1] AS message,
-           (array_agg(test_run_id ORDER BY age, result_id))[1] AS last_run_id
+           (array_agg(result_id ORDER BY age, result_id))[1] AS latest_result_id
     FROM failing
     GROUP BY signature
     HAVING count(DISTINCT test_run_id) >= 2
@@ -886,8 +883,10 @@ WITH recent AS MATERIALIZED (
          NULL AS failure_type, NULL AS message, 0 AS part
   FROM recent
   UNION ALL
-  SELECT signature, last_run_id, latest_age, runs, failures, cases, failure_type, message, 1
+  SELECT groups.signature, latest.test_run_id, groups.latest_age, groups.runs, groups.failures,
+         groups.cases, latest.failure_type, latest.message, 1
   FROM groups
+  JOIN test_result latest ON latest.id = groups.latest_result_id AND latest.organization_id = $2
   ORDER BY part, runs DESC, failures DESC, signature, latest_age;
 
 -- overview.series

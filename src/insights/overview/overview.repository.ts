@@ -7,7 +7,7 @@ import type { TestRunStatus } from '../../testruns/entities/test-run.entity.js';
  * A project's overview (issue 31): what a QA lead reads first. Every statement reads a bounded
  * number of runs through an index and never a run's results whole: a run's counts, its kept
  * verdict and its build are on its row (and its build's), so the latest runs and the trends
- * read one row per run; the recurring failures read only failing results, through the partial
+ * read one row per run; the recurring failures read only failing results, from the partial
  * index `IDX_test_result_run_signature` (migration `OverviewIndexes`).
  */
 
@@ -103,12 +103,13 @@ const TREND = sql(
  * The causes of failure that recur across the project's latest `$5` submitted or completed
  * runs (named `$3` and on branch `$4` when those are not null): each signature (CONTRACT §12)
  * among those runs' failing current results that failed in two runs or more, in the most runs
- * first, then the most failures, at most `$6`. A run's failing results are read through the
- * partial index on (run, signature) (only failed and blocked results have a signature), and
- * each is kept when it is its slot's current result (`test_run_case` by its whole key), so a
- * failure a rerun replaced does not count. Each group names its latest failure's type and
- * message, how many of the runs it failed in (and whether in the latest), its failures and
- * its cases. One row per run read comes first (`signature` null), so that the window read is
+ * first, then the most failures, at most `$6`. A run's failing results are read from the
+ * partial index `IDX_test_result_run_signature` alone (only failed and blocked results have a
+ * signature; the index holds their slot and id, so no result is fetched), and each is kept
+ * when it is its slot's current result (`test_run_case` by its whole key), so a failure a
+ * rerun replaced does not count; the runs are the organization's, and so are their results.
+ * Each group names its latest failure's type and message (that one result fetched by id), how
+ * many of the runs it failed in (and whether in the latest), its failures and its cases. One row per run read comes first (`signature` null), so that the window read is
  * known even when nothing recurs. $1 project, $2 organization.
  */
 const RECURRING_FAILURES = sql(
@@ -127,15 +128,14 @@ const RECURRING_FAILURES = sql(
     LIMIT $5
   ),
   failing AS MATERIALIZED (
-    SELECT result.signature, result.test_run_id, result.test_case_id, result.failure_type,
-           result.message, result.id AS result_id, recent.age
+    SELECT result.signature, result.test_run_id, result.test_case_id, result.id AS result_id,
+           recent.age
     FROM recent
     JOIN test_result result
       ON result.test_run_id = recent.id AND result.signature IS NOT NULL
     JOIN test_run_case trc
       ON trc.test_run_id = result.test_run_id AND trc.test_case_id = result.test_case_id
      AND trc.configuration = result.configuration AND trc.result_id = result.id
-    WHERE result.organization_id = $2
   ),
   groups AS (
     SELECT signature,
@@ -143,9 +143,7 @@ const RECURRING_FAILURES = sql(
            count(*)::int AS failures,
            count(DISTINCT test_case_id)::int AS cases,
            min(age) AS latest_age,
-           (array_agg(failure_type ORDER BY age, result_id))[1] AS failure_type,
-           (array_agg(message ORDER BY age, result_id))[1] AS message,
-           (array_agg(test_run_id ORDER BY age, result_id))[1] AS last_run_id
+           (array_agg(result_id ORDER BY age, result_id))[1] AS latest_result_id
     FROM failing
     GROUP BY signature
     HAVING count(DISTINCT test_run_id) >= 2
@@ -157,8 +155,10 @@ const RECURRING_FAILURES = sql(
          NULL AS failure_type, NULL AS message, 0 AS part
   FROM recent
   UNION ALL
-  SELECT signature, last_run_id, latest_age, runs, failures, cases, failure_type, message, 1
+  SELECT groups.signature, latest.test_run_id, groups.latest_age, groups.runs, groups.failures,
+         groups.cases, latest.failure_type, latest.message, 1
   FROM groups
+  JOIN test_result latest ON latest.id = groups.latest_result_id AND latest.organization_id = $2
   ORDER BY part, runs DESC, failures DESC, signature, latest_age`,
 );
 
