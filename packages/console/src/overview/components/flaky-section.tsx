@@ -45,7 +45,7 @@ export function FlakySection({ projectId }: { projectId: string }) {
           </tbody>
         </table>
         <Link to="/projects/$projectId/flaky-tests" params={{ projectId }}>
-          All {number.format(flaky.data.pagination.total)} flaky tests
+          All flaky tests ({number.format(flaky.data.pagination.total)})
         </Link>
       </>
     );
