@@ -1,12 +1,18 @@
 import { once } from 'node:events';
 import { randomUUID } from 'node:crypto';
-import { createReadStream, createWriteStream } from 'node:fs';
+import { createReadStream } from 'node:fs';
 import { mkdir, rename, rm, stat } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import type { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import { AttachmentStore, type DirectUpload, type ExpectedContent } from './attachment-store.js';
+import {
+  AttachmentStore,
+  type DirectUpload,
+  type ExpectedContent,
+  type WriteOptions,
+} from './attachment-store.js';
 import { ContentCheck } from './content-check.js';
+import { ContentFile } from './content-file.js';
 
 /** Unfinished uploads, beside the content so a rename never crosses file systems. */
 const INCOMING = '.incoming';
@@ -18,6 +24,9 @@ const INCOMING = '.incoming';
  * content simply rename the same bytes in turn.
  */
 export class FilesystemStore extends AttachmentStore {
+  /** A write's chunks in flight: the socket's, the hash's and the file's buffers. */
+  readonly writeMemory = 4 * 1024 * 1024;
+
   constructor(private readonly root: string) {
     super();
   }
@@ -26,11 +35,16 @@ export class FilesystemStore extends AttachmentStore {
     return Promise.resolve(null);
   }
 
-  async write(key: string, body: Readable, expected: ExpectedContent): Promise<void> {
+  async write(
+    key: string,
+    body: Readable,
+    expected: ExpectedContent,
+    options: WriteOptions = {},
+  ): Promise<void> {
     const target = this.pathOf(key);
     const temporary = join(this.root, INCOMING, `${randomUUID()}.part`);
     await mkdir(dirname(temporary), { recursive: true });
-    const file = createWriteStream(temporary, { flags: 'wx' });
+    const file = new ContentFile(temporary, options.freeChunks === true);
     try {
       await pipeline(body, new ContentCheck(expected), file);
       await mkdir(dirname(target), { recursive: true });

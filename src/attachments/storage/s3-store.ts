@@ -20,6 +20,7 @@ const SIGNED_HEADERS = new Set(['content-length', 'x-amz-checksum-sha256']);
  * itself refuses bytes of another length or hash, and an object appears only whole.
  */
 export class S3Store extends AttachmentStore {
+  readonly writeMemory = 4 * 1024 * 1024;
   private readonly client: S3Client;
   private readonly bucket: string;
 
