@@ -110,12 +110,12 @@ describe('uploads through the service cost it little memory, and are bounded lik
     it('lets as many stream as the body budget holds; the next waits its turn, then answers 503', async () => {
       const { key, run } = await runWithResults(t);
       const items = [1, 2, 3, 4].map((n) => itemOf(16 + n, `video-${n}.webm`));
-      const attachments = (await describeAttachments(t, key, run.id, items)).body.data;
+      const attachments: { upload: { url: string } }[] = (
+        await describeAttachments(t, key, run.id, items)
+      ).body.data;
       const budget = t.app.get(BodyBudget);
 
-      const slow = attachments
-        .slice(0, 2)
-        .map((a: { upload: { url: string } }, i: number) => put(port, a.upload.url, 17 + i, 4));
+      const slow = attachments.slice(0, 2).map((a, i) => put(port, a.upload.url, 17 + i, 4));
       for (let i = 0; i < 200 && budget.inUse < 8 * MIB; i++) {
         await new Promise((resolve) => setTimeout(resolve, 10));
       }
