@@ -65,6 +65,12 @@ export abstract class AttachmentStore {
 
   /** Removes `key`; removing a key that is not there is no error (replicas may race). */
   abstract remove(key: string): Promise<void>;
+
+  /**
+   * Removes what writes that never finished left behind (a process killed mid-upload) and
+   * untouched since `before`: how many it removed. Safe on several replicas at once.
+   */
+  abstract removeUnfinished(before: Date): Promise<number>;
 }
 
 /** The key of an organization's content of that SHA-256 and size. */

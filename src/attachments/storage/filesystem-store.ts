@@ -1,7 +1,7 @@
 import { once } from 'node:events';
 import { randomUUID } from 'node:crypto';
 import { createReadStream } from 'node:fs';
-import { mkdir, rename, rm, stat } from 'node:fs/promises';
+import { mkdir, readdir, rename, rm, stat } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import type { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
@@ -77,6 +77,34 @@ export class FilesystemStore extends AttachmentStore {
 
   async remove(key: string): Promise<void> {
     await rm(this.pathOf(key), { force: true });
+  }
+
+  /**
+   * Part files in `.incoming` last written before `before`: an upload removes its own when it
+   * fails, so these are what a process killed mid-upload left (an upload lasts 120 s at most,
+   * `REQUEST_TIMEOUT_MS`). A file another replica removed first is no error.
+   */
+  async removeUnfinished(before: Date): Promise<number> {
+    const incoming = join(this.root, INCOMING);
+    let names: string[];
+    try {
+      names = await readdir(incoming);
+    } catch {
+      return 0;
+    }
+    let removed = 0;
+    for (const name of names) {
+      if (!name.endsWith('.part')) continue;
+      const path = join(incoming, name);
+      const written = await stat(path).then(
+        (found) => found.mtime,
+        () => null,
+      );
+      if (written === null || written >= before) continue;
+      await rm(path, { force: true });
+      removed += 1;
+    }
+    return removed;
   }
 
   private pathOf(key: string): string {

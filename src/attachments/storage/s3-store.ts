@@ -134,6 +134,16 @@ export class S3Store extends AttachmentStore {
     return object.Body;
   }
 
+  /**
+   * Nothing to do here: a presigned PUT that fails leaves nothing, and a multipart upload the
+   * service could not abort (its process killed) is removed by the bucket's lifecycle rule
+   * (AbortIncompleteMultipartUpload after 1 day, docker/README.md), which S3 and the
+   * S3-compatible stores apply without listing every upload.
+   */
+  removeUnfinished(): Promise<number> {
+    return Promise.resolve(0);
+  }
+
   async remove(key: string): Promise<void> {
     await this.client.send(new DeleteObjectCommand({ Bucket: this.bucket, Key: key }));
   }
