@@ -131,7 +131,7 @@ fi
 phase "image build"
 # npm in the build stages reaches the registry through the proxy: the CA bundle and an npmrc
 # naming it are mounted read-only for the RUN steps only (nothing of them is committed; the
-# runtime stage's one RUN step only makes the attachments folder). --format docker keeps the HEALTHCHECK.
+# runtime stage has no RUN step at all). --format docker keeps the HEALTHCHECK.
 # With vfs every step copies whole file trees, so even a fully cached build takes minutes: an
 # image already built from the same inputs (the files the Dockerfile copies, and the base) is
 # reused as it is.

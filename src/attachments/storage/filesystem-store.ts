@@ -1,4 +1,3 @@
-import { once } from 'node:events';
 import { randomUUID } from 'node:crypto';
 import { createReadStream } from 'node:fs';
 import { mkdir, readdir, rename, rm, stat } from 'node:fs/promises';
@@ -52,7 +51,8 @@ export class FilesystemStore extends AttachmentStore {
     } catch (error) {
       // A stream destroyed before its file was open still opens (creates) it, then closes:
       // removed only after that, or a refused upload would leave its part behind.
-      if (!file.closed) await once(file, 'close');
+      // Its 'error' may come first: only 'close' says the file is shut.
+      if (!file.closed) await new Promise((closed) => file.once('close', closed));
       await rm(temporary, { force: true });
       throw error;
     }
