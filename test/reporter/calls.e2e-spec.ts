@@ -47,12 +47,12 @@ describe('tm-report spends few calls', () => {
 
   /**
    * A 4-shard GitHub Actions pipeline: each shard sends its two JUnit reports, then one job runs
-   * `complete --gate`. The shards start `apartMs` one after the other (CI shards finish seconds
-   * apart; 0: at the same instant). Calls are counted by the organization's
+   * `complete --gate`. The shards send one after the other (CI shards finish seconds apart), or
+   * all at the same instant. Calls are counted by the organization's
    * `calls_this_period`; `polls` are the shards' 409 `idempotency_key_in_use` (another shard
    * registering the same build at that instant), each a call too.
    */
-  async function pipeline(projectBy: 'id' | 'key', apartMs: number) {
+  async function pipeline(projectBy: 'id' | 'key', shardsSend: 'in turn' | 'together') {
     const { key, project, callsSpent } = await tenant();
     const github = {
       TM_API_KEY: key,
@@ -75,12 +75,11 @@ describe('tm-report spends few calls', () => {
     const before = await callsSpent();
     const name = ['--project', project[projectBy], '--run-name', 'pipeline'];
     const { calls, retry } = counting();
-    const shards = await Promise.all(
-      [0, 1, 2, 3].map(async (shard) => {
-        await new Promise((resolve) => setTimeout(resolve, shard * apartMs));
-        return h.report(['submit', `calls/${project.id}/${shard}/*.xml`, ...name], github, retry);
-      }),
-    );
+    const send = (shard: number) =>
+      h.report(['submit', `calls/${project.id}/${shard}/*.xml`, ...name], github, retry);
+    const shards = [];
+    if (shardsSend === 'together') shards.push(...(await Promise.all([0, 1, 2, 3].map(send))));
+    else for (const shard of [0, 1, 2, 3]) shards.push(await send(shard));
     for (const shard of shards)
       expect({ code: shard.code, err: shard.code ? shard.err : '' }).toEqual({ code: 0, err: '' });
     const submitted = (await callsSpent()) - before;
@@ -97,7 +96,7 @@ describe('tm-report spends few calls', () => {
     expect(runs.body.pagination.total).toBe(1);
     // Each shard's two reports went in one body, into the build's run of that name.
     expect(calls.ingest).toBe(4);
-    const figure = `4-shard pipeline, project by ${projectBy}, shards ${apartMs} ms apart: ${submitted} calls to submit (${calls.polls} of them polls for another shard's request in flight), ${spent - submitted} for complete --gate, ${spent} in all`;
+    const figure = `4-shard pipeline, project by ${projectBy}, shards sending ${shardsSend}: ${submitted} calls to submit (${calls.polls} of them polls for another shard's request in flight), ${spent - submitted} for complete --gate, ${spent} in all`;
     // Printed for the report of issue 28 and the bench.
     process.stdout.write(`${figure}\n`);
     return { submitted, spent, polls: calls.polls };
@@ -108,21 +107,20 @@ describe('tm-report spends few calls', () => {
   // that name; complete --gate: the build's replay, the build's runs, the completion, the
   // gate's rules.
   it('a 4-shard GitHub Actions pipeline naming its project by id spends at most 12 calls with complete --gate', async () => {
-    const { submitted, spent, polls } = await pipeline('id', 150);
+    const { submitted, spent, polls } = await pipeline('id', 'in turn');
     expect(polls).toBe(0);
     expect(submitted).toBe(4 * 2);
     expect(spent).toBeLessThanOrEqual(12);
   }, 60_000);
 
-  it('with its shards finishing at the same instant, or its project named by key, it spends only the polls or the lookups more', async () => {
-    // Shards that lose the build's registration to another in flight poll for its answer: at
-    // most one call more each.
-    const together = await pipeline('id', 0);
-    expect(together.polls).toBeLessThanOrEqual(3);
+  it('with its shards sending at the same instant, or its project named by key, it spends only the polls or the lookups more', async () => {
+    // A shard that registers the build while another's registration is in flight polls for its
+    // answer (409 idempotency_key_in_use, from 25 ms on): more on a loaded machine.
+    const together = await pipeline('id', 'together');
     expect(together.spent - together.polls).toBeLessThanOrEqual(12);
     // A project named by key is looked up by each process (nothing is cached across them).
-    const byKey = await pipeline('key', 150);
-    expect(byKey.spent - byKey.polls).toBeLessThanOrEqual(12 + 5);
+    const byKey = await pipeline('key', 'in turn');
+    expect(byKey.spent).toBeLessThanOrEqual(12 + 5);
   }, 60_000);
 
   it('650 small Surefire reports go in at most 5 ingest calls', async () => {

@@ -2,7 +2,7 @@ import { appendFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { parseCommand, type Command, type RunOptions } from './args.js';
 import { detectCi, type CiMetadata } from './ci.js';
-import { dataOf, serviceClient, type ServiceClient } from './client.js';
+import { serviceClient, type ServiceClient } from './client.js';
 import { connectionFrom, type Env } from './config.js';
 import { ReporterError, UsageError } from './errors.js';
 import { labelOf } from './formats.js';

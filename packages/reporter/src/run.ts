@@ -105,9 +105,10 @@ export async function buildIdOf(
  * `project_id`, `run_name` and `build_id`; ingests arriving together create one run).
  */
 export type RunRef =
-  { runId: string } | { projectId: string; runName: string; buildId: string; releaseId?: string };
+  | { runId: string; runName?: string }
+  | { projectId: string; runName: string; buildId: string; releaseId?: string };
 
-/** The run of a reference by name, as far as the reporter knows it before the service answers. */
+/** The run's name, when the reporter knows it before the service answers. */
 export const runNameOf = (ref: RunRef): string | undefined => ref.runName;
 
 /** A run by its id; an unknown one is an error naming it. */
