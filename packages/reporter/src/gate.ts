@@ -219,6 +219,21 @@ export function gateLines(report: GateReport): string[] {
 const cell = (text: unknown) => markdownText(text);
 const code = (text: unknown) => `\`${oneLine(text).replace(/`/g, "'")}\``;
 
+/**
+ * A Markdown summary of what one job stored, for `$GITHUB_STEP_SUMMARY`, when the run was not
+ * read (a shard: the run's counts are the complete job's).
+ */
+export function storedSummaryLines(
+  stored: { name?: string; runId: string; results: number; reports: number },
+  jobUrl?: string,
+): string[] {
+  return [
+    `### Test run ${cell(stored.name ?? stored.runId)}`,
+    '',
+    `This job stored ${cell(stored.results)} results of ${cell(stored.reports)} reports in run ${code(stored.runId)}${jobUrl ? ` ([job](${jobUrl}))` : ''}; the run's counts and gate: the job that completes it.`,
+  ];
+}
+
 /** A Markdown summary of the run (and its gate when read) for `$GITHUB_STEP_SUMMARY`. */
 export function summaryLines(
   run: TestRun,

@@ -6,7 +6,7 @@ import { serviceClient, type ServiceClient } from './client.js';
 import { connectionFrom, type Env } from './config.js';
 import { ReporterError, UsageError } from './errors.js';
 import { labelOf } from './formats.js';
-import { readGate, gateLines, summaryLines, type GateReport } from './gate.js';
+import { readGate, gateLines, storedSummaryLines, summaryLines, type GateReport } from './gate.js';
 import type { RetryOptions } from './http.js';
 import { document, printer, secretsOf, type Printer } from './output.js';
 import { progressLine } from './progress.js';
@@ -90,11 +90,18 @@ async function finish(
   const run = outcome.run ?? (read ? await runById(client, outcome.runId) : undefined);
   const gate =
     options.gate && run ? await readGate(client, run, options.details ?? true) : undefined;
-  if (run) {
-    const markdown = print.file(summaryLines(run, gate, ci?.jobUrl));
-    if (io.env.GITHUB_STEP_SUMMARY) appendFileSync(io.env.GITHUB_STEP_SUMMARY, markdown);
-    if (options.summary) writeFileSync(path.resolve(io.cwd, options.summary), markdown);
-  }
+  const uploaded = outcome.uploaded ?? [];
+  const stored = {
+    name: outcome.runName,
+    runId: outcome.runId,
+    results: uploaded.reduce((sum, u) => sum + u.accepted, 0),
+    reports: uploaded.length,
+  };
+  const markdown = print.file(
+    run ? summaryLines(run, gate, ci?.jobUrl) : storedSummaryLines(stored, ci?.jobUrl),
+  );
+  if (io.env.GITHUB_STEP_SUMMARY) appendFileSync(io.env.GITHUB_STEP_SUMMARY, markdown);
+  if (options.summary) writeFileSync(path.resolve(io.cwd, options.summary), markdown);
   if (options.json) {
     print.out.line(
       JSON.stringify({
@@ -113,11 +120,9 @@ async function finish(
     );
     if (gate) print.out.line(...gateLines(gate));
   } else {
-    const uploaded = outcome.uploaded ?? [];
-    const stored = uploaded.reduce((sum, u) => sum + u.accepted, 0);
-    const name = outcome.runName === undefined ? '' : `"${outcome.runName}" `;
+    const name = stored.name === undefined ? '' : `"${stored.name}" `;
     print.out.line(
-      `Run ${name}(${outcome.runId}): ${stored} results of ${uploaded.length} reports stored by this job (the run's counts: tm-report complete)`,
+      `Run ${name}(${stored.runId}): ${stored.results} results of ${stored.reports} reports stored by this job (the run's counts: tm-report complete)`,
     );
   }
   return gate && !gate.gate.passed ? EXIT.gateFailed : EXIT.ok;
