@@ -114,6 +114,47 @@ describe('tm-report and the run of a pipeline', () => {
       expect(result.err).toContain(`No run ${id} (--run-id) among the runs this API key sees.`);
     });
 
+    it('with a build, finds the run in 2 calls and reads the gate’s rules in 1; --details reads the rest', async () => {
+      const github = {
+        GITHUB_ACTIONS: 'true',
+        GITHUB_RUN_ID: `details-${project.id}`,
+        GITHUB_RUN_NUMBER: '3',
+        GITHUB_RUN_ATTEMPT: '1',
+        GITHUB_SHA: SHA,
+        GITHUB_REF_NAME: 'main',
+        GITHUB_SERVER_URL: 'https://github.com',
+        GITHUB_REPOSITORY: 'acme/web-shop',
+      };
+      const args = ['--project', project.id, '--run-name', 'details'];
+      h.write('details/red.xml', junit('details.Shop', 3, [1]));
+      const sent = await h.report(['submit', 'details/red.xml', ...args], github, counting);
+      expect({ code: sent.code, err: sent.code ? sent.err : '' }).toEqual({ code: 0, err: '' });
+      // The build's registration and one ingest into the build's run of that name.
+      expect(calls).toEqual(['POST /api/v1/builds', 'POST /api/v1/results/ingest']);
+      expect(sent.out).toMatch(
+        /^Run "details" \([0-9a-f-]{36}\): 3 results of 1 reports stored by this job/,
+      );
+      calls = [];
+      const completed = await h.report(['complete', ...args, '--gate'], github, counting);
+      expect(completed.code).toBe(1);
+      const runId = /^Run "details" \(([0-9a-f-]{36})\), completed/.exec(completed.out)?.[1];
+      // The build's registration replayed, the build's runs, the completion, the gate's rules.
+      expect(calls).toEqual([
+        'POST /api/v1/builds',
+        'GET /api/v1/testruns',
+        `PATCH /api/v1/testruns/${runId}`,
+        `GET /api/v1/testruns/${runId}/gate`,
+      ]);
+      expect(completed.out).toContain('Gate: FAILED (no_new_failures)');
+      expect(completed.out).not.toContain('New failures (');
+      const detailed = await h.report(['complete', ...args, '--gate', '--details'], github);
+      expect(detailed.err).toContain('run "details" was completed already');
+      expect(detailed.out).toMatch(
+        /New failures \(1\):\n {2}- details\.Shop\.case1: expected 200 but got 500/,
+      );
+      expect(detailed.out).toContain('Failure groups (1):');
+    });
+
     it('fails the gate of a run in which nothing ran, printing the failing rule (min_tests)', async () => {
       const args = ['--project', project.key, '--run-name', 'empty', '--pipeline-id', 'p-empty'];
       h.write('complete/empty.xml', '<testsuites><testsuite name="none" tests="0"/></testsuites>');

@@ -247,8 +247,9 @@ export async function resolveRun(
   const runName = options.runName as string;
   if (buildId) {
     if (reopen) {
+      // Not yet created (the first attempt sent nothing), or open already: nothing to reopen.
       const run = await runOfBuild(client, projectId, buildId, runName);
-      if (run) await reopenRun(client, run, reopen, log);
+      if (run && run.status !== 'in_progress') await reopenRun(client, run, reopen, log);
     }
     return { projectId, runName, buildId, releaseId: options.releaseId };
   }
@@ -266,10 +267,9 @@ function noRun(options: RunOptions, pipelineId: string): ReporterError {
 
 /**
  * The run `complete` completes: `--run-id` (read, so that an unknown one is named before
- * anything is changed), else
- * the one this pipeline's jobs created under `--run-name`, never a new one. With a build (the
- * same the jobs registered: its creation's replay), the build's run of that name. Without
- * one, whether the jobs created it is asked with a request under their `Idempotency-Key` that
+ * anything is changed), else the one this pipeline's jobs created under `--run-name`, never a
+ * new one. With a build (the same the jobs registered: its creation's replay), the build's run
+ * of that name. Without one, whether the jobs created it is asked with a request under their `Idempotency-Key` that
  * cannot create a run (its build does not exist): the service answers 422 when the key was
  * used (CONTRACT §8, checked before the request is handled), and else 400 naming `build_id`,
  * storing nothing; only then is the jobs' own request sent again, for its replay.
