@@ -147,7 +147,8 @@ ${COMMON_HELP}`,
 Completes the run once all shards have submitted (a run completed already is fine).
 Give it the same run and build options as the submit jobs. With a build (from CI or the build
 flags) it spends 3 calls (the build's registration replayed, the build's runs, the
-completion), and --gate 1 more (its rules), --details 3 more at least.
+completion; one more for a project named by key), --gate 1 more (its rules), --details 3 more
+at least.
 
 ${COMMON_HELP}`,
 };
