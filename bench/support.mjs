@@ -53,7 +53,8 @@ const PRODUCTION_NODE_ARGS = JSON.parse(readFileSync(resolve('package.json'), 'u
 
 /** Starts `dist/main.js` with the given settings and waits until it listens. */
 export async function startService(env, nodeArgs = []) {
-  const port = await freePort();
+  // A PORT given (e.g. to name it in PUBLIC_URL beforehand) is used, else a free one.
+  const port = env.PORT ? Number(env.PORT) : await freePort();
   // BENCH_NODE_ARGS (e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof") profiles the service.
   const extra = process.env.BENCH_NODE_ARGS?.split(' ').filter(Boolean) ?? [];
   const child = spawn(process.execPath, [...PRODUCTION_NODE_ARGS, ...extra, ...nodeArgs, resolve('dist/main.js')], {
@@ -65,6 +66,7 @@ export async function startService(env, nodeArgs = []) {
       LOG_LEVEL: 'warn',
       REDIS_PREFIX: `tmbench_${randomBytes(3).toString('hex')}`,
       ...env,
+      PORT: String(port),
     },
     stdio: ['ignore', 'inherit', 'inherit'],
   });

@@ -69,6 +69,8 @@ export const INTERNAL_SUMMARIES: Record<string, string> = {
   'GET /internal/v1/testruns/{id}': 'Get a test run',
   'GET /internal/v1/testruns/{id}/results': 'List a test run’s results',
   'GET /internal/v1/results/{id}': 'Get a result, with its run, build and defect links',
+  'GET /internal/v1/results/{id}/attachments':
+    'List a result’s attachments, with short-lived links to their bytes',
   'GET /internal/v1/testruns/{id}/configurations': 'The configurations of a run’s results',
   'POST /internal/v1/testruns/{id}/results': 'Submit results to a test run as the operator',
   'PATCH /internal/v1/testruns/{id}': 'Submit or complete a test run as the operator',

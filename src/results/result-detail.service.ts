@@ -1,4 +1,6 @@
 import { Injectable } from '@nestjs/common';
+import type { ResultAttachmentLinkListResponse } from '../attachments/dto/attachment.dto.js';
+import { ResultAttachments } from '../attachments/result-attachments.js';
 import { BuildLookup } from '../builds/build-lookup.js';
 import type { Build } from '../builds/entities/build.entity.js';
 import type { Caller } from '../common/caller.js';
@@ -35,6 +37,7 @@ export class ResultDetailService {
     private readonly projects: ProjectLookup,
     private readonly testCases: TestCaseLookup,
     private readonly flakyTests: FlakyTestsService,
+    private readonly resultAttachments: ResultAttachments,
   ) {}
 
   /** The result if the caller may see it (404 otherwise). */
@@ -60,6 +63,23 @@ export class ResultDetailService {
       test_run_status: run.status,
       build: build === null ? null : toResultBuild(build),
       defect_links: await this.projects.defectLinks(run.projectId, result.defects),
+    };
+  }
+
+  /**
+   * The result's stored attachments with links to their bytes (404 when the caller may not see
+   * the result): asked apart from the result, so the page refreshes the short-lived links
+   * without reading the result again.
+   */
+  async attachments(
+    caller: Caller,
+    id: string,
+    origin: string,
+  ): Promise<ResultAttachmentLinkListResponse> {
+    const result = await this.results.find(caller, id);
+    if (!result) throw ApiError.notFound('result');
+    return {
+      data: await this.resultAttachments.withLinks(result.organizationId, result.id, origin),
     };
   }
 }

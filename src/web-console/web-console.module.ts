@@ -1,8 +1,9 @@
-import { dirname, resolve, sep } from 'node:path';
+import { dirname, join, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Module } from '@nestjs/common';
 import { ServeStaticModule } from '@nestjs/serve-static';
 import type { Response } from 'express';
+import { isTraceViewerFile, traceViewerPolicy } from './trace-viewer.js';
 
 /** Where the console is served: its pages and `assets/` below it. */
 export const CONSOLE_PATH = '/console';
@@ -32,8 +33,22 @@ const CONTENT_SECURITY_POLICY = [
   "frame-ancestors 'none'",
 ].join('; ');
 
-/** The console's own headers (`X-Content-Type-Options` is every response's, `noSniff`). */
+/** Playwright's trace viewer's policy (`trace-viewer.ts`), made once, on its first file. */
+let viewerPolicy: string | null = null;
+
+/**
+ * The console's own headers (`X-Content-Type-Options` is every response's, `noSniff`); the
+ * trace viewer's files (`/console/trace/`) have their own policy and are asked again each time
+ * (their names, `sw.bundle.js` and `index.html` among them, do not all change with content).
+ */
 function setHeaders(res: Response, path: string): void {
+  if (isTraceViewerFile(CONSOLE_FILES, path)) {
+    viewerPolicy ??= traceViewerPolicy(join(CONSOLE_FILES, 'trace'));
+    res.setHeader('Cache-Control', 'no-cache');
+    res.setHeader('Content-Security-Policy', viewerPolicy);
+    res.setHeader('Referrer-Policy', 'no-referrer');
+    return;
+  }
   res.setHeader(
     'Cache-Control',
     path.includes(HASHED_ASSETS) ? 'public, max-age=31536000, immutable' : 'no-cache',

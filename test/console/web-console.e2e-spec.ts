@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { readdirSync, readFileSync } from 'node:fs';
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { HTTPS, startApp, type TestApp } from '../support/app.js';
@@ -82,6 +83,56 @@ describe('web console files', () => {
     const res = await t.http.get('/console/favicon.svg').set(HTTPS);
     expect(res.status).toBe(200);
     expect(res.headers['content-type']).toMatch(/^image\/svg\+xml/);
+  });
+
+  it('serves Playwright’s trace viewer below the console, with a policy of its own', async () => {
+    const viewer = readFileSync(`${BUILT}/trace/index.html`, 'utf8');
+    const res = await t.http.get('/console/trace/index.html').set(HTTPS);
+    expect(res.status).toBe(200);
+    expect(res.text).toBe(viewer);
+    expect(res.text).toContain('<title>Playwright Trace Viewer</title>');
+    expect(res.headers['cache-control']).toBe('no-cache');
+    const policy = res.headers['content-security-policy'];
+    // Its service worker and its snapshots' frames; framed by its own origin only.
+    expect(policy).toContain("worker-src 'self'");
+    expect(policy).toContain("frame-src 'self' data:");
+    expect(policy).toContain("frame-ancestors 'self'");
+    expect(policy).toContain("connect-src 'self'");
+    // Its one inline script is allowed by its hash, not by 'unsafe-inline'.
+    const inline = /<script>([\s\S]*?)<\/script>/.exec(viewer)?.[1] ?? '';
+    const hash = createHash('sha256').update(inline).digest('base64');
+    expect(policy).toContain(`script-src 'self' 'sha256-${hash}'`);
+    expect(policy).not.toContain("'unsafe-eval'");
+    expect(policy).not.toMatch(/script-src[^;]*'unsafe-inline'/);
+
+    const worker = await t.http.get('/console/trace/sw.bundle.js').set(HTTPS);
+    expect(worker.status).toBe(200);
+    expect(worker.headers['content-type']).toMatch(/javascript/);
+    expect(worker.headers['content-security-policy']).toBe(policy);
+    // Its scripts travel compressed, as the console's do: 1.4 MB of them.
+    const script = /src="\.\/([^"]+\.js)"/.exec(viewer)?.[1] ?? '';
+    const views = /href="\.\/(assets\/defaultSettingsView[^"]+\.js)"/.exec(viewer)?.[1] ?? '';
+    for (const name of [script, views, 'sw.bundle.js']) {
+      const file = readFileSync(`${BUILT}/trace/${name}`);
+      const sent = await t.http
+        .get(`/console/trace/${name}`)
+        .set({ ...HTTPS, 'Accept-Encoding': 'gzip, deflate, br' });
+      expect(sent.status).toBe(200);
+      expect(sent.headers['content-encoding']).toBe('br');
+      expect(sent.headers['content-type']).toMatch(/javascript/);
+      expect(sent.headers['content-security-policy']).toBe(policy);
+      // What was sent is the build's copy, which decodes to the file.
+      const copy = readFileSync(`${BUILT}/trace/${name}.br`);
+      expect(Number(sent.headers['content-length'])).toBe(copy.length);
+      expect(brotliDecompressSync(copy).equals(file)).toBe(true);
+      expect(copy.length).toBeLessThan(file.length / 2);
+    }
+    // The console's own pages keep theirs.
+    const page = await t.http
+      .get('/console/results/9d0b3a52-7c1e-4f7a-8a3b-1c2d3e4f5a6b')
+      .set(HTTPS);
+    expect(page.headers['content-security-policy']).toContain("frame-ancestors 'none'");
+    expect(page.headers['content-security-policy']).not.toContain('worker-src');
   });
 
   it.each([

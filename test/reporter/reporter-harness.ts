@@ -1,4 +1,5 @@
 import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { createServer, type AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { main, type Io } from '../../packages/reporter/src/main.js';
@@ -36,12 +37,33 @@ export interface ReporterHarness {
   get(url: string, apiKey?: string): ReturnType<TestApp['http']['get']>;
 }
 
-/** The service on a loopback port and an organization whose key has `scopes`. */
+/** A loopback port free at the moment. */
+async function freePort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  await new Promise((resolve) => server.close(resolve));
+  return port;
+}
+
+/**
+ * The service on a loopback port and an organization whose key has `scopes`. `settings` are
+ * the service's overrides, given the port it will listen on when they need it (`PUBLIC_URL`).
+ */
 export async function startReporterHarness(
   scopes = [...RUN_SCOPES, 'builds:create', 'builds:read'],
+  settings?: (port: number) => Record<string, string>,
 ): Promise<ReporterHarness> {
-  const t = await startApp();
-  const port = await listenOnLoopback(t);
+  let t: TestApp;
+  let port: number;
+  if (settings) {
+    port = await freePort();
+    t = await startApp(settings(port));
+    await t.app.listen(port, '127.0.0.1');
+  } else {
+    t = await startApp();
+    port = await listenOnLoopback(t);
+  }
   const tenant = await createTenant(t, scopes);
   const dir = mkdtempSync(path.join(tmpdir(), 'tm-report-e2e-'));
   const baseEnv = {

@@ -337,6 +337,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/internal/v1/results/{id}/attachments": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List a result’s attachments, with short-lived links to their bytes */
+        get: operations["ResultDetailInternalController_attachments"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/internal/v1/testcases/{id}/results": {
         parameters: {
             query?: never;
@@ -1552,6 +1569,24 @@ export interface components {
             build: components["schemas"]["ResultBuildDto"] | null;
             /** @description The result’s `defects`, in order */
             defect_links: components["schemas"]["DefectLinkDto"][];
+        };
+        ResultAttachmentLinkResponse: {
+            /** Format: uuid */
+            id: string;
+            name: string;
+            content_type: string;
+            size: number;
+            /** @description Serves the bytes until `content_expires_at`, with the headers of CONTRACT §15 (no credential needed) */
+            content_url: string;
+            /**
+             * Format: date-time
+             * @description The link is refused after this moment (10 minutes after it was made)
+             */
+            content_expires_at: string;
+        };
+        ResultAttachmentLinkListResponse: {
+            /** @description In the order attached */
+            data: components["schemas"]["ResultAttachmentLinkResponse"][];
         };
         CaseHistoryItem: {
             /** Format: uuid */
@@ -4417,6 +4452,63 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ResultDetailResponse"];
+                };
+            };
+            /** @description Operator token wrong, or no live console session */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description A change made with the console session without its CSRF token (`csrf_token_invalid`) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description No such resource in your organization (`not_found`) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description Too many wrong operator tokens from this address (`Retry-After`) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+        };
+    };
+    ResultDetailInternalController_attachments: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ResultAttachmentLinkListResponse"];
                 };
             };
             /** @description Operator token wrong, or no live console session */

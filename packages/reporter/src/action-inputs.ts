@@ -30,6 +30,7 @@ export const ACTION_INPUTS: Record<string, Input> = {
   config: { kind: 'flag', flag: '--config' },
   gate: { kind: 'switch', flag: '--gate' },
   complete: { kind: 'switch', flag: '--complete' },
+  attachments: { kind: 'env', variable: 'TM_ATTACHMENTS' },
   url: { kind: 'env', variable: 'TM_URL' },
   'api-key': { kind: 'env', variable: 'TM_API_KEY' },
 };

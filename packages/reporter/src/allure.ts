@@ -1,6 +1,7 @@
 import { readFileSync, readdirSync } from 'node:fs';
 import path from 'node:path';
 import { ReporterError } from './errors.js';
+import { contentTypeOf, nameOf, withExtensionOf, type Evidence } from './evidence.js';
 import { ITEM_LIMITS, cutText, shortened } from './item-limits.js';
 import type { ResultItem } from './json-report.js';
 import { jsonErrorOffset } from './json-report.js';
@@ -26,6 +27,20 @@ export function readAllureFolder(
   cwd: string,
   pathRoot: string | undefined,
 ): ResultItem[] {
+  return readAllureResults(files, cwd, pathRoot, '').items;
+}
+
+/**
+ * The folder's result items and their evidence: the files every attempt of a test names in its
+ * `attachments` and its steps' (`source`, a file beside the result), all attached to the test's
+ * one result (a retry's trace explains the flaky pass). `folder` names the report in warnings.
+ */
+export function readAllureResults(
+  files: string[],
+  cwd: string,
+  pathRoot: string | undefined,
+  folder: string,
+): { items: ResultItem[]; evidence: Evidence[] } {
   const tests = new Map<string, AllureAttempt[]>();
   for (const file of files) {
     const attempt = readAttempt(file, cwd, pathRoot);
@@ -34,7 +49,21 @@ export function readAllureFolder(
     if (attempts) attempts.push(attempt);
     else tests.set(key, [attempt]);
   }
-  return [...tests.values()].map(itemOf).sort(byName);
+  const results = [...tests.values()].map((attempts) => ({ attempts, item: itemOf(attempts) }));
+  results.sort((a, b) => byName(a.item, b.item));
+  const evidence = results.flatMap(({ attempts, item }) =>
+    [...attempts].sort(byTime).flatMap((attempt) =>
+      attempt.attachments.map((attachment): Evidence => ({
+        report: folder,
+        automationId: item.automation_id as string,
+        configuration: item.configuration,
+        name: nameOf(withExtensionOf(attachment.name, attachment.source)),
+        contentType: contentTypeOf(attachment.type, attachment.source),
+        source: { file: path.resolve(cwd, path.dirname(attempt.file), attachment.source) },
+      })),
+    ),
+  );
+  return { items: results.map((r) => r.item), evidence };
 }
 
 /** The `*-result.json` files of a folder, sorted (containers and attachments are not results). */
@@ -76,6 +105,8 @@ interface AllureAttempt {
   stackTrace?: string;
   start?: number;
   stop?: number;
+  /** The files its `attachments` and its steps' name (a file name in the folder). */
+  attachments: { name: string; source: string; type?: string }[];
 }
 
 const isObject = (value: unknown): value is Record<string, unknown> =>
@@ -133,7 +164,37 @@ function readAttempt(file: string, cwd: string, pathRoot: string | undefined): A
     stackTrace: text(details.trace),
     start: time(result.start),
     stop: time(result.stop),
+    attachments: attachmentsOf(result),
   };
+}
+
+/** Most attachments read of one result (its steps' included): beyond them, a runaway writer. */
+const MAX_ATTACHMENTS = 1000;
+
+/**
+ * The attachments of a result and of its steps, depth first in their order. Only a plain file
+ * name in the folder is taken as `source` (never a path that leaves it).
+ */
+function attachmentsOf(result: Record<string, unknown>): AllureAttempt['attachments'] {
+  const found: AllureAttempt['attachments'] = [];
+  const visit = (node: Record<string, unknown>, depth: number) => {
+    if (depth > 100) return;
+    for (const attachment of Array.isArray(node.attachments) ? node.attachments : []) {
+      if (found.length >= MAX_ATTACHMENTS || !isObject(attachment)) continue;
+      const source = text(attachment.source);
+      if (source === undefined || source !== path.basename(source) || source.startsWith('.'))
+        continue;
+      found.push({
+        name: text(attachment.name) ?? source,
+        source,
+        type: text(attachment.type),
+      });
+    }
+    for (const step of Array.isArray(node.steps) ? node.steps : [])
+      if (isObject(step)) visit(step, depth + 1);
+  };
+  visit(result, 0);
+  return found;
 }
 
 /** Allure 3's `titlePath` (package, file, describe blocks) as the section of a new case. */

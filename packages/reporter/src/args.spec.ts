@@ -25,6 +25,17 @@ describe('command line', () => {
     });
   });
 
+  it('attaches evidence unless --no-attachments or TM_ATTACHMENTS=false says not to', () => {
+    const run = ['submit', 'a.xml', '--run-id', 'x'];
+    expect(parseCommand(run)).toMatchObject({ attachments: true });
+    expect(parseCommand([...run, '--no-attachments'])).toMatchObject({ attachments: false });
+    expect(parseCommand(run, { TM_ATTACHMENTS: 'false' })).toMatchObject({ attachments: false });
+    expect(parseCommand(run, { TM_ATTACHMENTS: ' TRUE ' })).toMatchObject({ attachments: true });
+    expect(() => parseCommand(run, { TM_ATTACHMENTS: 'nope' })).toThrow(
+      'TM_ATTACHMENTS is "nope": give true or false',
+    );
+  });
+
   it('refuses what cannot work, saying why', () => {
     expect(() => parseCommand(['submit', 'a.xml', '--run-name', 'e2e'])).toThrow(
       '--run-name needs --project',

@@ -31,6 +31,7 @@ const SUBMIT_OPTIONS = {
   configuration: { type: 'string' },
   'path-root': { type: 'string' },
   reopen: { type: 'boolean' },
+  'no-attachments': { type: 'boolean' },
 } as const satisfies ParseArgsConfig['options'];
 
 export interface RunOptions {
@@ -74,6 +75,11 @@ export type Command =
        * when none, the repository's top level or the working directory (`path-root.ts`).
        */
       pathRoot?: string;
+      /**
+       * Attach the evidence the reports name (screenshots, videos, traces, logs: CONTRACT §15);
+       * off with `--no-attachments`, `"noAttachments": true` or `TM_ATTACHMENTS=false`.
+       */
+      attachments: boolean;
     } & RunOptions)
   | ({ name: 'complete' } & RunOptions);
 
@@ -105,8 +111,8 @@ Output:
 
 Environment: TM_URL (the service, e.g. https://tm.example.com/api/v1), TM_API_KEY (never
 printed), TM_EXTRA_HEADERS (a JSON object of headers a proxy needs; optional),
-TM_CONFIGURATION (submit's --configuration), TM_PATH_ROOT (submit's --path-root), HTTPS_PROXY,
-HTTP_PROXY and NO_PROXY.
+TM_CONFIGURATION (submit's --configuration), TM_PATH_ROOT (submit's --path-root),
+TM_ATTACHMENTS (false: submit's --no-attachments), HTTPS_PROXY, HTTP_PROXY and NO_PROXY.
 Exit codes: 0 done, 1 the gate failed, 2 an error (usage, configuration, a report, the service).`;
 
 export const HELP = {
@@ -137,6 +143,11 @@ e.g. 'reports/**/*.xml' (quote them). Parallel jobs (shards) of one pipeline wit
                           they name the same tests wherever the checkout lay; default:
                           TM_PATH_ROOT, else the git repository's top level, else the working
                           directory
+  --no-attachments        send no attachments; by default the screenshots, videos, traces and
+                          logs the reports name (Playwright's and CTRF's attachments, JUnit
+                          [[ATTACHMENT|path]] lines, Cucumber embeddings, Allure attachments)
+                          are attached to their results (a missing or oversized file is a
+                          warning); default: TM_ATTACHMENTS (false to skip)
   --reopen                reopen the run if it is completed: a job run again in a CI system
                           that does not say so (a re-run GitHub, Azure or Buildkite job, or a
                           GitLab job where CI_JOB_RETRY_COUNT is set, reopens it by itself)
@@ -178,6 +189,18 @@ function configurationOf(flag: unknown, env: Env): string | undefined {
     );
   }
   return value;
+}
+
+/** Whether to attach evidence: not with `--no-attachments`, else not when TM_ATTACHMENTS says no. */
+function attachmentsOf(flag: unknown, env: Env): boolean {
+  if (flag === true) return false;
+  const value = env.TM_ATTACHMENTS?.trim().toLowerCase();
+  if (value === undefined || value === '' || ['true', '1', 'yes', 'on'].includes(value))
+    return true;
+  if (['false', '0', 'no', 'off'].includes(value)) return false;
+  throw new ReporterError(
+    `TM_ATTACHMENTS is "${value.slice(0, 20)}": give true or false (false sends no attachments).`,
+  );
 }
 
 /** `--path-root`, else `TM_PATH_ROOT`; blank is none. */
@@ -274,6 +297,7 @@ export function parseCommand(argv: string[], env: Env = {}, cwd?: string): Comma
     dryRun: values['dry-run'] === true,
     configuration: configurationOf(values.configuration, env),
     pathRoot: pathRootGiven(values['path-root'], env),
+    attachments: attachmentsOf(values['no-attachments'], env),
     ...runOptionsOf(values, values['dry-run'] !== true),
   };
 }

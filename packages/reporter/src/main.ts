@@ -1,6 +1,8 @@
 import { appendFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { parseCommand, type Command, type RunOptions } from './args.js';
+import { contentsOf, sendAttachments, type AttachmentsSent } from './attachments.js';
+import type { Evidence } from './evidence.js';
 import { detectCi, type CiMetadata } from './ci.js';
 import { serviceClient, type ServiceClient } from './client.js';
 import { connectionFrom, type Env } from './config.js';
@@ -11,8 +13,10 @@ import type { RetryOptions } from './http.js';
 import { document, printer, secretsOf, type Printer } from './output.js';
 import { progressLine } from './progress.js';
 import { pathRootOf } from './path-root.js';
+import { evidenceOf } from './report-evidence.js';
 import { readReports } from './reports.js';
 import { completeRun, findRun, resolveRun, runById, runNameOf, type TestRun } from './run.js';
+import { transportThrough } from './transport.js';
 import {
   IncompleteUploadError,
   uploadAll,
@@ -57,6 +61,8 @@ interface Outcome {
   /** The run's name when it was not read. */
   runName?: string;
   uploaded?: Uploaded[];
+  /** What was done with the evidence the reports name (none with --no-attachments). */
+  attachments?: AttachmentsSent;
   completed?: boolean;
   gate?: GateReport;
 }
@@ -108,6 +114,7 @@ async function finish(
         ok: true,
         run,
         uploaded: outcome.uploaded,
+        attachments: outcome.attachments,
         completed: outcome.completed,
         gate,
         gate_passed: gate?.gate.passed,
@@ -188,24 +195,72 @@ async function submit(
     if (io.progressBar) bar();
     return sent;
   };
+  // The evidence's files are hashed while the reports go up.
+  const evidence = command.attachments ? evidenceOf(reports, io.cwd, pathRoot) : [];
+  const contents = evidence.length > 0 ? contentsOf(evidence) : undefined;
   const uploaded = await uploadAll(uploads, UPLOAD_CONCURRENCY, upload, named).finally(() => {
     if (io.progressBar) print.err.line('');
   });
   if (runId === undefined) throw new ReporterError(`No report was sent to run ${named}.`);
+  // Before the run is completed: a completed run takes no attachments (CONTRACT §15).
+  const attachments = contents
+    ? await attach(evidence, contents, { runId, configuration, rerun }, io, log)
+    : undefined;
   if (command.complete) {
     const completed = await completeRun(client, runId);
     log(completed.already ? 'run was completed already' : 'run completed');
     return finish(
       client,
       { ...command, details: true },
-      { runId, run: completed.run, uploaded, completed: true },
+      { runId, run: completed.run, uploaded, attachments, completed: true },
       ci,
       io,
       print,
     );
   }
   // A submit that reads the gate is a pipeline's one job: its whole report is read.
-  return finish(client, { ...command, details: true }, { runId, runName, uploaded }, ci, io, print);
+  return finish(
+    client,
+    { ...command, details: true },
+    { runId, runName, uploaded, attachments },
+    ci,
+    io,
+    print,
+  );
+}
+
+/**
+ * Attaches the evidence the stored reports name to their results (attachments.ts), saying what
+ * it did; nothing of it fails the submit. Its own client: no retry message is worth more than
+ * the warning that follows.
+ */
+async function attach(
+  evidence: Evidence[],
+  contents: ReturnType<typeof contentsOf>,
+  target: { runId: string; configuration?: string; rerun?: string },
+  io: Context,
+  log: (text: string) => void,
+): Promise<AttachmentsSent> {
+  const connection = connectionFrom(io.env);
+  const sent = await sendAttachments(
+    clientFor(io, log),
+    {
+      transport: io.retry?.transport ?? transportThrough(connection.proxies),
+      serviceOrigin: new URL(connection.baseUrl).origin,
+      extraHeaders: connection.extraHeaders,
+      sleep: io.retry?.sleep,
+      random: io.retry?.random,
+    },
+    target,
+    evidence,
+    (text) => log(`warning: ${text}`),
+    contents,
+  );
+  const kib = Math.round(sent.bytes / 1024);
+  log(
+    `attachments: ${sent.stored} of ${sent.named} attached (${sent.uploaded} uploaded, ${kib} KiB; the others' content was stored already)${sent.skipped.length ? `, ${sent.skipped.length} not attached` : ''}`,
+  );
+  return sent;
 }
 
 async function complete(

@@ -1,6 +1,7 @@
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
-import { ALLURE_RESULT, allureResultFiles, readAllureFolder } from './allure.js';
+import { ALLURE_RESULT, allureResultFiles, readAllureResults } from './allure.js';
+import type { Evidence } from './evidence.js';
 import { ReporterError } from './errors.js';
 import { labelOf, type DocumentFormat } from './formats.js';
 import { expandPatterns } from './glob.js';
@@ -25,7 +26,15 @@ export type Report =
       cases: number;
       contentType: 'application/xml' | 'application/json';
     }
-  | { kind: 'json' | 'allure'; file: string; hash: string; items: ResultItem[]; cases: number };
+  | {
+      kind: 'json' | 'allure';
+      file: string;
+      hash: string;
+      items: ResultItem[];
+      cases: number;
+      /** An Allure folder's attachments (allure.ts), tied to its items. */
+      evidence?: Evidence[];
+    };
 
 /**
  * Every report the patterns name, in their order: a folder, or the files of an
@@ -87,13 +96,14 @@ function readAllureReport(
       `${folder}: a folder is read as Allure results, but it holds no *-result.json file (for the reports in a folder, give a glob such as '${folder}/**/*.xml').`,
     );
   }
-  const items = readAllureFolder(files, cwd, pathRoot);
+  const { items, evidence } = readAllureResults(files, cwd, pathRoot, folder);
   return {
     kind: 'allure',
     file: folder,
     hash: sha256(JSON.stringify(items)),
     items,
     cases: items.length,
+    evidence,
   };
 }
 

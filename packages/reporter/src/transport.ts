@@ -1,4 +1,5 @@
 import type http from 'node:http';
+import type { Readable } from 'node:stream';
 import { ReporterError } from './errors.js';
 import { proxyConnectionError, proxyRefusal } from './proxy-errors.js';
 import { proxyFor, type Proxy, type ProxySettings } from './proxy.js';
@@ -11,6 +12,11 @@ export interface Outgoing {
   url: URL;
   headers: Record<string, string>;
   body?: Buffer;
+  /**
+   * A body streamed instead of held (an attachment's file, attachments.ts), of `length` bytes:
+   * opened anew for each attempt.
+   */
+  stream?: { open(): Readable; length: number };
 }
 
 /** Sends one attempt; a network failure or a timeout rejects (never an HTTP status). */
@@ -72,6 +78,11 @@ function requestOf(
 ): [URL, http.RequestOptions & TunnelRequestOptions] {
   const headers: Record<string, string | number> = { ...outgoing.headers };
   if (outgoing.body) headers['content-length'] = outgoing.body.length;
+  else if (outgoing.stream) {
+    for (const name of Object.keys(headers))
+      if (name.toLowerCase() === 'content-length') delete headers[name];
+    headers['content-length'] = outgoing.stream.length;
+  }
   const { agent, forwardProxy: proxy } = route;
   if (!proxy)
     return [outgoing.url, { method: outgoing.method, headers, agent, tunnelTimeoutMs: timeoutMs }];
@@ -162,7 +173,11 @@ export function transportThrough(proxies: ProxySettings | undefined): Transport 
         clearTimeout(timer);
         reject(proxy ? proxyConnectionError(proxy, error) : error);
       });
-      req.end(outgoing.body);
+      if (outgoing.stream) {
+        const source = outgoing.stream.open();
+        source.on('error', (error) => req.destroy(error));
+        source.pipe(req);
+      } else req.end(outgoing.body);
     });
   };
 }

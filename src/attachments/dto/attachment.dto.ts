@@ -56,3 +56,23 @@ export class ResultAttachmentResponse {
   @ApiProperty() content_type!: string;
   @ApiProperty() size!: number;
 }
+
+/**
+ * An attachment as the console shows it beside its result: with a signed link to its bytes
+ * (the service's own download link, on the console's origin), valid until `content_expires_at`.
+ */
+export class ResultAttachmentLinkResponse extends ResultAttachmentResponse {
+  @ApiProperty({
+    description:
+      'Serves the bytes until `content_expires_at`, with the headers of CONTRACT §15 (no credential needed)',
+  })
+  content_url!: string;
+
+  @ApiTimestamp('The link is refused after this moment (10 minutes after it was made)')
+  content_expires_at!: string;
+}
+
+export class ResultAttachmentLinkListResponse {
+  @ApiProperty({ type: [ResultAttachmentLinkResponse], description: 'In the order attached' })
+  data!: ResultAttachmentLinkResponse[];
+}

@@ -46,3 +46,16 @@ export const percentToHundredths = new Intl.NumberFormat('en', {
 export function duration(ms: number): string {
   return ms < 1000 ? `${number.format(ms)} ms` : `${number.format(ms / 1000)} s`;
 }
+
+/** A size in bytes as people read it: "512 B", "200 KB", "1.5 MB", "2.1 GB" (binary units). */
+export function bytes(size: number): string {
+  const units = ['B', 'KB', 'MB', 'GB', 'TB'];
+  let value = size;
+  let unit = 0;
+  while (value >= 1024 && unit < units.length - 1) {
+    value /= 1024;
+    unit += 1;
+  }
+  const digits = unit === 0 || value >= 100 ? 0 : 1;
+  return `${new Intl.NumberFormat('en', { maximumFractionDigits: digits }).format(value)} ${units[unit]}`;
+}

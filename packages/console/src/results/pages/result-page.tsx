@@ -8,14 +8,15 @@ import { ResultStatusBadge } from '../../runs/components/run-counts';
 import { BackToOrganizations } from '../../shared/components/page-head';
 import { readState } from '../../shared/components/states';
 import { resultDetail, type ResultDetail } from '../api/result-detail';
+import { AttachmentsSection } from '../components/attachments-section';
 import { DefectList } from '../components/defect-list';
 import { ResultFacts } from '../components/result-facts';
 import { StackTrace } from '../components/stack-trace';
 
 /**
- * One result, with what explains it: the message, the failure's type and stack trace, every
- * attempt, the defects (linked through the project's template), where and on what it ran, and
- * the way to its test's history.
+ * One result, with what explains it: the message, the failure's type and stack trace, what the
+ * pipeline attached (screenshots, videos, logs, traces), every attempt, the defects (linked
+ * through the project's template), where and on what it ran, and the way to its test's history.
  */
 export function ResultPage({ id }: { id: string }) {
   const detail = useQuery(resultDetail(id));
@@ -73,6 +74,7 @@ export function ResultPage({ id }: { id: string }) {
           <p className="muted">No stack trace.</p>
         )}
       </section>
+      <AttachmentsSection resultId={r.id} />
       <section aria-labelledby="attempts-title">
         <h2 id="attempts-title" className="section">
           Attempts
