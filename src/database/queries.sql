@@ -1408,6 +1408,12 @@ UPDATE test_run SET status = 'completed', completed_at = $3, updated_at = now()
 SELECT "id" AS "id", "organization_id" AS "organizationId", "project_id" AS "projectId", "build_id" AS "buildId", "release_id" AS "releaseId", "name" AS "name", "position" AS "position", "status" AS "status", "source" AS "source", "total" AS "total", "passed" AS "passed", "failed" AS "failed", "blocked" AS "blocked", "skipped" AS "skipped", "retest" AS "retest", "untested" AS "untested", "flaky" AS "flaky", "submitted_at" AS "submittedAt", "completed_at" AS "completedAt", "gate_passed" AS "gatePassed", "gate_evaluated_at" AS "gateEvaluatedAt", "created_at" AS "createdAt", "updated_at" AS "updatedAt" FROM test_run
   WHERE id = $1 AND ($2::uuid IS NULL OR organization_id = $2);
 
+-- testRuns.findNamedInBuild
+SELECT id FROM test_run
+  WHERE organization_id = $1 AND project_id = $2 AND build_id = $3 AND name = $4
+  ORDER BY created_at DESC, id DESC
+  LIMIT 1;
+
 -- testRuns.keepGate
 UPDATE test_run SET gate_passed = $3, gate_evaluated_at = $4, updated_at = now()
   WHERE id = $1 AND organization_id = $2;

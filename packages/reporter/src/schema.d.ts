@@ -1164,7 +1164,7 @@ export interface components {
              * @description Add to this run; without it a run is created
              */
             test_run_id?: string;
-            /** @description Name of the created run */
+            /** @description Name of the created run. With `build_id` too, the results go to that build’s run of this name when it has one (the first ingest creates it, and ingests arriving together create one run): the parallel shards of a pipeline post into one run, each in one call */
             run_name?: string;
             /** Format: uuid */
             build_id?: string;
@@ -3391,6 +3391,7 @@ export interface operations {
                 /** @description Required unless `test_run_id` is given */
                 project_id?: string;
                 test_run_id?: string;
+                /** @description Name of the created run. With `build_id` too, the results go to that build’s run of this name when it has one (the first ingest creates it, and ingests arriving together create one run): the parallel shards of a pipeline post into one run, each in one call */
                 run_name?: string;
                 build_id?: string;
                 release_id?: string;

@@ -248,6 +248,10 @@ export class SubmittedResultsResponse {
 }
 
 /** The fields of the JSON form of `POST /results/ingest`, as `SUBMIT_BODY_FIELDS`. */
+/** What `run_name` does with `build_id` (CONTRACT §6: a pipeline's shards post into one run). */
+const RUN_NAME_DESCRIPTION =
+  'Name of the created run. With `build_id` too, the results go to that build’s run of this name when it has one (the first ingest creates it, and ingests arriving together create one run): the parallel shards of a pipeline post into one run, each in one call';
+
 export const INGEST_BODY_FIELDS = {
   project_id: {
     type: String,
@@ -264,7 +268,7 @@ export const INGEST_BODY_FIELDS = {
   run_name: {
     type: String,
     maxLength: 255,
-    description: 'Name of the created run',
+    description: RUN_NAME_DESCRIPTION,
     required: false,
   },
   build_id: { type: String, format: 'uuid', required: false },
@@ -307,7 +311,7 @@ export class IngestQuery {
   @IsOptionalId('test_run_id must be a test run id (UUID)')
   test_run_id?: string;
 
-  @ApiPropertyOptional({ maxLength: 255 })
+  @ApiPropertyOptional({ maxLength: 255, description: RUN_NAME_DESCRIPTION })
   @IsOptional()
   @IsString()
   @Length(1, 255)
