@@ -47,9 +47,10 @@ export class IngestResults {
 
   /**
    * The run named by `test_run_id` (400 unless it is the organization's and matches the links
-   * given); else, for a `run_name` and a `build_id`, that build's run of that name (CONTRACT
-   * §6: the parallel shards of one pipeline post into the same run, each in one call), created
-   * by the first such ingest; else a new run.
+   * given); else, with `join_run` (an addition to CONTRACT §6, which creates a run whenever no
+   * `test_run_id` is given), the `build_id`'s run of the `run_name` (the parallel shards of one
+   * pipeline post into the same run, each in one call), created by the first such ingest; else
+   * a new run.
    */
   private async runFor(
     organizationId: string,
@@ -64,7 +65,13 @@ export class IngestResults {
         );
       }
       const { projectId, runName, buildId } = ingest;
-      if (runName !== undefined && buildId !== undefined) {
+      if (ingest.joinRun) {
+        if (runName === undefined || buildId === undefined) {
+          throw ApiError.invalidField(
+            'join_run',
+            'join_run needs run_name and build_id: the build’s run of that name is joined',
+          );
+        }
         const named = { projectId, buildId, name: runName };
         const run = await this.lookup.lockNamedInBuild(organizationId, named, mode);
         if (run) return { run: checkLinks(run, ingest), created: false };

@@ -5,9 +5,11 @@ import { startApp, withKey, type TestApp } from '../support/app.js';
 
 /**
  * CONTRACT §6: the parallel shards of one pipeline post into the same run, and
- * `/results/ingest` is the one-call form for pipelines. An ingest that names a `run_name` and
- * a `build_id` goes to that build's run of that name; the first creates it, and ingests that
- * arrive together create one run, not one each (the reporter's shards spend one call each).
+ * `/results/ingest` is the one-call form for pipelines. An ingest with `join_run` (the
+ * service's addition: without it, every ingest without `test_run_id` creates a run, as §6 says)
+ * and a `run_name` and a `build_id` goes to that build's run of that name; the first creates
+ * it, and ingests that arrive together create one run, not one each (the reporter's shards
+ * spend one call each).
  */
 describe('POST /results/ingest into the run of a build with a name', () => {
   let t: TestApp;
@@ -50,7 +52,7 @@ describe('POST /results/ingest into the run of a build with a name', () => {
   it('puts 8 shards’ ingests arriving together into one run, every result counted', async () => {
     const { key, project, build } = await setup();
     const buildId = await build('web #40');
-    const query = { project_id: project.id, run_name: 'e2e', build_id: buildId };
+    const query = { project_id: project.id, run_name: 'e2e', build_id: buildId, join_run: 'true' };
     const answers = await Promise.all(
       Array.from({ length: 8 }, (_, shard) =>
         ingestXml(key, query, junit(`shard${shard}`, 25, shard)),
@@ -79,12 +81,14 @@ describe('POST /results/ingest into the run of a build with a name', () => {
       project_id: project.id,
       run_name: 'nightly',
       build_id: first,
+      join_run: true,
       results: [item('a')],
     }).expect(201);
     const b = await post({
       project_id: project.id,
       run_name: 'nightly',
       build_id: first,
+      join_run: true,
       results: [item('b')],
       complete: true,
     }).expect(201);
@@ -93,16 +97,33 @@ describe('POST /results/ingest into the run of a build with a name', () => {
       project_id: project.id,
       run_name: 'nightly',
       build_id: second,
+      join_run: true,
       results: [item('a')],
     }).expect(201);
-    // Without a build, as before: each ingest creates a run.
-    const bare = await Promise.all(
-      [0, 1].map(() =>
-        post({ project_id: project.id, run_name: 'nightly', results: [item('a')] }).expect(201),
-      ),
-    );
+    // Without join_run (CONTRACT §6), with the same build and name or without a build: each
+    // ingest creates a run.
+    const bare = await Promise.all([
+      post({ project_id: project.id, run_name: 'nightly', build_id: first, results: [item('a')] }),
+      post({ project_id: project.id, run_name: 'nightly', results: [item('a')] }),
+      post({ project_id: project.id, run_name: 'nightly', results: [item('a')] }),
+    ]);
+    expect(bare.map((r) => r.status)).toEqual([201, 201, 201]);
     const ids = [a, other, ...bare].map((r) => r.body.test_run_id);
-    expect(new Set(ids).size).toBe(4);
+    expect(new Set(ids).size).toBe(5);
+    // join_run needs the build and the name it joins by.
+    const alone = await post({
+      project_id: project.id,
+      run_name: 'nightly',
+      join_run: true,
+      results: [item('a')],
+    }).expect(400);
+    expect(alone.body).toMatchObject({ error: 'invalid_request', details: { field: 'join_run' } });
+    const wrong = await ingestXml(
+      key,
+      { project_id: project.id, run_name: 'x', build_id: first, join_run: 'yes' },
+      junit('w', 1),
+    ).expect(400);
+    expect(wrong.body.details.field).toBe('join_run');
     const run = await t.http
       .get(`/api/v1/testruns/${a.body.test_run_id}`)
       .set(withKey(key))
@@ -114,7 +135,7 @@ describe('POST /results/ingest into the run of a build with a name', () => {
     const { key, project, build } = await setup();
     const release = await createRelease(t, project.id);
     const buildId = await build('web #43', release.id);
-    const query = { project_id: project.id, run_name: 'e2e', build_id: buildId };
+    const query = { project_id: project.id, run_name: 'e2e', build_id: buildId, join_run: 'true' };
     const created = await ingestXml(
       key,
       { ...query, release_id: release.id, complete: 'true' },
@@ -146,12 +167,12 @@ describe('POST /results/ingest into the run of a build with a name', () => {
     const buildId = await theirs.build('theirs #1');
     await ingestXml(
       theirs.key,
-      { project_id: theirs.project.id, run_name: 'e2e', build_id: buildId },
+      { project_id: theirs.project.id, run_name: 'e2e', build_id: buildId, join_run: 'true' },
       junit('t', 1),
     ).expect(201);
     const refused = await ingestXml(
       mine.key,
-      { project_id: mine.project.id, run_name: 'e2e', build_id: buildId },
+      { project_id: mine.project.id, run_name: 'e2e', build_id: buildId, join_run: 'true' },
       junit('m', 1),
     ).expect(400);
     expect(refused.body.details.field).toBe('build_id');

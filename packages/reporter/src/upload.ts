@@ -92,13 +92,17 @@ function keyOf(target: UploadTarget, kind: string, ...identity: string[]): strin
   );
 }
 
-/** The run of a `POST /results/ingest` call: its id, or its project, name and build. */
+/**
+ * The run of a `POST /results/ingest` call: its id, or its project, name and build, joined
+ * (`join_run`: the build's run of that name, which the first shard's ingest creates).
+ */
 function runParameters(run: RunRef) {
   if ('runId' in run) return { test_run_id: run.runId };
   return {
     project_id: run.projectId,
     run_name: run.runName,
     build_id: run.buildId,
+    join_run: true,
     ...(run.releaseId && { release_id: run.releaseId }),
   };
 }

@@ -247,10 +247,15 @@ export class SubmittedResultsResponse {
   data!: ResultResponse[];
 }
 
+/**
+ * What `join_run` does, an addition to CONTRACT §6's ingest (which creates a run whenever no
+ * `test_run_id` is given, and still does without it): a pipeline's parallel shards post into
+ * one run, each in one call, without first creating or finding it.
+ */
+const JOIN_RUN_DESCRIPTION =
+  'With `run_name` and `build_id`: the results go to that build’s run of this name when it has one, else to a new run of that name (ingests arriving together create one run), so the parallel shards of a pipeline post into one run, each in one call. Without it, every ingest without `test_run_id` creates a run';
+
 /** The fields of the JSON form of `POST /results/ingest`, as `SUBMIT_BODY_FIELDS`. */
-/** What `run_name` does with `build_id` (CONTRACT §6: a pipeline's shards post into one run). */
-const RUN_NAME_DESCRIPTION =
-  'Name of the created run. With `build_id` too, the results go to that build’s run of this name when it has one (the first ingest creates it, and ingests arriving together create one run): the parallel shards of a pipeline post into one run, each in one call';
 
 export const INGEST_BODY_FIELDS = {
   project_id: {
@@ -268,13 +273,14 @@ export const INGEST_BODY_FIELDS = {
   run_name: {
     type: String,
     maxLength: 255,
-    description: RUN_NAME_DESCRIPTION,
+    description: 'Name of the created run',
     required: false,
   },
   build_id: { type: String, format: 'uuid', required: false },
   release_id: { type: String, format: 'uuid', required: false },
   results: RESULTS_FIELD,
   complete: { type: Boolean, default: false, required: false },
+  join_run: { type: Boolean, default: false, description: JOIN_RUN_DESCRIPTION, required: false },
   configuration: CONFIGURATION_FIELD,
 } satisfies BodyFields;
 
@@ -286,6 +292,7 @@ export class IngestJsonDto {
   release_id?: string;
   results!: ResultItemDto[];
   complete?: boolean;
+  join_run?: boolean;
   configuration?: string;
 }
 describeBody(IngestJsonDto, INGEST_BODY_FIELDS);
@@ -311,7 +318,7 @@ export class IngestQuery {
   @IsOptionalId('test_run_id must be a test run id (UUID)')
   test_run_id?: string;
 
-  @ApiPropertyOptional({ maxLength: 255, description: RUN_NAME_DESCRIPTION })
+  @ApiPropertyOptional({ maxLength: 255 })
   @IsOptional()
   @IsString()
   @Length(1, 255)
@@ -328,6 +335,12 @@ export class IngestQuery {
   @toBoolean()
   @IsBoolean({ message: 'complete must be true or false' })
   complete?: boolean;
+
+  @ApiPropertyOptional({ type: Boolean, default: false, description: JOIN_RUN_DESCRIPTION })
+  @IsOptional()
+  @toBoolean()
+  @IsBoolean({ message: 'join_run must be true or false' })
+  join_run?: boolean;
 
   @ApiPropertyOptional({
     type: String,
