@@ -11,6 +11,7 @@ const CONSOLE_FEATURES = [
   'cases',
   'keys',
   'organizations',
+  'overview',
   'projects',
   'releases',
   'results',

@@ -2,11 +2,16 @@
 // the production heap flags (`npm run start:prod`): (a) one 256 MiB attachment, (b) eight
 // different 256 MiB attachments at once. The bytes are made on the fly (never held here
 // either), hashed once to describe them, then streamed to the link. The script prints each
-// phase's wall time, throughput, and the service's RSS before and at its peak.
-// Measured 2026-11-26 on the shared 2-core machine (load average ≈ 20): one 256 MiB upload,
-// 67 s, RSS +12.8 MiB; BENCH_MIB=48: one, +22.0 MiB; eight at once, all 200, +16.1 MiB.
-// Eight 256 MiB at once could not finish there: a request must arrive within 120 s
-// (REQUEST_TIMEOUT_MS), i.e. at 2.2 MiB/s or more per upload.
+// phase's wall time, throughput, and the service's RSS before, at its peak, and the growth;
+// if the service exits during the run, its exit code and signal (a SIGKILL with nothing on
+// stderr is the kernel's OOM killer: `dmesg`).
+// Measured 2026-11-26 on the shared 2-core machine (load average 11–13), `npm run
+// bench:attachments`: before chunks were freed once on disk (`freeChunk`), one upload +56 to
+// +65 MiB, eight at once +42 to +69 MiB (Node's HTTP parser copies each body chunk into a
+// buffer of its own, which V8 collects only once ~64 MB of them have piled up); after, one
+// upload +2.4 MiB, eight at once +1.3 MiB (8 × 200 in 9.9 s, 207 MiB/s).
+// A request must arrive within 120 s (REQUEST_TIMEOUT_MS), i.e. at 2.2 MiB/s or more per
+// 256 MiB upload: on a machine too busy for that, uploads answer 408 (BENCH_MIB sets a smaller size).
 import { createHash } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { request } from 'node:http';
@@ -84,7 +89,19 @@ function put(url, headers, body, size) {
   });
 }
 
-async function phase(label, base, pid, key, runId, seeds) {
+/** Rejects if the service exits before `work` settles, naming its exit code and signal. */
+function whileServiceRuns(child, work) {
+  let onExit;
+  const exited = new Promise((_, fail) => {
+    onExit = (code, signal) =>
+      fail(new Error(`the service exited during the benchmark: code ${code}, signal ${signal}`));
+    child.once('exit', onExit);
+  });
+  return Promise.race([work, exited]).finally(() => child.off('exit', onExit));
+}
+
+async function phase(label, base, child, key, runId, seeds) {
+  const pid = child.pid;
   const items = [];
   for (const seed of seeds) {
     items.push({
@@ -101,16 +118,18 @@ async function phase(label, base, pid, key, runId, seeds) {
   const before = rss(pid);
   const peak = sampleRss(pid, 50);
   const started = performance.now();
-  const statuses = await Promise.all(
-    data.map((a, i) => put(a.upload.url, a.upload.headers, bytesOf(seeds[i], SIZE), SIZE)),
-  );
+  const statuses = await whileServiceRuns(
+    child,
+    Promise.all(
+      data.map((a, i) => put(a.upload.url, a.upload.headers, bytesOf(seeds[i], SIZE), SIZE)),
+    ),
+  ).finally(() => peak.stop());
   const seconds = (performance.now() - started) / 1000;
-  peak.stop();
   console.log(
     `${label} (${SIZE / MIB} MiB each): ${statuses.join(',')} in ${seconds.toFixed(1)} s ` +
       `(${((SIZE * seeds.length) / MIB / seconds).toFixed(0)} MiB/s); service RSS ` +
-      `${(before / MIB).toFixed(0)} MiB before, peak ${(peak.peak / MIB).toFixed(0)} MiB ` +
-      `(+${((peak.peak - before) / MIB).toFixed(1)} MiB)`,
+      `${(before / MIB).toFixed(1)} MiB before, peak ${(peak.peak / MIB).toFixed(1)} MiB, ` +
+      `growth +${((peak.peak - before) / MIB).toFixed(1)} MiB`,
   );
 }
 
@@ -135,19 +154,18 @@ try {
   await api(service.base, key, 'POST', `/api/v1/testruns/${run.id}/results`, {
     results: [{ automation_id: 'bench.upload', status: 'failed' }],
   });
-  const pid = service.child.pid;
-  await phase('one upload', service.base, pid, key, run.id, [1]);
+  await phase('one upload', service.base, service.child, key, run.id, [1]);
   const eight = process.env.BENCH_UPLOADS ? Number(process.env.BENCH_UPLOADS) : 8;
   await phase(
     `${eight} concurrent uploads`,
     service.base,
-    pid,
+    service.child,
     key,
     run.id,
     Array.from({ length: eight }, (_, i) => 100 + i),
   );
 } finally {
-  await service.stop();
+  if (service.child.exitCode === null && service.child.signalCode === null) await service.stop();
   rmSync(dir, { recursive: true, force: true });
   await dropDatabase(db.name);
 }

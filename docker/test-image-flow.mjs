@@ -4,6 +4,7 @@
 // the environment test-image.sh sets (API, WORKER, ADMIN_TOKEN, DATABASE_URL, the container
 // names). Each check prints one line; the first that fails throws and ends the run (exit 1).
 import { execFile, execFileSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { createServer, request } from 'node:http';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -52,7 +53,7 @@ function http(method, url, { headers = {}, body } = {}) {
         } catch {
           // not JSON
         }
-        done({ status: res.statusCode, json, text });
+        done({ status: res.statusCode, headers: res.headers, json, text });
       });
       res.on('error', fail);
     });
@@ -226,6 +227,68 @@ try {
     failures.status === 200,
     'its failures group (GET /testruns/{id}/failures)',
     `${failures.status}`,
+  );
+
+  // --- an attachment: uploaded through the service's signed link, read back -----------------
+  // The filesystem store (the image's default) writes into the volume api and worker share.
+  const [firstResult] = (await call('GET', `/api/v1/testruns/${runId}/results?limit=1`, { key }))
+    .json.data;
+  const log = Array.from({ length: 4000 }, (_, i) => `line ${i}: the image keeps evidence\n`).join(
+    '',
+  );
+  const logItem = {
+    test_case_id: firstResult.test_case_id,
+    name: 'console.log',
+    content_type: 'text/plain',
+    size: Buffer.byteLength(log),
+    sha256: createHash('sha256').update(log).digest('hex'),
+  };
+  const described = await call('POST', `/api/v1/testruns/${runId}/attachments`, {
+    key,
+    body: { attachments: [logItem] },
+  });
+  const attachment = described.json?.data?.[0];
+  check(
+    described.status === 201 && attachment?.status === 'pending' && attachment.upload,
+    'an attachment is described (201, pending, with an upload link)',
+    `${described.status} ${described.text.slice(0, 300)}`,
+  );
+  const uploadUrl = new URL(attachment.upload.url);
+  const uploaded = await http('PUT', `${API}${uploadUrl.pathname}${uploadUrl.search}`, {
+    headers: {
+      ...viaHttps,
+      ...attachment.upload.headers,
+      'content-length': Buffer.byteLength(log),
+    },
+    body: log,
+  });
+  check(
+    uploaded.status === 200 && uploaded.json?.status === 'stored',
+    `its ${logItem.size} bytes are stored through the signed link, without a key`,
+    `${uploaded.status} ${uploaded.text.slice(0, 300)}`,
+  );
+  const stored = `${env('ATTACHMENT_DIR')}/${orgId}/${logItem.sha256}-${logItem.size}`;
+  for (const container of [API_CONTAINER, WORKER_CONTAINER]) {
+    podman('exec', container, 'test', '-f', stored);
+    ok(`${container}: the content is in the shared attachments volume (${stored})`);
+  }
+  const redirect = await call('GET', `/api/v1/attachments/${attachment.id}/content`, { key });
+  check(
+    redirect.status === 302 && typeof redirect.headers.location === 'string',
+    'GET /attachments/{id}/content redirects to a signed link',
+    `${redirect.status} ${redirect.text.slice(0, 200)}`,
+  );
+  const downloadUrl = new URL(redirect.headers.location);
+  const downloaded = await http('GET', `${API}${downloadUrl.pathname}${downloadUrl.search}`, {
+    headers: viaHttps,
+  });
+  check(
+    downloaded.status === 200 &&
+      downloaded.text === log &&
+      downloaded.headers['x-content-type-options'] === 'nosniff' &&
+      downloaded.headers['content-security-policy'] === 'sandbox',
+    'the signed link serves the same bytes, with nosniff and a sandbox CSP',
+    `${downloaded.status} ${downloaded.text.length} bytes, ${JSON.stringify(downloaded.headers)}`,
   );
 
   const deadline = Date.now() + 30_000;

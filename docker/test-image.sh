@@ -169,6 +169,11 @@ REDIS_PREFIX=${RUN_ID}
 API_C=${RUN_ID}-api
 WORKER_C=${RUN_ID}-worker
 MIGRATE_C=${RUN_ID}-migrate
+# Attachments on the filesystem store (the image's default): one named volume that the api
+# and the worker share, as Compose's attachments-data; podman fills it from the image's
+# folder (its owner, uid 1000) on first use.
+ATTACHMENTS=${RUN_ID}-attachments
+ATTACHMENT_DIR=/var/lib/test-management/attachments
 ADMIN_TOKEN=$(head -c 24 /dev/urandom | od -An -tx1 | tr -d ' \n')
 free_port() { node -e 'const s=require("node:net").createServer().listen(0,"127.0.0.1",()=>{console.log(s.address().port);s.close()})'; }
 API_PORT=$(free_port)
@@ -186,6 +191,7 @@ cleanup() {
     done
   fi
   podman rm -f -t 0 "$MIGRATE_C" "$API_C" "$WORKER_C" >/dev/null 2>&1
+  podman volume rm -f "$ATTACHMENTS" >/dev/null 2>&1
   PGOPTIONS="-c client_min_messages=warning" psql -h 127.0.0.1 -U postgres -d postgres -qc "DROP DATABASE IF EXISTS \"$DB\" WITH (FORCE)" >/dev/null
   local keys
   keys=$(redis-cli -h 127.0.0.1 -p 6379 --scan --pattern "${REDIS_PREFIX}*" | wc -l)
@@ -230,10 +236,12 @@ echo "$out" | tail -1
 echo "$out" | grep -q '"migrations applied"' || fail "the migration command did not report its migrations"
 
 phase "api and worker start"
+podman volume create "$ATTACHMENTS" >/dev/null
 podman run -d --name "$API_C" "${run_opts[@]}" -e APP_ROLE=api -e "PORT=$API_PORT" \
-  -e "ADMIN_TOKEN=$ADMIN_TOKEN" -e RATE_LIMIT_STORE=redis "$IMAGE" >/dev/null
-podman run -d --name "$WORKER_C" "${run_opts[@]}" -e APP_ROLE=worker -e "PORT=$WORKER_PORT" \
+  -e "ADMIN_TOKEN=$ADMIN_TOKEN" -e RATE_LIMIT_STORE=redis -v "$ATTACHMENTS:$ATTACHMENT_DIR" \
   "$IMAGE" >/dev/null
+podman run -d --name "$WORKER_C" "${run_opts[@]}" -e APP_ROLE=worker -e "PORT=$WORKER_PORT" \
+  -v "$ATTACHMENTS:$ATTACHMENT_DIR" "$IMAGE" >/dev/null
 sample_peak "$API_C"
 sample_peak "$WORKER_C"
 for port in "$API_PORT" "$WORKER_PORT"; do
@@ -248,6 +256,7 @@ echo "api on 127.0.0.1:$API_PORT, worker on 127.0.0.1:$WORKER_PORT: ready"
 phase "flow from outside"
 API=http://127.0.0.1:$API_PORT WORKER=http://127.0.0.1:$WORKER_PORT ADMIN_TOKEN=$ADMIN_TOKEN \
   DATABASE_URL=postgres://postgres@127.0.0.1:5432/$DB API_CONTAINER=$API_C WORKER_CONTAINER=$WORKER_C \
+  ATTACHMENT_DIR=$ATTACHMENT_DIR \
   IMAGE=$IMAGE GRACE_SECONDS=30 node docker/test-image-flow.mjs
 
 phase ""

@@ -10,13 +10,6 @@ import { type AttachmentRow, AttachmentsRepository } from './attachments.reposit
 import type { AttachmentResponse } from './dto/attachment.dto.js';
 import { AttachmentStore, ContentMismatch, contentKey } from './storage/attachment-store.js';
 
-/**
- * What one upload streaming through the service costs of the body budget: its buffers
- * (the socket's, the hash's, the file's), never its size. The budget's 192 MiB default so
- * lets about 48 uploads stream at once; the next wait their turn, then answer 503.
- */
-export const UPLOAD_STREAM_COST = 4 * 1024 * 1024;
-
 /** Types a browser may show in place (CONTRACT §15); any other is served as a download. */
 const SHOWN_INLINE = new Set([
   'image/png',
@@ -53,9 +46,13 @@ export class AttachmentTransfersService {
     const content = { sha256: row.sha256, size: Number(row.size) };
     const declared = req.get('content-length');
     if (declared !== undefined && Number(declared) !== content.size) throw mismatch('size');
-    await this.budget.hold(res, UPLOAD_STREAM_COST);
+    // What the store holds of one upload at most, never its size: the budget's 192 MiB default
+    // lets 48 uploads stream to the filesystem at once; the next wait their turn, then 503.
+    await this.budget.hold(res, this.store.writeMemory);
     try {
-      await this.store.write(contentKey(row.organization_id, content), req, content);
+      // The body's chunks are read by nothing else: the store frees each once it is stored.
+      const key = contentKey(row.organization_id, content);
+      await this.store.write(key, req, content, { freeChunks: true });
     } catch (error) {
       if (error instanceof ContentMismatch) throw mismatch(error.field);
       // The client left (or the request timed out) before every byte arrived.

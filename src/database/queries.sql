@@ -810,6 +810,115 @@ SELECT EXISTS (SELECT 1 FROM organization WHERE id = $1) AS "exists";
 -- organizations.find
 SELECT "id" AS "id", "name" AS "name", "plan" AS "plan", "subscription_started_at" AS "subscriptionStartedAt", "monthly_call_limit" AS "monthlyCallLimit", "created_at" AS "createdAt", "updated_at" AS "updatedAt" FROM organization WHERE id = $1;
 
+-- overview.latestRuns
+WITH RECURSIVE names(name, depth) AS (
+    (SELECT name, 1 FROM test_run
+     WHERE project_id = $1 AND organization_id = $2
+     ORDER BY name LIMIT 1)
+    UNION ALL
+    SELECT (SELECT next.name FROM test_run next
+            WHERE next.project_id = $1 AND next.organization_id = $2 AND next.name > names.name
+            ORDER BY next.name LIMIT 1),
+           names.depth + 1
+    FROM names
+    WHERE names.name IS NOT NULL AND names.depth < 100
+  )
+  SELECT 
+  run.id, run.name, run.status, run.position, run.total, run.passed, run.failed, run.blocked,
+  run.skipped, run.retest, run.untested, run.flaky,
+  round(run.passed::numeric / nullif(run.total - run.untested, 0), 4)::float8 AS pass_rate,
+  (extract(epoch FROM coalesce(run.submitted_at, run.completed_at) - run.created_at) * 1000)
+    ::bigint::float8 AS duration_ms,
+  run.gate_passed, run.gate_evaluated_at, run.created_at, run.submitted_at, run.completed_at,
+  run.build_id, build.name AS build_name, build.build_number, build.branch, build.commit_sha
+  FROM names
+  CROSS JOIN LATERAL (
+    SELECT * FROM test_run latest
+    WHERE latest.project_id = $1 AND latest.organization_id = $2 AND latest.name = names.name
+    ORDER BY latest.created_at DESC, latest.id DESC
+    LIMIT 1
+  ) run
+  LEFT JOIN build ON build.id = run.build_id AND build.organization_id = $2
+  WHERE names.name IS NOT NULL
+  ORDER BY run.created_at DESC, run.id DESC;
+
+-- overview.recurringFailures
+WITH recent AS MATERIALIZED (
+    SELECT run.id, run.created_at,
+           row_number() OVER (ORDER BY run.created_at DESC, run.id DESC)::int AS age
+    FROM test_run run
+    LEFT JOIN build ON build.id = run.build_id AND build.organization_id = $2
+    WHERE run.project_id = $1 AND run.organization_id = $2
+      AND run.status IN ('submitted', 'completed')
+      AND ($3::varchar IS NULL OR run.name = $3)
+      AND ($4::varchar IS NULL OR build.branch = $4)
+    ORDER BY run.created_at DESC, run.id DESC
+    LIMIT $5
+  ),
+  failing AS MATERIALIZED (
+    SELECT result.signature, result.test_run_id, result.test_case_id, result.id AS result_id,
+           recent.age
+    FROM recent
+    JOIN test_result result
+      ON result.test_run_id = recent.id AND result.signature IS NOT NULL
+    JOIN test_run_case trc
+      ON trc.test_run_id = result.test_run_id AND trc.test_case_id = result.test_case_id
+     AND trc.configuration = result.configuration AND trc.result_id = result.id
+  ),
+  groups AS (
+    SELECT signature,
+           count(DISTINCT test_run_id)::int AS runs,
+           count(*)::int AS failures,
+           count(DISTINCT test_case_id)::int AS cases,
+           min(age) AS latest_age,
+           (array_agg(result_id ORDER BY age, result_id))[1] AS latest_result_id
+    FROM failing
+    GROUP BY signature
+    HAVING count(DISTINCT test_run_id) >= 2
+    ORDER BY runs DESC, failures DESC, signature
+    LIMIT $6
+  )
+  SELECT NULL AS signature, recent.id AS last_run_id, recent.age AS latest_age,
+         NULL::int AS runs, NULL::int AS failures, NULL::int AS cases,
+         NULL AS failure_type, NULL AS message, 0 AS part
+  FROM recent
+  UNION ALL
+  SELECT groups.signature, latest.test_run_id, groups.latest_age, groups.runs, groups.failures,
+         groups.cases, latest.failure_type, latest.message, 1
+  FROM groups
+  JOIN test_result latest ON latest.id = groups.latest_result_id AND latest.organization_id = $2
+  ORDER BY part, runs DESC, failures DESC, signature, latest_age;
+
+-- overview.series
+SELECT run.name, build.branch, count(*)::int AS runs, max(run.created_at) AS last_run_at
+  FROM (
+    SELECT id, name, build_id, created_at FROM test_run
+    WHERE project_id = $1 AND organization_id = $2
+    ORDER BY created_at DESC, id DESC
+    LIMIT 500
+  ) run
+  LEFT JOIN build ON build.id = run.build_id AND build.organization_id = $2
+  GROUP BY run.name, build.branch
+  ORDER BY max(run.created_at) DESC, run.name, build.branch NULLS FIRST
+  LIMIT 50;
+
+-- overview.trend
+SELECT
+  run.id, run.name, run.status, run.position, run.total, run.passed, run.failed, run.blocked,
+  run.skipped, run.retest, run.untested, run.flaky,
+  round(run.passed::numeric / nullif(run.total - run.untested, 0), 4)::float8 AS pass_rate,
+  (extract(epoch FROM coalesce(run.submitted_at, run.completed_at) - run.created_at) * 1000)
+    ::bigint::float8 AS duration_ms,
+  run.gate_passed, run.gate_evaluated_at, run.created_at, run.submitted_at, run.completed_at,
+  run.build_id, build.name AS build_name, build.build_number, build.branch, build.commit_sha
+  FROM test_run run
+  LEFT JOIN build ON build.id = run.build_id AND build.organization_id = $2
+  WHERE run.project_id = $1 AND run.organization_id = $2 AND run.name = $3
+    AND run.status IN ('submitted', 'completed')
+    AND ($4::varchar IS NULL OR build.branch = $4)
+  ORDER BY run.created_at DESC, run.id DESC
+  LIMIT $5;
+
 -- projects.find
 SELECT "id" AS "id", "organization_id" AS "organizationId", "name" AS "name", "key" AS "key", "description" AS "description", "gate_min_pass_rate" AS "gateMinPassRate", "gate_forbid_missing_tests" AS "gateForbidMissingTests", "gate_min_tests" AS "gateMinTests", "defect_url_template" AS "defectUrlTemplate", "runs_created" AS "runsCreated", "retention_days" AS "retentionDays", "created_at" AS "createdAt", "updated_at" AS "updatedAt" FROM project
   WHERE id = $1 AND ($2::uuid IS NULL OR organization_id = $2);
@@ -1372,6 +1481,12 @@ UPDATE test_run SET status = 'completed', completed_at = $3, updated_at = now()
 -- testRuns.find
 SELECT "id" AS "id", "organization_id" AS "organizationId", "project_id" AS "projectId", "build_id" AS "buildId", "release_id" AS "releaseId", "name" AS "name", "position" AS "position", "status" AS "status", "source" AS "source", "total" AS "total", "passed" AS "passed", "failed" AS "failed", "blocked" AS "blocked", "skipped" AS "skipped", "retest" AS "retest", "untested" AS "untested", "flaky" AS "flaky", "submitted_at" AS "submittedAt", "completed_at" AS "completedAt", "gate_passed" AS "gatePassed", "gate_evaluated_at" AS "gateEvaluatedAt", "configurations" AS "configurations", "created_at" AS "createdAt", "updated_at" AS "updatedAt" FROM test_run
   WHERE id = $1 AND ($2::uuid IS NULL OR organization_id = $2);
+
+-- testRuns.findNamedInBuild
+SELECT id FROM test_run
+  WHERE organization_id = $1 AND project_id = $2 AND build_id = $3 AND name = $4
+  ORDER BY created_at DESC, id DESC
+  LIMIT 1;
 
 -- testRuns.keepGate
 UPDATE test_run SET gate_passed = $3, gate_evaluated_at = $4, updated_at = now()

@@ -11,10 +11,14 @@ import { RunFailuresService } from './run-failures.service.js';
 import { RunInsightsController } from './run-insights.controller.js';
 import { RunInsightsInternalController } from './run-insights.internal.controller.js';
 import { RunVerdictsModule } from './run-verdicts/run-verdicts.module.js';
+import { OverviewRepository } from './overview/overview.repository.js';
+import { ProjectOverviewInternalController } from './overview/project-overview.internal.controller.js';
+import { ProjectOverviewService } from './overview/project-overview.service.js';
 
 /**
  * Results intelligence (CONTRACT §12): a case's history, a run's failures grouped by cause,
- * its comparison with a baseline and its quality gate, all computed in PostgreSQL. The gate
+ * its comparison with a baseline and its quality gate, and a project's overview (`overview/`:
+ * latest runs, trends, recurring failures), all computed in PostgreSQL. The gate
  * and the verdict in the run's lifecycle events are `RunVerdictsModule`'s.
  */
 @Module({
@@ -25,12 +29,15 @@ import { RunVerdictsModule } from './run-verdicts/run-verdicts.module.js';
     RunInsightsController,
     RunInsightsInternalController,
     ProjectGateSettingsInternalController,
+    ProjectOverviewInternalController,
   ],
   providers: [
     CaseHistoryService,
     RunFailuresService,
     RunComparisonService,
     ProjectGateSettingsService,
+    ProjectOverviewService,
+    OverviewRepository,
   ],
 })
 export class InsightsModule {}

@@ -100,6 +100,12 @@ export const INTERNAL_SUMMARIES: Record<string, string> = {
   'GET /internal/v1/testcases/{id}': 'Get a test case, with its quarantine',
   'GET /internal/v1/testcases/{id}/results': 'A test case’s results across runs (its history)',
   'GET /internal/v1/projects/{id}/flaky-tests': 'List a project’s flaky tests',
+  'GET /internal/v1/projects/{id}/overview':
+    'A project’s overview: the latest run of each name, and the series a trend can follow',
+  'GET /internal/v1/projects/{id}/overview/trend':
+    'A run name’s (and branch’s) latest runs, for its trends',
+  'GET /internal/v1/projects/{id}/overview/recurring-failures':
+    'Causes of failure that recur across a project’s latest runs',
   'GET /internal/v1/projects/{id}/flaky-tests/export': 'Export a project’s flaky tests as CSV',
   'GET /internal/v1/projects/{id}/quarantine': 'List a project’s quarantined test cases',
   'GET /internal/v1/testruns/{id}/results/export': 'Export a test run’s results as CSV',

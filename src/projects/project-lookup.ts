@@ -33,6 +33,13 @@ export class ProjectLookup {
     return defectLinks(project?.defectUrlTemplate ?? null, ids);
   }
 
+  /** The organization of a project the caller may see (404 otherwise). */
+  async organizationSeenBy(caller: Caller, id: string): Promise<string> {
+    const project = await this.projects.find(caller, id);
+    if (!project) throw ApiError.notFound('project');
+    return project.organizationId;
+  }
+
   /** The organization of a project named in an internal route's path (404 if none). */
   async organizationOf(id: string): Promise<string> {
     const project = await this.projects.find(OPERATOR, id);

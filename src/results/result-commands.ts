@@ -24,6 +24,8 @@ export interface IngestCommand {
   buildId?: string;
   releaseId?: string;
   complete: boolean;
+  /** Into the build's run of the name given, when it has one (`join_run`). */
+  joinRun: boolean;
   items: ResultItem[];
 }
 
@@ -75,6 +77,7 @@ function fromJsonReport(body: unknown, query: IngestQuery): IngestCommand {
     buildId: query.build_id,
     releaseId: query.release_id,
     complete: query.complete ?? false,
+    joinRun: query.join_run ?? false,
     items: parseJsonReport(body, query.format, options),
   };
 }
@@ -108,6 +111,7 @@ function fromCommand(body: unknown, query: IngestQuery): IngestCommand {
     buildId: optionalId(fields, 'build_id'),
     releaseId: optionalId(fields, 'release_id'),
     complete: optionalBoolean(fields, 'complete'),
+    joinRun: optionalBoolean(fields, 'join_run'),
     items: parseResultItems(fields.results, callConfiguration(fields)),
   };
 }
@@ -123,6 +127,7 @@ function fromXmlReport(body: unknown, query: IngestQuery): IngestCommand {
     buildId: query.build_id,
     releaseId: query.release_id,
     complete: query.complete ?? false,
+    joinRun: query.join_run ?? false,
     items: parseXmlReport(body, query.format, {
       configuration: query.configuration ?? null,
       pathRoot: query.path_root ?? null,

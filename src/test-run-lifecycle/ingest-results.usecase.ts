@@ -15,7 +15,10 @@ export interface IngestResultsCommand {
   ingest: IngestCommand;
 }
 
-/** `POST /results/ingest`: JSON results or a JUnit XML report, into a given or new run. */
+/**
+ * `POST /results/ingest`: JSON results or a report, into a given run, the run of a build with
+ * the name given, or a new run.
+ */
 @Injectable()
 export class IngestResults {
   constructor(
@@ -27,12 +30,12 @@ export class IngestResults {
 
   async execute({ organizationId, ingest }: IngestResultsCommand): Promise<IngestResponse> {
     return this.transactions.run(async () => {
-      const run = await this.runFor(organizationId, ingest);
+      const { run, created } = await this.runFor(organizationId, ingest);
       const written = await this.writeResults.execute({
         run,
         items: ingest.items,
         complete: ingest.complete,
-        options: { newRun: ingest.testRunId === undefined },
+        options: { newRun: created },
       });
       return {
         test_run_id: run.id,
@@ -42,8 +45,18 @@ export class IngestResults {
     });
   }
 
-  /** The run named (400 unless it is the organization's and matches the links given), or a new one. */
-  private async runFor(organizationId: string, ingest: IngestCommand): Promise<TestRun> {
+  /**
+   * The run named by `test_run_id` (400 unless it is the organization's and matches the links
+   * given); else, with `join_run` (an addition to CONTRACT §6, which creates a run whenever no
+   * `test_run_id` is given), the `build_id`'s run of the `run_name` (the parallel shards of one
+   * pipeline post into the same run, each in one call), created by the first such ingest; else
+   * a new run.
+   */
+  private async runFor(
+    organizationId: string,
+    ingest: IngestCommand,
+  ): Promise<{ run: TestRun; created: boolean }> {
+    const mode = ingest.complete ? 'exclusive' : 'shared';
     if (ingest.testRunId === undefined) {
       if (ingest.projectId === undefined) {
         throw ApiError.invalidField(
@@ -51,18 +64,30 @@ export class IngestResults {
           'project_id is required when no test_run_id is given',
         );
       }
-      return this.openRun.execute({
+      const { projectId, runName, buildId } = ingest;
+      if (ingest.joinRun) {
+        if (runName === undefined || buildId === undefined) {
+          throw ApiError.invalidField(
+            'join_run',
+            'join_run needs run_name and build_id: the build’s run of that name is joined',
+          );
+        }
+        const named = { projectId, buildId, name: runName };
+        const run = await this.lookup.lockNamedInBuild(organizationId, named, mode);
+        if (run) return { run: checkLinks(run, ingest), created: false };
+      }
+      const run = await this.openRun.execute({
         organizationId,
         source: 'api',
         run: {
-          projectId: ingest.projectId,
-          name: ingest.runName ?? `Ingested ${new Date().toISOString()}`,
-          buildId: ingest.buildId,
+          projectId,
+          name: runName ?? `Ingested ${new Date().toISOString()}`,
+          buildId,
           releaseId: ingest.releaseId,
         },
       });
+      return { run, created: true };
     }
-    const mode = ingest.complete ? 'exclusive' : 'shared';
     const run = await this.lookup
       .lock(organizationId, ingest.testRunId, mode)
       .catch((error: unknown) => {
@@ -74,15 +99,20 @@ export class IngestResults {
         }
         throw error;
       });
-    const mismatch = (
-      [
-        ['project_id', ingest.projectId, run.projectId],
-        ['build_id', ingest.buildId, run.buildId],
-        ['release_id', ingest.releaseId, run.releaseId],
-      ] as const
-    ).find(([, given, actual]) => given !== undefined && given !== actual);
-    if (mismatch)
-      throw ApiError.invalidField(mismatch[0], `${mismatch[0]} differs from the test run's`);
-    return run;
+    return { run: checkLinks(run, ingest), created: false };
   }
+}
+
+/** The run, unless a link the ingest gives differs from the run's (400 naming it). */
+function checkLinks(run: TestRun, ingest: IngestCommand): TestRun {
+  const mismatch = (
+    [
+      ['project_id', ingest.projectId, run.projectId],
+      ['build_id', ingest.buildId, run.buildId],
+      ['release_id', ingest.releaseId, run.releaseId],
+    ] as const
+  ).find(([, given, actual]) => given !== undefined && given !== actual);
+  if (mismatch)
+    throw ApiError.invalidField(mismatch[0], `${mismatch[0]} differs from the test run's`);
+  return run;
 }

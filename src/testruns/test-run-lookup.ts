@@ -39,6 +39,28 @@ export class TestRunLookup {
     return run;
   }
 
+  /**
+   * The newest run of the project and build named `name`, row-locked in `mode`, or null when
+   * there is none; then this transaction holds the right to create it until it ends, so that
+   * ingests of a pipeline's shards that arrive together create one run, not one each.
+   */
+  async lockNamedInBuild(
+    organizationId: string,
+    named: { projectId: string; buildId: string; name: string },
+    mode: RunLockMode,
+  ): Promise<TestRun | null> {
+    const { projectId, buildId, name } = named;
+    const find = () => this.runs.findNamedInBuild(organizationId, projectId, buildId, name);
+    // Most ingests find the run: only the ones that do not wait for each other.
+    let id = await find();
+    if (id === null) {
+      await this.runs.holdNameInBuild(organizationId, projectId, buildId, name);
+      // Read committed: a run that a transaction holding the lock created is seen now.
+      id = await find();
+    }
+    return id === null ? null : this.lock(organizationId, id, mode);
+  }
+
   /** Each release's runs by status, and all of them, by release id (every id present). */
   async statusCountsInReleases(releaseIds: string[]): Promise<Map<string, RunStatusCounts>> {
     const counts = new Map<string, RunStatusCounts>(

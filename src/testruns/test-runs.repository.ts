@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { type Caller, organizationCaller, organizationOf } from '../common/caller.js';
 import { RUN_CHANGES_CHANNEL } from './live/run-changes.js';
 import type { CreatedBetweenQuery, PaginationQuery } from '../common/pagination/pagination.js';
+import { lockForTransaction } from '../database/advisory-locks.js';
 import { selectColumns } from '../database/entity-columns.js';
 import { fetchPage, pagedSql } from '../database/paged-sql.js';
 import { preparedSql, sql } from '../database/sql.js';
@@ -108,6 +109,19 @@ const KEEP_GATE = sql(
     WHERE id = $1 AND organization_id = $2`,
 );
 
+/**
+ * The id of organization $1's newest run of project $2 and build $3 named $4: the run an ingest
+ * naming that build and run name goes to (CONTRACT §6, the shards of one pipeline). By the
+ * build's index, which leaves a handful of runs to filter.
+ */
+const FIND_NAMED_IN_BUILD = sql(
+  'testRuns.findNamedInBuild',
+  `SELECT id FROM test_run
+    WHERE organization_id = $1 AND project_id = $2 AND build_id = $3 AND name = $4
+    ORDER BY created_at DESC, id DESC
+    LIMIT 1`,
+);
+
 /** The list's filters, in this order, each left out when its value is null. */
 const LIST_FILTERS = ['status', 'projectId', 'buildId', 'releaseId'] as const;
 
@@ -156,6 +170,37 @@ export class TestRunsRepository {
       organizationId,
     ]);
     return row ? manager.create(TestRun, row as Partial<TestRun>) : null;
+  }
+
+  /** The id of the newest run of the project and build with this name, if there is one. */
+  async findNamedInBuild(
+    organizationId: string,
+    projectId: string,
+    buildId: string,
+    name: string,
+  ): Promise<string | null> {
+    const [row]: Array<{ id: string }> = await this.transactions.manager.query(
+      FIND_NAMED_IN_BUILD,
+      [organizationId, projectId, buildId, name],
+    );
+    return row?.id ?? null;
+  }
+
+  /**
+   * Waits for, then holds until this transaction ends, the right to create the run of a project
+   * and build with this name: two ingests that find no such run create it one after the other,
+   * and the second then finds the first's.
+   */
+  async holdNameInBuild(
+    organizationId: string,
+    projectId: string,
+    buildId: string,
+    name: string,
+  ): Promise<void> {
+    await lockForTransaction(
+      this.transactions,
+      `run-name:${organizationId}:${projectId}:${buildId}:${name}`,
+    );
   }
 
   /** A page of the organization's runs, newest first, and the number of all that match. */

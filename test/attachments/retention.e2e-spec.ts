@@ -1,4 +1,4 @@
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
@@ -93,6 +93,47 @@ describe('attachment retention (worker role)', () => {
     expect(existsSync(fileOf(org.id, fresh.item))).toBe(true);
     const kept = await t.http.get(`/api/v1/attachments/${young.id}`).set(withKey(key));
     expect(kept.body.status).toBe('pending');
+  });
+
+  it('removes abandoned uploads once when two replicas sweep at once', async () => {
+    const { key, run, org } = await runWithResults(t);
+    const trace = content('a trace whose upload was never completed', 't.zip', 'application/zip');
+    const [left] = (
+      await describeAttachments(t, key, run.id, [{ automation_id: 'checkout.pays', ...trace.item }])
+    ).body.data;
+    await t.app
+      .get(AttachmentStore)
+      .write(contentKey(org.id, trace.item), Readable.from([trace.bytes]), trace.item);
+    await age(left.id, 2);
+
+    // As two worker replicas would, at the same moment: neither fails, the content goes once.
+    const sweeps = await Promise.all([
+      t.app.get(AttachmentRetention).sweep(),
+      t.app.get(AttachmentRetention).sweep(),
+    ]);
+    expect(sweeps.reduce((a, b) => a + b, 0)).toBeGreaterThanOrEqual(1);
+    expect(existsSync(fileOf(org.id, trace.item))).toBe(false);
+    expect((await t.http.get(`/api/v1/attachments/${left.id}`).set(withKey(key))).status).toBe(404);
+  });
+
+  it('removes the part files of uploads a killed process cut off after a day, on two replicas at once', async () => {
+    // What an upload streaming when its process was killed leaves: its temporary file.
+    const incoming = join(dir, '.incoming');
+    mkdirSync(incoming, { recursive: true });
+    const old = join(incoming, '0190a5b2-0000-7000-8000-0000000000aa.part');
+    const young = join(incoming, '0190a5b2-0000-7000-8000-0000000000bb.part');
+    writeFileSync(old, 'half of a video');
+    writeFileSync(young, 'an upload under way');
+    const dayAndMore = new Date(Date.now() - 25 * 60 * 60 * 1000);
+    utimesSync(old, dayAndMore, dayAndMore);
+
+    await Promise.all([
+      t.app.get(AttachmentRetention).sweep(),
+      t.app.get(AttachmentRetention).sweep(),
+    ]);
+    expect(existsSync(old)).toBe(false);
+    expect(existsSync(young)).toBe(true);
+    rmSync(young);
   });
 
   it("goes with its run when the project's retention deletes the run: rows and unshared content", async () => {

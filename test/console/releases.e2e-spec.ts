@@ -66,7 +66,8 @@ describe('web console: projects, releases and the build queue', () => {
 
     await page().waitForURL(/\/console\/projects\/[0-9a-f-]{36}$/);
     projectId = page().url().split('/').pop() ?? '';
-    expect(await textWhen(heading(), 'Test runs of Web shop')).toBe('Test runs of Web shop');
+    // A new project opens on its overview, which says it has no runs yet.
+    expect(await textWhen(heading(), 'Overview of Web shop')).toBe('Overview of Web shop');
     const made = await json<{ name: string; key: string; organization_id: string }>(
       outside.get(`/internal/v1/projects/${projectId}`, { headers: OPERATOR }),
       200,

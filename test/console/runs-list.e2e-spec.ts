@@ -136,7 +136,7 @@ describe('web console: the runs list, searches and CSV exports', () => {
     'at %i px, lists each run with its build, verdict, pass rate and configurations',
     async (width) => {
       await page().setViewportSize({ width, height: 900 });
-      await page().goto(`/console/projects/${projectId}`);
+      await page().goto(`/console/projects/${projectId}/runs`);
       expect(await textWhen(rows().first(), 'Smoke')).toContain('Smoke');
       expect(await rows().count()).toBe(7);
       // The latest nightly: build 316 on the feature branch, all passed, gate passed.
@@ -165,7 +165,7 @@ describe('web console: the runs list, searches and CSV exports', () => {
 
   it('filters by run name, branch, status and days, in a URL that can be shared', async () => {
     await page().setViewportSize({ width: 1280, height: 900 });
-    await page().goto(`/console/projects/${projectId}`);
+    await page().goto(`/console/projects/${projectId}/runs`);
     await rows().first().waitFor();
 
     // One name's runs: from a row's link, then by the form.
@@ -210,7 +210,7 @@ describe('web console: the runs list, searches and CSV exports', () => {
 
   it.each(WIDTHS)('at %i px, finds failures by error text, accents aside', async (width) => {
     await page().setViewportSize({ width, height: 900 });
-    await page().goto(`/console/projects/${projectId}`);
+    await page().goto(`/console/projects/${projectId}/runs`);
     await page().getByRole('link', { name: 'Failure search' }).click();
     await page().getByLabel('Error text').fill('NAIVE');
     await page().getByRole('button', { name: 'Search' }).click();

@@ -91,8 +91,14 @@ describe('web console: projects, test runs and a live run', () => {
     await expectAccessible(page());
     await screenshot(page(), 'projects');
 
+    // A project opens on its overview; its runs are a tab away.
     await row.getByRole('link', { name: 'Web shop' }).click();
     await page().waitForURL(new RegExp(`/console/projects/${project.id}$`));
+    await page()
+      .getByRole('navigation', { name: 'Project' })
+      .getByRole('link', { name: 'Test runs' })
+      .click();
+    await page().waitForURL(new RegExp(`/console/projects/${project.id}/runs$`));
     expect(await textWhen(page().getByRole('heading', { level: 1 }), 'Test runs of Web shop')).toBe(
       'Test runs of Web shop',
     );
@@ -106,7 +112,7 @@ describe('web console: projects, test runs and a live run', () => {
 
     // Filtered by status, in a URL that can be shared.
     await page().getByLabel('Status').selectOption('completed');
-    await page().waitForURL(new RegExp(`/console/projects/${project.id}\\?status=completed$`));
+    await page().waitForURL(new RegExp(`/console/projects/${project.id}/runs\\?status=completed$`));
     await page().reload();
     expect(await textWhen(rows.first(), 'Nightly 41')).toContain('Completed');
     expect(await rows.count()).toBe(1);
@@ -114,7 +120,7 @@ describe('web console: projects, test runs and a live run', () => {
   }, 60_000);
 
   it('shows a run’s counts change live while a pipeline reports, without reloading', async () => {
-    await page().goto(`/console/projects/${project.id}`);
+    await page().goto(`/console/projects/${project.id}/runs`);
     await page().getByRole('link', { name: 'Nightly 42' }).click();
     await page().waitForURL(new RegExp(`/console/runs/${run.id}$`));
     await page().getByText('No results yet.').waitFor();
@@ -227,7 +233,7 @@ describe('web console: projects, test runs and a live run', () => {
       });
       expect(done.status()).toBe(200);
     }
-    await page().goto(`/console/projects/${project.id}?status=completed`);
+    await page().goto(`/console/projects/${project.id}/runs?status=completed`);
     const pages = page().getByRole('navigation', { name: 'Pages' });
     expect(await textWhen(pages, '1–25 of 27')).toBe('1–25 of 27Next');
     await page().getByRole('link', { name: 'Next' }).click();
@@ -238,7 +244,7 @@ describe('web console: projects, test runs and a live run', () => {
     // The oldest completed run, last.
     expect(await page().locator('tbody tr').last().textContent()).toContain('Nightly 41');
     await page().getByRole('link', { name: 'Previous' }).click();
-    await page().waitForURL(new RegExp(`/console/projects/${project.id}\\?status=completed$`));
+    await page().waitForURL(new RegExp(`/console/projects/${project.id}/runs\\?status=completed$`));
     expect(await textWhen(pages, '1–25 of 27')).toBe('1–25 of 27Next');
   }, 60_000);
 
@@ -251,7 +257,7 @@ describe('web console: projects, test runs and a live run', () => {
   }, 60_000);
 
   it('shows a project’s runs live: a new run appears and its counts and status change, without reloading', async () => {
-    await page().goto(`/console/projects/${project.id}`);
+    await page().goto(`/console/projects/${project.id}/runs`);
     expect(await textWhen(page().locator('.live'), 'Live:')).toContain('Live:');
     await page().evaluate('window.stillTheSamePage = true');
     const pipeline = { Authorization: `Bearer ${apiKey}` };

@@ -126,7 +126,7 @@ describe('tm-report against a hostile server', () => {
     const summary = path.join(dir, 'step-summary.md');
     writeFileSync(summary, '');
     const result = await report(
-      ['complete', '--run-id', RUN_ID, '--gate', '--summary', 'summary.md'],
+      ['complete', '--run-id', RUN_ID, '--gate', '--details', '--summary', 'summary.md'],
       { GITHUB_STEP_SUMMARY: summary },
     );
     expect(result.code).toBe(1);

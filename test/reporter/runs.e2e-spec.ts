@@ -114,6 +114,47 @@ describe('tm-report and the run of a pipeline', () => {
       expect(result.err).toContain(`No run ${id} (--run-id) among the runs this API key sees.`);
     });
 
+    it('with a build, finds the run in 2 calls and reads the gate’s rules in 1; --details reads the rest', async () => {
+      const github = {
+        GITHUB_ACTIONS: 'true',
+        GITHUB_RUN_ID: `details-${project.id}`,
+        GITHUB_RUN_NUMBER: '3',
+        GITHUB_RUN_ATTEMPT: '1',
+        GITHUB_SHA: SHA,
+        GITHUB_REF_NAME: 'main',
+        GITHUB_SERVER_URL: 'https://github.com',
+        GITHUB_REPOSITORY: 'acme/web-shop',
+      };
+      const args = ['--project', project.id, '--run-name', 'details'];
+      h.write('details/red.xml', junit('details.Shop', 3, [1]));
+      const sent = await h.report(['submit', 'details/red.xml', ...args], github, counting);
+      expect({ code: sent.code, err: sent.code ? sent.err : '' }).toEqual({ code: 0, err: '' });
+      // The build's registration and one ingest into the build's run of that name.
+      expect(calls).toEqual(['POST /api/v1/builds', 'POST /api/v1/results/ingest']);
+      expect(sent.out).toMatch(
+        /^Run "details" \([0-9a-f-]{36}\): 3 results of 1 reports stored by this job/,
+      );
+      calls = [];
+      const completed = await h.report(['complete', ...args, '--gate'], github, counting);
+      expect(completed.code).toBe(1);
+      const runId = /^Run "details" \(([0-9a-f-]{36})\), completed/.exec(completed.out)?.[1];
+      // The build's registration replayed, the build's runs, the completion, the gate's rules.
+      expect(calls).toEqual([
+        'POST /api/v1/builds',
+        'GET /api/v1/testruns',
+        `PATCH /api/v1/testruns/${runId}`,
+        `GET /api/v1/testruns/${runId}/gate`,
+      ]);
+      expect(completed.out).toContain('Gate: FAILED (no_new_failures)');
+      expect(completed.out).not.toContain('New failures (');
+      const detailed = await h.report(['complete', ...args, '--gate', '--details'], github);
+      expect(detailed.err).toContain('run "details" was completed already');
+      expect(detailed.out).toMatch(
+        /New failures \(1\):\n {2}- details\.Shop\.case1: expected 200 but got 500/,
+      );
+      expect(detailed.out).toContain('Failure groups (1):');
+    });
+
     it('fails the gate of a run in which nothing ran, printing the failing rule (min_tests)', async () => {
       const args = ['--project', project.key, '--run-name', 'empty', '--pipeline-id', 'p-empty'];
       h.write('complete/empty.xml', '<testsuites><testsuite name="none" tests="0"/></testsuites>');
@@ -180,25 +221,32 @@ describe('tm-report and the run of a pipeline', () => {
   });
 
   describe('the scopes of the key', () => {
-    it('says what the key lacks before anything is sent', async () => {
+    // No scope is probed up front (each probe cost every shard a call of the monthly quota):
+    // the call that needs a scope names it, with what it is for, when the key lacks it.
+    it('names the scope a call needs when the key lacks it, and what it is for', async () => {
       const scopes = ['testruns:create', 'results:submit', 'projects:read', 'builds:create'];
       const { key } = await createApiKey(h.t, h.orgId, scopes);
       const other = await createProject(h.t, h.orgId);
       h.write('scopes/one.xml', junit('scopes.One', 2));
       const args = ['submit', 'scopes/one.xml', '--project', other.key, '--run-name', 'scopes'];
-      const result = await h.report([...args, '--pipeline-id', 'scopes-1'], { TM_API_KEY: key });
-      expect(result.code).toBe(2);
-      expect(result.err).toContain(
-        'tm-report: error: The API key lacks the scope testruns:read (to read the run and its gate); nothing was sent.',
-      );
-      const more = await h.report([...args, '--pipeline-id', 'scopes-2', '--complete', '--gate'], {
+      // Sending needs none of the scopes the key lacks.
+      const sent = await h.report([...args, '--pipeline-id', 'scopes-1'], { TM_API_KEY: key });
+      expect({ code: sent.code, err: sent.code ? sent.err : '' }).toEqual({ code: 0, err: '' });
+      const completing = await h.report([...args, '--pipeline-id', 'scopes-2', '--complete'], {
         TM_API_KEY: key,
       });
-      expect(more.err).toContain(
-        'The API key lacks the scopes testruns:read (to read the run and its gate), testruns:update (to complete or reopen the run), results:read (to read the gate',
+      expect(completing.code).toBe(2);
+      expect(completing.err).toContain(
+        'tm-report: error: The API key lacks the scope testruns:update (to complete or reopen the run) that PATCH /api/v1/testruns/{id} needs (403 insufficient_scope)',
       );
-      expect((await runsOf(other.id)).pagination.total).toBe(0);
-      expect((await h.get(`/api/v1/builds?project_id=${other.id}`)).body.pagination.total).toBe(0);
+      const reader = await createApiKey(h.t, h.orgId, ['projects:read', 'testruns:create']);
+      const refused = await h.report([...args, '--pipeline-id', 'scopes-3'], {
+        TM_API_KEY: reader.key,
+      });
+      expect(refused.code).toBe(2);
+      expect(refused.err).toContain(
+        'The API key lacks the scope results:submit (to send the results) that POST /api/v1/results/ingest (scopes/one.xml) needs',
+      );
     });
   });
 });

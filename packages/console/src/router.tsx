@@ -4,6 +4,7 @@ import { caseRoutes } from './cases/routes';
 import { keyRoutes } from './keys/routes';
 import { homeRoute, rootRoute, signedInRoute } from './layout-routes';
 import { organizationRoutes } from './organizations/routes';
+import { overviewRoutes } from './overview/routes';
 import { projectRoutes } from './projects/routes';
 import { releaseRoutes } from './releases/routes';
 import { resultRoutes } from './results/routes';
@@ -20,6 +21,7 @@ const routeTree = rootRoute.addChildren([
     homeRoute,
     ...organizationRoutes,
     ...projectRoutes,
+    ...overviewRoutes,
     ...keyRoutes,
     ...runRoutes,
     ...resultRoutes,

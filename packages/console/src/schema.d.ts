@@ -490,6 +490,57 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/internal/v1/projects/{id}/overview": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A project’s overview: the latest run of each name, and the series a trend can follow */
+        get: operations["ProjectOverviewInternalController_latest"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/internal/v1/projects/{id}/overview/trend": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A run name’s (and branch’s) latest runs, for its trends */
+        get: operations["ProjectOverviewInternalController_trend"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/internal/v1/projects/{id}/overview/recurring-failures": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Causes of failure that recur across a project’s latest runs */
+        get: operations["ProjectOverviewInternalController_recurringFailures"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/internal/v1/testcases/{id}": {
         parameters: {
             query?: never;
@@ -2006,6 +2057,128 @@ export interface components {
              * @example 1
              */
             gate_min_tests?: number;
+        };
+        OverviewBuild: {
+            /** Format: uuid */
+            id: string;
+            /** @example shop main #311 */
+            name: string;
+            /** @example 311 */
+            build_number: string | null;
+            /** @example main */
+            branch: string | null;
+            /** @example 4f2a9c1e8b7d6a5f4e3d2c1b0a9f8e7d6c5b4a39 */
+            commit_sha: string | null;
+        };
+        OverviewRun: {
+            /** Format: uuid */
+            id: string;
+            /** @example nightly */
+            name: string;
+            /** @enum {string} */
+            status: "in_progress" | "submitted" | "completed";
+            /** @description Counts of each slot’s current result */
+            counts: components["schemas"]["TestRunCounts"];
+            /**
+             * @description passed / executed (every status but untested), 4 decimals; null when none ran
+             * @example 0.9876
+             */
+            pass_rate: number | null;
+            /**
+             * @description From the run’s creation to when it was first handed in (submitted, else completed); null while in progress
+             * @example 2400000
+             */
+            duration_ms: number | null;
+            gate: components["schemas"]["KeptGateVerdict"] | null;
+            build: components["schemas"]["OverviewBuild"] | null;
+            /** Format: date-time */
+            created_at: string;
+            /** Format: date-time */
+            submitted_at: string | null;
+            /** Format: date-time */
+            completed_at: string | null;
+        };
+        RunSeries: {
+            /** @example nightly */
+            name: string;
+            /**
+             * @description Null: runs without a build, or whose build names no branch
+             * @example main
+             */
+            branch: string | null;
+            /**
+             * @description Its runs among the project’s latest 500
+             * @example 42
+             */
+            runs: number;
+            /** Format: date-time */
+            last_run_at: string;
+        };
+        ProjectOverviewResponse: {
+            /** Format: uuid */
+            project_id: string;
+            /** @description The latest run of each run name (at most 100 names), latest first */
+            latest_runs: components["schemas"]["OverviewRun"][];
+            /** @description Each run name and branch among the project’s latest 500 runs (at most 50), most recently run first */
+            series: components["schemas"]["RunSeries"][];
+        };
+        OverviewTrendResponse: {
+            /** @example nightly */
+            name: string;
+            /**
+             * @description Null: every branch
+             * @example main
+             */
+            branch: string | null;
+            /** @description The series’ latest submitted or completed runs, oldest first */
+            runs: components["schemas"]["OverviewRun"][];
+        };
+        RecurringFailure: {
+            /** @example 9f86d081884c7d65 */
+            signature: string;
+            /**
+             * @description Of its latest failure
+             * @example AssertionError
+             */
+            failure_type: string | null;
+            /**
+             * @description Of its latest failure
+             * @example expected 200, got 502
+             */
+            message: string | null;
+            /**
+             * @description Runs of the window it failed in
+             * @example 7
+             */
+            runs: number;
+            /**
+             * @description Failing current results with it, in those runs
+             * @example 31
+             */
+            failures: number;
+            /**
+             * @description Test cases that failed with it
+             * @example 5
+             */
+            cases: number;
+            /** @description Whether it failed in the window’s latest run */
+            in_latest_run: boolean;
+            /**
+             * Format: uuid
+             * @description The latest run it failed in
+             */
+            last_run_id: string;
+        };
+        RecurringFailuresResponse: {
+            /**
+             * @description Runs read (the latest submitted or completed ones)
+             * @example 10
+             */
+            runs_read: number;
+            /** Format: uuid */
+            latest_run_id: string | null;
+            /** @description Causes seen in two runs or more, in the most runs first, then the most failures */
+            data: components["schemas"]["RecurringFailure"][];
         };
         FlakyTestResponse: {
             /** Format: uuid */
@@ -5249,6 +5422,211 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ProjectGateSettingsResponse"];
+                };
+            };
+            /** @description Operator token wrong, or no live console session */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description A change made with the console session without its CSRF token (`csrf_token_invalid`) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description No such resource in your organization (`not_found`) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description Too many wrong operator tokens from this address (`Retry-After`) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+        };
+    };
+    ProjectOverviewInternalController_latest: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ProjectOverviewResponse"];
+                };
+            };
+            /** @description Operator token wrong, or no live console session */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description A change made with the console session without its CSRF token (`csrf_token_invalid`) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description No such resource in your organization (`not_found`) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description Too many wrong operator tokens from this address (`Retry-After`) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+        };
+    };
+    ProjectOverviewInternalController_trend: {
+        parameters: {
+            query: {
+                /** @description Only runs whose build is on this branch */
+                branch?: string;
+                /** @description The runs’ name */
+                name: string;
+                /** @description How many of the latest submitted or completed runs */
+                runs?: number;
+            };
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OverviewTrendResponse"];
+                };
+            };
+            /** @description Invalid request (`invalid_request`, `details.field` names the first offending field) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description Operator token wrong, or no live console session */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description A change made with the console session without its CSRF token (`csrf_token_invalid`) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description No such resource in your organization (`not_found`) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description Too many wrong operator tokens from this address (`Retry-After`) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+        };
+    };
+    ProjectOverviewInternalController_recurringFailures: {
+        parameters: {
+            query?: {
+                /** @description Only runs whose build is on this branch */
+                branch?: string;
+                /** @description Only runs of this name */
+                name?: string;
+                /** @description How many of the latest submitted or completed runs to look in */
+                runs?: number;
+                /** @description At most this many causes */
+                limit?: number;
+            };
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RecurringFailuresResponse"];
+                };
+            };
+            /** @description Invalid request (`invalid_request`, `details.field` names the first offending field) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
                 };
             };
             /** @description Operator token wrong, or no live console session */

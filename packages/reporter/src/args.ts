@@ -17,6 +17,7 @@ const RUN_OPTIONS = {
   'release-id': { type: 'string' },
   'pipeline-id': { type: 'string' },
   gate: { type: 'boolean' },
+  details: { type: 'boolean' },
   json: { type: 'boolean' },
   summary: { type: 'string' },
   config: { type: 'string' },
@@ -51,6 +52,11 @@ export interface RunOptions {
    */
   reopen: boolean;
   gate: boolean;
+  /**
+   * complete --gate: read the gate's details too (comparison, failure groups, flaky tests;
+   * three calls or more). submit --gate always reads them.
+   */
+  details: boolean;
   json: boolean;
   summary?: string;
 }
@@ -92,8 +98,10 @@ anywhere, the flags overriding the metadata):
   --pipeline-id <id>      what joins the shards of one pipeline (default: from CI variables)
 
 Output:
-  --gate                  read the run's quality gate, print new failures, fixed tests, flaky
-                          tests and failure groups; exit 1 when the gate fails
+  --gate                  read the run's quality gate and exit 1 when it fails: its verdict and
+                          rules; submit also prints new failures, fixed tests, flaky tests and
+                          failure groups, which complete reads only with --details (3+ calls)
+  --details               complete --gate: read and print the gate's details too
   --json                  one JSON object on stdout instead of text
   --summary <file>        write a Markdown summary (also to $GITHUB_STEP_SUMMARY when set)
   --config <file>         options from a JSON file of flags in camelCase and "reports"
@@ -148,7 +156,10 @@ ${COMMON_HELP}`,
   complete: `Usage: tm-report complete (--project <id|key> --run-name <name> | --run-id <id>) [options]
 
 Completes the run once all shards have submitted (a run completed already is fine).
-Give it the same run and build options as the submit jobs.
+Give it the same run and build options as the submit jobs. With a build (from CI or the build
+flags) it spends 3 calls (the build's registration replayed, the build's runs, the
+completion; one more for a project named by key), --gate 1 more (its rules), --details 3 more
+at least.
 
 ${COMMON_HELP}`,
 };
@@ -220,6 +231,7 @@ function runOptionsOf(
     pipelineId: text('pipeline-id'),
     reopen: values.reopen === true,
     gate: values.gate === true,
+    details: values.details === true,
     json: values.json === true,
     summary: text('summary'),
   };

@@ -54,9 +54,15 @@ export function serviceError(
     );
   }
   if (error === 'insufficient_scope') {
+    // Named by the call that needs it, not probed up front: a probe per scope would cost every
+    // shard of a pipeline calls of the monthly quota.
     const scopes = Array.isArray(details.required_scopes) ? details.required_scopes : [];
+    const purposes = scopes.flatMap((s) =>
+      s in PURPOSE ? [PURPOSE[s as keyof typeof PURPOSE]] : [],
+    );
+    const purpose = purposes.length > 0 ? ` (${purposes.join(', ')})` : '';
     return new ReporterError(
-      `The API key lacks the scope ${oneLine(scopes.join(' or ')) || '(unnamed)'} that ${what} needs (403 insufficient_scope): create a key with it.`,
+      `The API key lacks the scope ${oneLine(scopes.join(' or ')) || '(unnamed)'}${purpose} that ${what} needs (403 insufficient_scope): give the key the scope, or create a key with it.`,
     );
   }
   if (error === 'plan_required') {
@@ -78,6 +84,17 @@ export function serviceError(
   const text = message ?? (typeof body === 'string' ? oneLine(body) : '');
   return new ReporterError(`${what} answered ${status} ${error ?? ''}: ${text}${field}`.trim());
 }
+
+/** What each scope the reporter's calls need is for, said when a key lacks it. */
+const PURPOSE = {
+  'projects:read': 'to find the project of --project by its key',
+  'builds:create': 'to register the build',
+  'testruns:create': 'to create or join the run',
+  'results:submit': 'to send the results',
+  'testruns:update': 'to complete or reopen the run',
+  'testruns:read': 'to read the run and its gate',
+  'results:read': "to read the gate's comparison and failures",
+} as const;
 
 const urlWithoutQuery = (url: string) => url.split('?')[0];
 

@@ -1,5 +1,5 @@
 import { serviceClient } from './client.js';
-import { gateLines, readGate } from './gate.js';
+import { gateLines, readGate, storedSummaryLines } from './gate.js';
 import type { TestRun } from './run.js';
 import type { Outgoing } from './transport.js';
 
@@ -121,6 +121,31 @@ describe('the gate’s flaky tests', () => {
         '  - case3: flips 56 % over 10 results, last passed [quarantined]',
         "  (the project's 3 most flaky tests of 250 were looked for in this run)",
       ].join('\n'),
+    );
+  });
+});
+
+describe('a shard’s step summary, the run not read', () => {
+  it('says what the job stored, the run’s name escaped', () => {
+    const lines = storedSummaryLines(
+      { name: 'e2e <b>', runId: RUN_ID, results: 35, reports: 2 },
+      'https://ci.example/job/1',
+    );
+    expect(lines[0]).toBe('### Test run e2e \\<b\\>');
+    expect(lines[2]).toBe(
+      `This job stored 35 results of 2 reports in run \`${RUN_ID}\` ([job](https://ci.example/job/1)); the run's counts and gate: the job that completes it.`,
+    );
+  });
+});
+
+describe('the gate without its details', () => {
+  it('reads only the rules, in one call, and says how to read the rest', async () => {
+    const { client, asked } = service(3);
+    const report = await readGate(client, run(20_000), false);
+    expect(asked).toEqual([`/api/v1/testruns/${RUN_ID}/gate`]);
+    expect(report.comparison).toBeUndefined();
+    expect(gateLines(report).at(-1)).toBe(
+      "New failures, fixed and flaky tests and failure groups: not read (--details reads them, or see the run's page)",
     );
   });
 });

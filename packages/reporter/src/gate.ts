@@ -6,8 +6,16 @@ import type { components } from './schema.js';
 
 type Schemas = components['schemas'];
 
-export interface GateReport {
-  gate: Schemas['GateResponse'];
+/** The gate's verdict and rules (one call), and its details when they were read. */
+export type GateReport = { gate: Schemas['GateResponse'] } & (
+  GateDetails | { [K in keyof GateDetails]?: undefined }
+);
+
+/**
+ * What the run's gate report holds besides the rules: three calls more at least (comparison,
+ * failure groups, the project's flaky list) and its flaky tests' lookups.
+ */
+export interface GateDetails {
   comparison: Schemas['ComparisonResponse'];
   failureGroups: Schemas['FailureGroupResponse'][];
   failureGroupsTotal: number;
@@ -64,7 +72,7 @@ async function hasResult(client: ServiceClient, runId: string, testCaseId: strin
 async function flakyTestsOf(
   client: ServiceClient,
   run: TestRun,
-): Promise<Pick<GateReport, 'flakyTests' | 'flakyChecked' | 'flakyTotal' | 'flakyUnread'>> {
+): Promise<Pick<GateDetails, 'flakyTests' | 'flakyChecked' | 'flakyTotal' | 'flakyUnread'>> {
   const answer = await client.GET('/api/v1/projects/{id}/flaky-tests', {
     params: { path: { id: run.project_id }, query: { limit: FLAKY_CHECKED } },
   });
@@ -90,57 +98,42 @@ async function flakyTestsOf(
   };
 }
 
-/** What of the gate can be read before the run is completed: its rules and failure groups. */
-export interface GateBeforeCompletion {
-  gate: Schemas['GateResponse'];
-  failures: Schemas['FailureGroupResponse'][];
-  failuresTotal: number;
-}
-
 /**
- * The gate's rules and the run's failure groups, which its completion does not change (the
- * verdict it keeps is these rules'). Read before completing, they also find a key without
- * `testruns:read` or `results:read` before anything is changed, with no call spent on a probe.
- */
-export async function readGateBeforeCompletion(
-  client: ServiceClient,
-  runId: string,
-): Promise<GateBeforeCompletion> {
-  const path = { params: { path: { id: runId } } };
-  const [gate, failures] = await Promise.all([
-    client.GET('/api/v1/testruns/{id}/gate', path),
-    client.GET('/api/v1/testruns/{id}/failures', {
-      params: { path: { id: runId }, query: { limit: FAILURE_GROUPS } },
-    }),
-  ]);
-  const groups = dataOf('GET /api/v1/testruns/{id}/failures', failures);
-  return {
-    gate: dataOf('GET /api/v1/testruns/{id}/gate', gate),
-    failures: groups.data.slice(0, FAILURE_GROUPS),
-    failuresTotal: groups.pagination.total,
-  };
-}
-
-/**
- * The run's gate, comparison with its baseline, largest failure groups and flaky tests
- * (CONTRACT §12); the gate and failure groups as read before the completion when they were.
+ * The run's quality gate (CONTRACT §12): its verdict and rules, and with `details` (the
+ * default) its comparison with the baseline, largest failure groups and flaky tests, read at
+ * once.
  */
 export async function readGate(
   client: ServiceClient,
   run: TestRun,
-  before?: GateBeforeCompletion,
+): Promise<GateReport & GateDetails>;
+export async function readGate(
+  client: ServiceClient,
+  run: TestRun,
+  details: boolean,
+): Promise<GateReport>;
+export async function readGate(
+  client: ServiceClient,
+  run: TestRun,
+  details = true,
 ): Promise<GateReport> {
   const path = { params: { path: { id: run.id } } };
-  const [early, comparison, flaky] = await Promise.all([
-    before ?? readGateBeforeCompletion(client, run.id),
+  const gate = client.GET('/api/v1/testruns/{id}/gate', path);
+  if (!details) return { gate: dataOf('GET /api/v1/testruns/{id}/gate', await gate) };
+  const [rules, comparison, failures, flaky] = await Promise.all([
+    gate,
     client.GET('/api/v1/testruns/{id}/comparison', path),
+    client.GET('/api/v1/testruns/{id}/failures', {
+      params: { path: { id: run.id }, query: { limit: FAILURE_GROUPS } },
+    }),
     flakyTestsOf(client, run),
   ]);
+  const groups = dataOf('GET /api/v1/testruns/{id}/failures', failures);
   return {
-    gate: early.gate,
+    gate: dataOf('GET /api/v1/testruns/{id}/gate', rules),
     comparison: dataOf('GET /api/v1/testruns/{id}/comparison', comparison),
-    failureGroups: early.failures,
-    failureGroupsTotal: early.failuresTotal,
+    failureGroups: groups.data.slice(0, FAILURE_GROUPS),
+    failureGroupsTotal: groups.pagination.total,
     ...flaky,
   };
 }
@@ -159,7 +152,7 @@ function flakiness(test: Schemas['FlakyTestResponse'], text: Shown = String): st
 }
 
 /** Under the flaky list when the project has more flaky tests than were looked for. */
-const flakyNote = (report: GateReport, text: Shown = String) =>
+const flakyNote = (report: GateDetails, text: Shown = String) =>
   report.flakyTotal > report.flakyChecked
     ? `(the project's ${report.flakyChecked} most flaky tests of ${text(report.flakyTotal)} were looked for in this run)`
     : undefined;
@@ -180,14 +173,23 @@ const failedRules = (gate: Schemas['GateResponse']) =>
     .map((r) => r.name)
     .join(', ');
 
+/** Said where the details were not read. */
+const NO_DETAILS =
+  "New failures, fixed and flaky tests and failure groups: not read (--details reads them, or see the run's page)";
+
 /** Lines of plain text for a CI log (the printer keeps each on its line, output.ts). */
 export function gateLines(report: GateReport): string[] {
-  const { gate, comparison, failureGroups } = report;
+  const { gate } = report;
+  const verdict = [
+    `Gate: ${gate.passed ? 'PASSED' : `FAILED (${failedRules(gate)})`}`,
+    ...gate.rules.map((r) => `  ${r.passed ? 'ok  ' : 'FAIL'} ${r.name}: ${r.detail}`),
+  ];
+  if (report.comparison === undefined) return [...verdict, NO_DETAILS];
+  const { comparison, failureGroups } = report;
   const { summary } = comparison;
   const message = (text: string | null) => oneLine(text, 160);
   return [
-    `Gate: ${gate.passed ? 'PASSED' : `FAILED (${failedRules(gate)})`}`,
-    ...gate.rules.map((r) => `  ${r.passed ? 'ok  ' : 'FAIL'} ${r.name}: ${r.detail}`),
+    ...verdict,
     `Compared with ${comparison.baseline_run_id ? `run ${comparison.baseline_run_id}` : 'no baseline'}: ${summary.new_failures} new failures, ${summary.still_failing} still failing, ${summary.fixed} fixed, ${summary.new_tests} new tests, ${summary.missing_tests} missing, ${summary.flaky} passed on retry (flaky)`,
     ...listed(
       'New failures',
@@ -217,6 +219,21 @@ export function gateLines(report: GateReport): string[] {
 const cell = (text: unknown) => markdownText(text);
 const code = (text: unknown) => `\`${oneLine(text).replace(/`/g, "'")}\``;
 
+/**
+ * A Markdown summary of what one job stored, for `$GITHUB_STEP_SUMMARY`, when the run was not
+ * read (a shard: the run's counts are the complete job's).
+ */
+export function storedSummaryLines(
+  stored: { name?: string; runId: string; results: number; reports: number },
+  jobUrl?: string,
+): string[] {
+  return [
+    `### Test run ${cell(stored.name ?? stored.runId)}`,
+    '',
+    `This job stored ${cell(stored.results)} results of ${cell(stored.reports)} reports in run ${code(stored.runId)}${jobUrl ? ` ([job](${jobUrl}))` : ''}; the run's counts and gate: the job that completes it.`,
+  ];
+}
+
 /** A Markdown summary of the run (and its gate when read) for `$GITHUB_STEP_SUMMARY`. */
 export function summaryLines(
   run: TestRun,
@@ -235,7 +252,7 @@ export function summaryLines(
     `Run ${code(run.id)}, status ${cell(run.status)}${jobUrl ? ` ([job](${jobUrl}))` : ''}.`,
   ];
   if (report) {
-    const { gate, comparison } = report;
+    const { gate } = report;
     lines.push(
       '',
       `**Quality gate: ${gate.passed ? '✅ passed' : '❌ failed'}**${gate.passed ? '' : ` (${cell(failedRules(gate))})`}`,
@@ -243,6 +260,11 @@ export function summaryLines(
     );
     for (const rule of gate.rules)
       lines.push(`- ${rule.passed ? '✅' : '❌'} ${code(rule.name)}: ${cell(rule.detail)}`);
+    if (report.comparison === undefined) {
+      lines.push('', cell(NO_DETAILS));
+      return lines;
+    }
+    const { comparison } = report;
     const section = (title: string, total: number, items: Schemas['ComparisonItem'][]) => {
       if (total === 0) return;
       lines.push('', `#### ${title} (${cell(total)})`, '');

@@ -4,26 +4,18 @@ import { parseCommand, type Command, type RunOptions } from './args.js';
 import { contentsOf, sendAttachments, type AttachmentsSent } from './attachments.js';
 import type { Evidence } from './evidence.js';
 import { detectCi, type CiMetadata } from './ci.js';
-import { dataOf, serviceClient, type ServiceClient } from './client.js';
+import { serviceClient, type ServiceClient } from './client.js';
 import { connectionFrom, type Env } from './config.js';
 import { ReporterError, UsageError } from './errors.js';
 import { labelOf } from './formats.js';
-import {
-  readGate,
-  readGateBeforeCompletion,
-  gateLines,
-  summaryLines,
-  type GateBeforeCompletion,
-  type GateReport,
-} from './gate.js';
+import { readGate, gateLines, storedSummaryLines, summaryLines, type GateReport } from './gate.js';
 import type { RetryOptions } from './http.js';
 import { document, printer, secretsOf, type Printer } from './output.js';
 import { progressLine } from './progress.js';
 import { pathRootOf } from './path-root.js';
 import { evidenceOf } from './report-evidence.js';
 import { readReports } from './reports.js';
-import { completeRun, findRun, resolveRun, type TestRun } from './run.js';
-import { checkScopes, scopesToCheck } from './scopes.js';
+import { completeRun, findRun, resolveRun, runById, runNameOf, type TestRun } from './run.js';
 import { transportThrough } from './transport.js';
 import {
   IncompleteUploadError,
@@ -63,9 +55,11 @@ interface Output {
 }
 
 interface Outcome {
-  run: TestRun;
-  /** The gate's part read before the run was completed. */
-  gateBefore?: GateBeforeCompletion;
+  runId: string;
+  /** The run as the service last answered with it, when a call did (a completion, a lookup). */
+  run?: TestRun;
+  /** The run's name when it was not read. */
+  runName?: string;
   uploaded?: Uploaded[];
   /** What was done with the evidence the reports name (none with --no-attachments). */
   attachments?: AttachmentsSent;
@@ -84,26 +78,36 @@ function clientFor(io: Context, log: (text: string) => void): ServiceClient {
   });
 }
 
+/**
+ * Prints the outcome. The run is read only when something needs what the jobs made of it: the
+ * JSON answer (the run object), or the gate. A submit's text says what this job stored, from
+ * the service's answers to its reports: a call spent on the run's counts would count against
+ * the monthly quota once per shard, and `complete` prints them.
+ */
 async function finish(
   client: ServiceClient,
-  options: RunOptions,
+  options: RunOptions & { details?: boolean },
   outcome: Outcome,
   ci: CiMetadata | undefined,
   io: Context,
   print: Output,
 ): Promise<number> {
-  // A completed run is final as completeRun returned it; else read the counts all shards made.
-  const run = outcome.completed
-    ? outcome.run
-    : dataOf(
-        'GET /api/v1/testruns/{id}',
-        await client.GET('/api/v1/testruns/{id}', { params: { path: { id: outcome.run.id } } }),
-      );
-  const gate = options.gate ? await readGate(client, run, outcome.gateBefore) : undefined;
-  const markdown = print.file(summaryLines(run, gate, ci?.jobUrl));
+  const read = options.json || options.gate;
+  const run = outcome.run ?? (read ? await runById(client, outcome.runId) : undefined);
+  const gate =
+    options.gate && run ? await readGate(client, run, options.details ?? true) : undefined;
+  const uploaded = outcome.uploaded ?? [];
+  const stored = {
+    name: outcome.runName,
+    runId: outcome.runId,
+    results: uploaded.reduce((sum, u) => sum + u.accepted, 0),
+    reports: uploaded.length,
+  };
+  const markdown = print.file(
+    run ? summaryLines(run, gate, ci?.jobUrl) : storedSummaryLines(stored, ci?.jobUrl),
+  );
   if (io.env.GITHUB_STEP_SUMMARY) appendFileSync(io.env.GITHUB_STEP_SUMMARY, markdown);
   if (options.summary) writeFileSync(path.resolve(io.cwd, options.summary), markdown);
-  const c = run.counts;
   if (options.json) {
     print.out.line(
       JSON.stringify({
@@ -116,11 +120,17 @@ async function finish(
         gate_passed: gate?.gate.passed,
       }),
     );
-  } else {
+  } else if (run) {
+    const c = run.counts;
     print.out.line(
       `Run "${run.name}" (${run.id}), ${run.status}: ${c.total} results, ${c.passed} passed, ${c.failed} failed, ${c.blocked} blocked, ${c.skipped} skipped, ${c.flaky} flaky`,
     );
     if (gate) print.out.line(...gateLines(gate));
+  } else {
+    const name = stored.name === undefined ? '' : `"${stored.name}" `;
+    print.out.line(
+      `Run ${name}(${stored.runId}): ${stored.results} results of ${stored.reports} reports stored by this job (the run's counts: tm-report complete)`,
+    );
   }
   return gate && !gate.gate.passed ? EXIT.gateFailed : EXIT.ok;
 }
@@ -150,14 +160,22 @@ async function submit(
   }
   const client = clientFor(io, log);
   const ci = detectCi(io.env);
-  const run = await resolveRun(client, command, ci, log, () =>
-    checkScopes(client, scopesToCheck(command, ci?.rerun !== undefined)),
-  );
+  const ref = await resolveRun(client, command, ci, log);
   const { configuration } = command;
-  log(`run "${run.name}" (${run.id})${configuration ? `, configuration "${configuration}"` : ''}`);
+  const runName = runNameOf(ref);
+  let runId = 'runId' in ref ? ref.runId : undefined;
+  const named =
+    runName === undefined ? `${runId}` : `"${runName}"${runId === undefined ? '' : ` (${runId})`}`;
+  log(`run ${named}${configuration ? `, configuration "${configuration}"` : ''}`);
   // A job run again sends a new execution, under keys of its own (upload.ts).
   const rerun = ci?.rerun ?? (command.reopen ? '--reopen' : undefined);
-  const target = { runId: run.id, configuration, rerun, pathRoot };
+  const target = {
+    run: ref,
+    configuration,
+    rerun,
+    pathRoot,
+    ranInto: (id: string) => void (runId ??= id),
+  };
   const uploads = uploadsOf(reports);
   let done = 0;
   let results = 0;
@@ -180,29 +198,35 @@ async function submit(
   // The evidence's files are hashed while the reports go up.
   const evidence = command.attachments ? evidenceOf(reports, io.cwd, pathRoot) : [];
   const contents = evidence.length > 0 ? contentsOf(evidence) : undefined;
-  const uploaded = await uploadAll(
-    uploads,
-    UPLOAD_CONCURRENCY,
-    upload,
-    `"${run.name}" (${run.id})`,
-  ).finally(() => {
+  const uploaded = await uploadAll(uploads, UPLOAD_CONCURRENCY, upload, named).finally(() => {
     if (io.progressBar) print.err.line('');
   });
+  if (runId === undefined) throw new ReporterError(`No report was sent to run ${named}.`);
   // Before the run is completed: a completed run takes no attachments (CONTRACT §15).
-  const attachments = contents ? await attach(evidence, contents, target, io, log) : undefined;
+  const attachments = contents
+    ? await attach(evidence, contents, { runId, configuration, rerun }, io, log)
+    : undefined;
   if (command.complete) {
-    const completed = await completeRun(client, run.id);
+    const completed = await completeRun(client, runId);
     log(completed.already ? 'run was completed already' : 'run completed');
     return finish(
       client,
-      command,
-      { run: completed.run, uploaded, attachments, completed: true },
+      { ...command, details: true },
+      { runId, run: completed.run, uploaded, attachments, completed: true },
       ci,
       io,
       print,
     );
   }
-  return finish(client, command, { run, uploaded, attachments }, ci, io, print);
+  // A submit that reads the gate is a pipeline's one job: its whole report is read.
+  return finish(
+    client,
+    { ...command, details: true },
+    { runId, runName, uploaded, attachments },
+    ci,
+    io,
+    print,
+  );
 }
 
 /**
@@ -247,18 +271,16 @@ async function complete(
   const { log } = print;
   const client = clientFor(io, log);
   const ci = detectCi(io.env);
-  // No probe: finding the run changes nothing, and the gate's reads that need testruns:read and
-  // results:read are made before the run is completed.
-  const run = await findRun(client, command, ci, log);
-  const gateBefore = command.gate ? await readGateBeforeCompletion(client, run.id) : undefined;
-  const completed = await completeRun(client, run.id);
-  log(
-    completed.already ? `run "${run.name}" was completed already` : `run "${run.name}" completed`,
-  );
+  const found = await findRun(client, command, ci, log);
+  const completed = await completeRun(client, found.runId, found.run);
+  const name = completed.run.name;
+  log(completed.already ? `run "${name}" was completed already` : `run "${name}" completed`);
+  // The gate's details cost three calls more at least: complete, the one job of a pipeline
+  // that reads the gate, reads them when asked (--details).
   return finish(
     client,
     command,
-    { run: completed.run, completed: true, gateBefore },
+    { runId: found.runId, run: completed.run, completed: true },
     ci,
     io,
     print,

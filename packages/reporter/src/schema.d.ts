@@ -1174,6 +1174,11 @@ export interface components {
             /** @default false */
             complete?: boolean;
             /**
+             * @description With `run_name` and `build_id`: the results go to that build’s run of this name when it has one, else to a new run of that name (ingests arriving together create one run), so the parallel shards of a pipeline post into one run, each in one call. Without it, every ingest without `test_run_id` creates a run
+             * @default false
+             */
+            join_run?: boolean;
+            /**
              * @description The configuration (CONTRACT §13) of every result that names none; trimmed, blank for none
              * @example linux / node 22
              */
@@ -3395,6 +3400,8 @@ export interface operations {
                 build_id?: string;
                 release_id?: string;
                 complete?: boolean;
+                /** @description With `run_name` and `build_id`: the results go to that build’s run of this name when it has one, else to a new run of that name (ingests arriving together create one run), so the parallel shards of a pipeline post into one run, each in one call. Without it, every ingest without `test_run_id` creates a run */
+                join_run?: boolean;
                 /** @description The configuration (CONTRACT §13) of every result that names none; trimmed, blank for none (the report's own comes first: JUnit's testsuite hostnames when they tell configurations apart) */
                 configuration?: string;
                 /** @description The report’s format; by default it is recognised from the document (a document of another shape is then refused) */

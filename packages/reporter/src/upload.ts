@@ -4,6 +4,7 @@ import { ReporterError, asEnvelope } from './errors.js';
 import { idempotencyKey } from './keys.js';
 import { packJunit, type JunitBody, type JunitReport } from './pack.js';
 import { batchesOf, type Report } from './reports.js';
+import type { RunRef } from './run.js';
 
 export interface Uploaded {
   file: string;
@@ -16,7 +17,9 @@ export interface Uploaded {
 
 /** Where and how a job's reports go: the same for each of its reports. */
 export interface UploadTarget {
-  runId: string;
+  run: RunRef;
+  /** Told the id of the run each call's answer names (a run by name has none before). */
+  ranInto?: (runId: string) => void;
   /** The configuration of every result whose report names none (CONTRACT §13). */
   configuration?: string;
   /**
@@ -78,10 +81,10 @@ export function uploadsOf(reports: Report[]): Upload[] {
  * again, from a retry, a second submit or another shard, stores nothing twice.
  */
 function keyOf(target: UploadTarget, kind: string, ...identity: string[]): string {
-  const { runId, configuration, rerun, pathRoot } = target;
+  const { run, configuration, rerun, pathRoot } = target;
   return idempotencyKey(
     kind,
-    runId,
+    ...('runId' in run ? [run.runId] : [`build:${run.buildId}`, run.projectId, run.runName]),
     ...identity,
     ...(configuration === undefined ? [] : [`configuration:${configuration}`]),
     ...(rerun === undefined ? [] : [`rerun:${rerun}`]),
@@ -89,11 +92,26 @@ function keyOf(target: UploadTarget, kind: string, ...identity: string[]): strin
   );
 }
 
+/**
+ * The run of a `POST /results/ingest` call: its id, or its project, name and build, joined
+ * (`join_run`: the build's run of that name, which the first shard's ingest creates).
+ */
+function runParameters(run: RunRef) {
+  if ('runId' in run) return { test_run_id: run.runId };
+  return {
+    project_id: run.projectId,
+    run_name: run.runName,
+    build_id: run.buildId,
+    join_run: true,
+    ...(run.releaseId && { release_id: run.releaseId }),
+  };
+}
+
 /** `POST /results/ingest`'s query for a document of `format` into the target's run. */
 function ingestQuery(target: UploadTarget, format: DocumentFormat) {
-  const { runId, configuration, pathRoot } = target;
+  const { run, configuration, pathRoot } = target;
   return {
-    test_run_id: runId,
+    ...runParameters(run),
     format,
     ...(configuration && { configuration }),
     ...(pathRoot && { path_root: pathRoot }),
@@ -140,6 +158,7 @@ async function uploadJunit(
       });
       refuseClosedRun(result);
       const data = dataOf(`POST /api/v1/results/ingest (${files})`, result);
+      target.ranInto?.(data.test_run_id);
       const again = replayed(result.response) ? 1 : 0;
       if (uploaded.length === 1) uploaded[0].accepted += data.accepted;
       else for (const [i, report] of upload.reports.entries()) uploaded[i].accepted = report.cases;
@@ -170,6 +189,7 @@ async function uploadDocument(
   });
   refuseClosedRun(result);
   const data = dataOf(`POST /api/v1/results/ingest (${report.file})`, result);
+  target.ranInto?.(data.test_run_id);
   uploaded.accepted = data.accepted;
   uploaded.created_test_cases = data.created_test_cases;
   if (replayed(result.response)) uploaded.replayed++;
@@ -177,35 +197,52 @@ async function uploadDocument(
 }
 
 /**
- * Sends result items (a JSON file's, an Allure folder's) to `POST /testruns/{id}/results` in
- * calls of at most 5,000.
+ * Sends result items (a JSON file's, an Allure folder's) in calls of at most 5,000: to
+ * `POST /testruns/{id}/results` for a run by id, else as `POST /results/ingest`'s JSON command,
+ * which names the run as a report's query does.
  */
 async function uploadItems(
   client: ServiceClient,
   target: UploadTarget,
   report: ItemsReport,
 ): Promise<Uploaded[]> {
-  const { runId, configuration } = target;
+  const { run, configuration } = target;
   const uploaded = uploadedOf(report);
   const batches = batchesOf(report.items);
   for (const [index, batch] of batches.entries()) {
-    let result;
+    const headers = {
+      'Idempotency-Key': keyOf(target, 'results', report.hash, `${index}/${batches.length}`),
+    };
+    const body = { results: batch, ...(configuration && { configuration }) };
+    let answer: { accepted: number; created_test_cases: number };
+    let response: Response;
     try {
-      result = await client.POST('/api/v1/testruns/{id}/results', {
-        params: { path: { id: runId } },
-        body: { results: batch, ...(configuration && { configuration }) },
-        headers: {
-          'Idempotency-Key': keyOf(target, 'results', report.hash, `${index}/${batches.length}`),
-        },
-      });
-      refuseClosedRun(result);
-      const data = dataOf(`POST /api/v1/testruns/{id}/results (${report.file})`, result);
-      uploaded.accepted += data.accepted;
-      uploaded.created_test_cases += data.created_test_cases;
+      if ('runId' in run) {
+        const result = await client.POST('/api/v1/testruns/{id}/results', {
+          params: { path: { id: run.runId } },
+          body,
+          headers,
+        });
+        refuseClosedRun(result);
+        ({ response } = result);
+        answer = dataOf(`POST /api/v1/testruns/{id}/results (${report.file})`, result);
+      } else {
+        const result = await client.POST('/api/v1/results/ingest', {
+          body: { ...runParameters(run), ...body },
+          headers,
+        });
+        refuseClosedRun(result);
+        ({ response } = result);
+        const data = dataOf(`POST /api/v1/results/ingest (${report.file})`, result);
+        target.ranInto?.(data.test_run_id);
+        answer = data;
+      }
+      uploaded.accepted += answer.accepted;
+      uploaded.created_test_cases += answer.created_test_cases;
     } catch (error) {
       throw storedInPart(error, index, batches.length, uploaded.accepted);
     }
-    if (replayed(result.response)) uploaded.replayed++;
+    if (replayed(response)) uploaded.replayed++;
   }
   return [uploaded];
 }

@@ -14,7 +14,8 @@ export const ABANDONED_AFTER_HOURS = 24;
  * Retention of attachments (worker role, CONTRACT §15), once an hour: attachments older than
  * `ATTACHMENT_RETENTION_DAYS` are deleted in batches, and their content with them unless
  * another attachment still uses it; attachments whose upload never completed within a day are
- * deleted with whatever content their upload left. Every step is safe to run on several
+ * deleted with whatever content their upload left, and so is what an upload cut off by a
+ * killed process left in the store (`removeUnfinished`). Every step is safe to run on several
  * replicas at once: rows are claimed with SKIP LOCKED, and removing content that is gone
  * already is no error.
  */
@@ -63,6 +64,9 @@ export class AttachmentRetention implements OnModuleInit, OnApplicationShutdown 
       removed += batch.removed;
       if (batch.count < BATCH) break;
     }
+    const before = new Date(Date.now() - ABANDONED_AFTER_HOURS * 60 * 60 * 1000);
+    const parts = await this.store.removeUnfinished(before);
+    if (parts > 0) this.logger.log(`Removed ${parts} unfinished uploads`);
     return removed;
   }
 

@@ -7,6 +7,15 @@ export interface ExpectedContent {
   sha256: string;
 }
 
+/** How `write` may treat the body it streams. */
+export interface WriteOptions {
+  /**
+   * The body's chunks are the store's alone (a request body's): each may be freed as soon as
+   * it is stored (`freeChunk`), and reads as empty afterwards.
+   */
+  freeChunks?: boolean;
+}
+
 /** Where a client sends an attachment's bytes itself (an object store's presigned URL). */
 export interface DirectUpload {
   url: string;
@@ -20,6 +29,12 @@ export interface DirectUpload {
  * a half-finished upload leaves nothing under it.
  */
 export abstract class AttachmentStore {
+  /**
+   * What one `write` holds in memory at most, in bytes: the share of the body budget an upload
+   * through the service takes (`BodyBudget`), so concurrent uploads are bounded like bodies.
+   */
+  abstract readonly writeMemory: number;
+
   /**
    * A presigned URL for the client to PUT the bytes to, which makes the store check their
    * length and SHA-256; null when the bytes go through the service (`write`).
@@ -35,7 +50,12 @@ export abstract class AttachmentStore {
    * once every byte arrived and matched `expected` (else it rejects with `ContentMismatch` and
    * leaves nothing).
    */
-  abstract write(key: string, body: Readable, expected: ExpectedContent): Promise<void>;
+  abstract write(
+    key: string,
+    body: Readable,
+    expected: ExpectedContent,
+    options?: WriteOptions,
+  ): Promise<void>;
 
   /** Whether `key` holds content of `size` bytes. */
   abstract has(key: string, size: number): Promise<boolean>;
@@ -45,6 +65,12 @@ export abstract class AttachmentStore {
 
   /** Removes `key`; removing a key that is not there is no error (replicas may race). */
   abstract remove(key: string): Promise<void>;
+
+  /**
+   * Removes what writes that never finished left behind (a process killed mid-upload) and
+   * untouched since `before`: how many it removed. Safe on several replicas at once.
+   */
+  abstract removeUnfinished(before: Date): Promise<number>;
 }
 
 /** The key of an organization's content of that SHA-256 and size. */

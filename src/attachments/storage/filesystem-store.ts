@@ -1,12 +1,17 @@
-import { once } from 'node:events';
 import { randomUUID } from 'node:crypto';
-import { createReadStream, createWriteStream } from 'node:fs';
-import { mkdir, rename, rm, stat } from 'node:fs/promises';
+import { createReadStream } from 'node:fs';
+import { mkdir, readdir, rename, rm, stat } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import type { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import { AttachmentStore, type DirectUpload, type ExpectedContent } from './attachment-store.js';
+import {
+  AttachmentStore,
+  type DirectUpload,
+  type ExpectedContent,
+  type WriteOptions,
+} from './attachment-store.js';
 import { ContentCheck } from './content-check.js';
+import { ContentFile } from './content-file.js';
 
 /** Unfinished uploads, beside the content so a rename never crosses file systems. */
 const INCOMING = '.incoming';
@@ -18,6 +23,9 @@ const INCOMING = '.incoming';
  * content simply rename the same bytes in turn.
  */
 export class FilesystemStore extends AttachmentStore {
+  /** A write's chunks in flight: the socket's, the hash's and the file's buffers. */
+  readonly writeMemory = 4 * 1024 * 1024;
+
   constructor(private readonly root: string) {
     super();
   }
@@ -26,11 +34,16 @@ export class FilesystemStore extends AttachmentStore {
     return Promise.resolve(null);
   }
 
-  async write(key: string, body: Readable, expected: ExpectedContent): Promise<void> {
+  async write(
+    key: string,
+    body: Readable,
+    expected: ExpectedContent,
+    options: WriteOptions = {},
+  ): Promise<void> {
     const target = this.pathOf(key);
     const temporary = join(this.root, INCOMING, `${randomUUID()}.part`);
     await mkdir(dirname(temporary), { recursive: true });
-    const file = createWriteStream(temporary, { flags: 'wx' });
+    const file = new ContentFile(temporary, options.freeChunks === true);
     try {
       await pipeline(body, new ContentCheck(expected), file);
       await mkdir(dirname(target), { recursive: true });
@@ -38,7 +51,8 @@ export class FilesystemStore extends AttachmentStore {
     } catch (error) {
       // A stream destroyed before its file was open still opens (creates) it, then closes:
       // removed only after that, or a refused upload would leave its part behind.
-      if (!file.closed) await once(file, 'close');
+      // Its 'error' may come first: only 'close' says the file is shut.
+      if (!file.closed) await new Promise((closed) => file.once('close', closed));
       await rm(temporary, { force: true });
       throw error;
     }
@@ -63,6 +77,34 @@ export class FilesystemStore extends AttachmentStore {
 
   async remove(key: string): Promise<void> {
     await rm(this.pathOf(key), { force: true });
+  }
+
+  /**
+   * Part files in `.incoming` last written before `before`: an upload removes its own when it
+   * fails, so these are what a process killed mid-upload left (an upload lasts 120 s at most,
+   * `REQUEST_TIMEOUT_MS`). A file another replica removed first is no error.
+   */
+  async removeUnfinished(before: Date): Promise<number> {
+    const incoming = join(this.root, INCOMING);
+    let names: string[];
+    try {
+      names = await readdir(incoming);
+    } catch {
+      return 0;
+    }
+    let removed = 0;
+    for (const name of names) {
+      if (!name.endsWith('.part')) continue;
+      const path = join(incoming, name);
+      const written = await stat(path).then(
+        (found) => found.mtime,
+        () => null,
+      );
+      if (written === null || written >= before) continue;
+      await rm(path, { force: true });
+      removed += 1;
+    }
+    return removed;
   }
 
   private pathOf(key: string): string {

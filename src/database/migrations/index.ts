@@ -21,6 +21,7 @@ import { ResultSlotsAndAttempts1795706444052 } from './1795706444052-ResultSlots
 import { CurrentResultsKeepTheirTime1795800000000 } from './1795800000000-CurrentResultsKeepTheirTime.js';
 import { ProjectDefectUrlTemplate1795820000000 } from './1795820000000-ProjectDefectUrlTemplate.js';
 import { CreateAttachments1795830000000 } from './1795830000000-CreateAttachments.js';
+import { OverviewIndexes1795850000000 } from './1795850000000-OverviewIndexes.js';
 import { RunsListContext1795860000000 } from './1795860000000-RunsListContext.js';
 
 /** Every migration in the order it runs; the app and the migration CLI share this list. */
@@ -62,6 +63,8 @@ export const MIGRATIONS: Array<new () => MigrationInterface> = [
   ProjectDefectUrlTemplate1795820000000,
   // Attachments of results and the key that signs their links (CONTRACT §15).
   CreateAttachments1795830000000,
-  // The console's runs list: runs of one name by an index, each run's configurations (issue 31).
+  // The project overview's: runs by name, and failing results by signature (issue 31).
+  OverviewIndexes1795850000000,
+  // The console's runs list: each run's configurations on its row (issue 31).
   RunsListContext1795860000000,
 ];

@@ -247,7 +247,16 @@ export class SubmittedResultsResponse {
   data!: ResultResponse[];
 }
 
+/**
+ * What `join_run` does, an addition to CONTRACT §6's ingest (which creates a run whenever no
+ * `test_run_id` is given, and still does without it): a pipeline's parallel shards post into
+ * one run, each in one call, without first creating or finding it.
+ */
+const JOIN_RUN_DESCRIPTION =
+  'With `run_name` and `build_id`: the results go to that build’s run of this name when it has one, else to a new run of that name (ingests arriving together create one run), so the parallel shards of a pipeline post into one run, each in one call. Without it, every ingest without `test_run_id` creates a run';
+
 /** The fields of the JSON form of `POST /results/ingest`, as `SUBMIT_BODY_FIELDS`. */
+
 export const INGEST_BODY_FIELDS = {
   project_id: {
     type: String,
@@ -271,6 +280,7 @@ export const INGEST_BODY_FIELDS = {
   release_id: { type: String, format: 'uuid', required: false },
   results: RESULTS_FIELD,
   complete: { type: Boolean, default: false, required: false },
+  join_run: { type: Boolean, default: false, description: JOIN_RUN_DESCRIPTION, required: false },
   configuration: CONFIGURATION_FIELD,
 } satisfies BodyFields;
 
@@ -282,6 +292,7 @@ export class IngestJsonDto {
   release_id?: string;
   results!: ResultItemDto[];
   complete?: boolean;
+  join_run?: boolean;
   configuration?: string;
 }
 describeBody(IngestJsonDto, INGEST_BODY_FIELDS);
@@ -324,6 +335,12 @@ export class IngestQuery {
   @toBoolean()
   @IsBoolean({ message: 'complete must be true or false' })
   complete?: boolean;
+
+  @ApiPropertyOptional({ type: Boolean, default: false, description: JOIN_RUN_DESCRIPTION })
+  @IsOptional()
+  @toBoolean()
+  @IsBoolean({ message: 'join_run must be true or false' })
+  join_run?: boolean;
 
   @ApiPropertyOptional({
     type: String,

@@ -24,6 +24,13 @@ import { RESULT_STATUSES, type ResultStatus } from './result-status.js';
 @Entity('test_result')
 @Index('IDX_test_result_run_created', ['testRunId', 'createdAt', 'id'])
 @Index('IDX_test_result_run_case', ['testRunId', 'testCaseId'])
+// A run's failing results by cause (only they have a signature), with their slot and id: the
+// overview reads the causes that recur from this index alone.
+@Index(
+  'IDX_test_result_run_signature',
+  ['testRunId', 'signature', 'testCaseId', 'configuration', 'id'],
+  { where: '"signature" IS NOT NULL' },
+)
 export class TestResult extends TenantRow {
   @Uuid() testRunId!: string;
   @Uuid() testCaseId!: string;

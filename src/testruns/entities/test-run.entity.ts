@@ -17,8 +17,8 @@ export type TestRunStatus = (typeof TEST_RUN_STATUSES)[number];
 @Entity('test_run')
 @Index('IDX_test_run_organization_created', ['organizationId', 'createdAt', 'id'])
 @Index('IDX_test_run_project_created', ['projectId', 'createdAt'])
-/** The console's runs of one name (issue 31), newest first. */
-@Index('IDX_test_run_project_name_created', ['projectId', 'name', 'createdAt'])
+// A project's runs by name, then age: the overview's latest run of each name, and its trends.
+@Index('IDX_test_run_project_name_created', ['projectId', 'name', 'createdAt', 'id'])
 @Index('IDX_test_run_build', ['buildId'])
 @Index('IDX_test_run_release', ['releaseId'])
 @Index('UQ_test_run_project_position', ['projectId', 'position'], { unique: true })

@@ -7,7 +7,7 @@ import { runSearch } from './run-view';
 
 const projectRunsRoute = createRoute({
   getParentRoute: () => signedInRoute,
-  path: 'projects/$projectId',
+  path: 'projects/$projectId/runs',
   validateSearch: runListSearch,
   component: function ProjectRunsRoute() {
     const { projectId } = projectRunsRoute.useParams();

@@ -59,3 +59,14 @@ export function bytes(size: number): string {
   const digits = unit === 0 || value >= 100 ? 0 : 1;
   return `${new Intl.NumberFormat('en', { maximumFractionDigits: digits }).format(value)} ${units[unit]}`;
 }
+
+/** A longer duration (a run's): "850 ms", "42 s", "12 min 5 s", "1 h 12 min". */
+export function longDuration(ms: number): string {
+  if (ms < 60_000) return duration(ms);
+  const seconds = Math.round(ms / 1000);
+  const hours = Math.floor(seconds / 3600);
+  const minutes = Math.floor((seconds % 3600) / 60);
+  if (hours > 0) return `${number.format(hours)} h ${minutes} min`;
+  const rest = seconds % 60;
+  return rest === 0 ? `${minutes} min` : `${minutes} min ${rest} s`;
+}

@@ -77,7 +77,7 @@ export function RunListTable({
                 {view.name === run.name ? null : (
                   <Link
                     className="same-name"
-                    to="/projects/$projectId"
+                    to="/projects/$projectId/runs"
                     params={{ projectId }}
                     search={{ ...view, offset: undefined, name: run.name }}
                   >

@@ -29,7 +29,7 @@ export function ProjectRunsPage({ id, view }: { id: string; view: RunListView })
   );
   const live = useLiveProjectRuns(id);
   const show = (next: RunListView) =>
-    void navigate({ to: '/projects/$projectId', params: { projectId: id }, search: next });
+    void navigate({ to: '/projects/$projectId/runs', params: { projectId: id }, search: next });
   // What the pager's and the past-the-end links keep of the URL: the filters, as text.
   const kept = Object.fromEntries(
     Object.entries(filters).filter((entry): entry is [string, string] => entry[1] !== undefined),
@@ -49,7 +49,7 @@ export function ProjectRunsPage({ id, view }: { id: string; view: RunListView })
       </p>
     ),
     pastLast: (
-      <PastLast to="/projects/$projectId" params={{ projectId: id }} search={kept}>
+      <PastLast to="/projects/$projectId/runs" params={{ projectId: id }} search={kept}>
         This page is past the last run.
       </PastLast>
     ),
@@ -65,7 +65,7 @@ export function ProjectRunsPage({ id, view }: { id: string; view: RunListView })
         />
         <Pager
           pagination={page.data.pagination}
-          to="/projects/$projectId"
+          to="/projects/$projectId/runs"
           params={{ projectId: id }}
           search={kept}
         />

@@ -58,7 +58,7 @@ export function BackToProjects({ project }: { project: { organization_id: string
 /** Up to the project's test runs. */
 export function BackToRuns({ projectId }: { projectId: string }) {
   return (
-    <Link to="/projects/$projectId" params={{ projectId }}>
+    <Link to="/projects/$projectId/runs" params={{ projectId }}>
       ← Test runs
     </Link>
   );

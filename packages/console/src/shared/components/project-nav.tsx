@@ -1,7 +1,8 @@
 import { Tabs } from './tabs';
 
 const PROJECT_TABS = [
-  { to: '/projects/$projectId', label: 'Test runs' },
+  { to: '/projects/$projectId', label: 'Overview' },
+  { to: '/projects/$projectId/runs', label: 'Test runs' },
   { to: '/projects/$projectId/releases', label: 'Releases' },
   { to: '/projects/$projectId/cases', label: 'Test cases' },
   { to: '/projects/$projectId/flaky-tests', label: 'Flaky tests' },
