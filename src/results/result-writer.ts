@@ -5,11 +5,12 @@ import { CaseOutcomes } from '../flakiness/case-outcomes.js';
 import type { TestRun } from '../testruns/entities/test-run.entity.js';
 import { CaseIdCache, type RememberedCases } from './case-id-cache.js';
 import { CaseResolver, type CreatedCase } from './case-resolver.js';
-import { keepCurrentResults } from './current-results.js';
+import { keepCurrentResults, lastOfEachSlot } from './current-results.js';
 import { failureSignature } from './failure-signature.js';
 import { yieldToPendingIo, storeWhilePreparing } from './pipelined.js';
 import { toResultResponse } from './result-response.js';
 import type { ResultAttempt, ResultItem } from './result-items.js';
+import { ReleaseSlots } from './release-slots.js';
 import { ResultsRepository } from './results.repository.js';
 import { roundsInSlotOrder, slotKeys } from './rounds.js';
 import { addTo, noCounts, type Counts } from './run-counts.js';
@@ -70,6 +71,7 @@ export class ResultWriter {
     private readonly caseIds: CaseIdCache,
     private readonly cases: CaseResolver,
     private readonly outcomes: CaseOutcomes,
+    private readonly releaseSlots: ReleaseSlots,
   ) {}
 
   /**
@@ -137,7 +139,10 @@ export class ResultWriter {
     };
   }
 
-  /** One round: the cases' current results, then the results, then their events. */
+  /**
+   * One round: the cases' current results (and, for a run of a release, the release's slots),
+   * then the results, then their events.
+   */
   private async storeRound(
     run: TestRun,
     results: StoredResult[],
@@ -146,7 +151,11 @@ export class ResultWriter {
   ): Promise<void> {
     // The current results first: each stored result references its case's row in
     // test_run_case, which this transaction then already holds.
-    const change = await keepCurrentResults(this.results, run, results, newRun);
+    const current = lastOfEachSlot(results);
+    const change = await keepCurrentResults(this.results, run, current, newRun);
+    // The release's slots lock their rows in slot order too, as every batch into the
+    // release's runs does (rounds come in slot order, and no slot spans two).
+    await this.releaseSlots.recordResults(run, current);
     // A submitted run's results already count in the flaky list's summary.
     if (run.status === 'submitted') await this.outcomes.recordResults(run, results);
     await this.results.copyResults(run, results);

@@ -21,6 +21,7 @@ import { ResultSlotsAndAttempts1795706444052 } from './1795706444052-ResultSlots
 import { CurrentResultsKeepTheirTime1795800000000 } from './1795800000000-CurrentResultsKeepTheirTime.js';
 import { ProjectDefectUrlTemplate1795820000000 } from './1795820000000-ProjectDefectUrlTemplate.js';
 import { CreateAttachments1795830000000 } from './1795830000000-CreateAttachments.js';
+import { KeepReleaseSlots1795870000000 } from './1795870000000-KeepReleaseSlots.js';
 
 /** Every migration in the order it runs; the app and the migration CLI share this list. */
 export const MIGRATIONS: Array<new () => MigrationInterface> = [
@@ -61,4 +62,6 @@ export const MIGRATIONS: Array<new () => MigrationInterface> = [
   ProjectDefectUrlTemplate1795820000000,
   // Attachments of results and the key that signs their links (CONTRACT §15).
   CreateAttachments1795830000000,
+  // Each release's slots by their latest result, kept on write: progress counts them (issue 29).
+  KeepReleaseSlots1795870000000,
 ];
