@@ -16,7 +16,8 @@
 //      flaky list; first with no statistics, then after ANALYZE; for the progress, also the
 //      shared buffers PostgreSQL touched per request (the database's `pg_stat_database`
 //      counters, which the machine's load does not change);
-//   3. each ingested run moved to `submitted` (ms each).
+//   3. each ingested run moved to `submitted` (ms each);
+//   4. three more reports ingested into new runs of the measured release (results/s).
 // One table at the end, with the database's size and bytes per result.
 //
 // Usage: npm run build && node bench/scale.mjs
@@ -145,6 +146,23 @@ try {
     rows.push({ measure: `move run #${i + 1} to submitted (ms)`, 'no statistics': '', 'after ANALYZE': round(ms) });
   }
 
+  // Writes into the measured release (after its reads): each result also keeps the release's
+  // slot (`release_slot`); the first report's slots are new there, the next ones' replace them.
+  for (let i = 0; i < INGESTS; i++) {
+    const started = process.hrtime.bigint();
+    const res = await fetch(
+      `${api}/results/ingest?project_id=${last.project.id}&release_id=${last.release.id}&run_name=release-ingest`,
+      { method: 'POST', headers: { ...headers, 'content-type': 'application/xml' }, body: report(i) },
+    );
+    const ms = Number(process.hrtime.bigint() - started) / 1e6;
+    if (res.status !== 201) throw new Error(`ingest into the release: ${res.status} ${await res.text()}`);
+    rows.push({
+      measure: `ingest 20k JUnit into the release #${i + 1} (results/s)`,
+      'no statistics': '',
+      'after ANALYZE': Math.round(REPORT_CASES / (ms / 1000)),
+    });
+  }
+
   const { bytes, results } = (
     await client.query(
       `SELECT pg_database_size(current_database())::float8 AS bytes, (SELECT count(*) FROM test_result)::float8 AS results`,
@@ -152,6 +170,16 @@ try {
   ).rows[0];
   rows.push({ measure: 'results stored', 'no statistics': '', 'after ANALYZE': results });
   rows.push({ measure: 'bytes per result (whole database)', 'no statistics': '', 'after ANALYZE': Math.round(bytes / results) });
+  // Where they are: each table that grows with results, with its indexes and TOAST.
+  const tables = await client.query(
+    `SELECT relname AS table, pg_total_relation_size(oid)::float8 AS bytes FROM pg_class
+      WHERE relkind = 'r' AND relnamespace = 'public'::regnamespace
+        AND relname IN ('test_result', 'test_run_case', 'release_slot', 'case_outcomes', 'test_case', 'domain_event')
+      ORDER BY bytes DESC`,
+  );
+  for (const table of tables.rows) {
+    rows.push({ measure: `  of which ${table.table}`, 'no statistics': '', 'after ANALYZE': Math.round(table.bytes / results) });
+  }
   console.log(`grown and measured in ${((Date.now() - growing) / 1000).toFixed(0)} s`);
   console.table(rows);
 } finally {

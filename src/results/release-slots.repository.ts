@@ -74,14 +74,16 @@ const RECOMPUTE = sql(
 
 /**
  * The slots of release $2 (organization $1) whose latest came from runs $3, which retention has
- * just deleted, locked in slot order (a batch that holds one commits first, and the statements
- * after this see it). Read through the key's (organization, release) prefix.
+ * just deleted, locked in slot order, the order result batches lock them in (`case-order.ts`:
+ * code units, so the configuration in the "C" collation), so the two never deadlock; a batch
+ * that holds one commits first, and the statements after this see it. Read through the key's
+ * (organization, release) prefix.
  */
 const LOCK_OF_RUNS = sql(
   'releaseSlots.lockOfRuns',
   `SELECT s.test_case_id FROM release_slot s
     WHERE s.organization_id = $1 AND s.release_id = $2 AND s.test_run_id = ANY($3::uuid[])
-    ORDER BY s.test_case_id, s.configuration
+    ORDER BY s.test_case_id, s.configuration COLLATE "C"
       FOR UPDATE`,
 );
 

@@ -1,4 +1,5 @@
 import { organizationCaller } from '../../src/common/caller.js';
+import { KeepReleaseSlots1795870000000 } from '../../src/database/migrations/1795870000000-KeepReleaseSlots.js';
 import { Transactions } from '../../src/database/transactions.js';
 import { QuarantineService } from '../../src/flakiness/quarantine.service.js';
 import { OrganizationsModule } from '../../src/organizations/organizations.module.js';
@@ -214,6 +215,45 @@ describe('a release’s slots, kept as results are written (service tier)', () =
       not_ready_because: ['no_runs'],
     });
     expect(await r.overview()).toMatchObject({ runs_deleted: 3 });
+  });
+
+  it('is created and filled by its migration from the runs already there', async () => {
+    const r = await release();
+    const other = await release();
+    const first = await r.run({ name: 'first' });
+    const second = await r.run({ name: 'second' });
+    await the.submit(first, [
+      { automation_id: 'A', status: 'failed' },
+      { automation_id: 'A', status: 'passed', configuration: 'firefox' },
+      { automation_id: 'B', status: 'blocked' },
+    ]);
+    await the.submit(second, [{ automation_id: 'A', status: 'passed' }]);
+    await the.submit(await other.run(), [{ automation_id: 'C', status: 'skipped' }]);
+    // A run without a release has no slots there.
+    await the.submit(await the.run(r.project), [{ automation_id: 'D', status: 'failed' }]);
+    const expected = [await s.db.query(FROM_RUNS, [r.id]), await s.db.query(FROM_RUNS, [other.id])];
+    expect(expected.map((rows: unknown[]) => rows.length)).toEqual([3, 1]);
+
+    const runner = s.db.createQueryRunner();
+    const migration = new KeepReleaseSlots1795870000000();
+    // In a transaction rolled back at the end: the table the other tests use stays.
+    await runner.startTransaction();
+    try {
+      await migration.down(runner);
+      await migration.up(runner);
+      expect([await runner.query(KEPT, [r.id]), await runner.query(KEPT, [other.id])]).toEqual(
+        expected,
+      );
+      const [{ releases }] = await runner.query(
+        `SELECT count(DISTINCT release_id)::int AS releases FROM release_slot s
+          WHERE s.organization_id = ANY($1::uuid[])`,
+        [[r.project.organizationId, other.project.organizationId]],
+      );
+      expect(releases).toBe(2);
+    } finally {
+      await runner.rollbackTransaction();
+      await runner.release();
+    }
   });
 
   it('counts a quarantined case’s failure in progress, and among the quarantined failures', async () => {
