@@ -875,7 +875,7 @@ DELETE FROM release_slot s
 -- releaseSlots.lockOfRuns
 SELECT s.test_case_id FROM release_slot s
   WHERE s.organization_id = $1 AND s.release_id = $2 AND s.test_run_id = ANY($3::uuid[])
-  ORDER BY s.test_case_id, s.configuration
+  ORDER BY s.test_case_id, s.configuration COLLATE "C"
     FOR UPDATE;
 
 -- releaseSlots.recompute

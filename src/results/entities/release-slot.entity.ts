@@ -1,4 +1,4 @@
-import { Column, Entity, PrimaryColumn } from 'typeorm';
+import { Column, Entity, Index, PrimaryColumn } from 'typeorm';
 import { Timestamp, Uuid } from '../../database/columns.js';
 import { RESULT_STATUSES, type ResultStatus } from './result-status.js';
 
@@ -15,11 +15,17 @@ import { RESULT_STATUSES, type ResultStatus } from './result-status.js';
  * organization, the distribution key a sharded PostgreSQL (Citus) would need
  * (`docs/scaling.md`); every read names it anyway.
  *
+ * Progress counts a release's rows by status through `IDX_release_slot_status`: its own
+ * entries only (an index-only scan once VACUUM has marked the pages visible), where the key
+ * alone let the planner, with statistics, scan the whole table for a release that held a
+ * fifth of it. A result that keeps its slot's status changes no indexed column (a HOT update).
+ *
  * No foreign keys: a row is written for every result of a release's runs, and a per-row key
  * check costs a look-up and a lock each (`ReferencesCheckedPerStatement`). Releases and test
  * cases are never deleted by the service; runs only by retention, which keeps this table.
  */
 @Entity('release_slot')
+@Index('IDX_release_slot_status', ['organizationId', 'releaseId', 'status'])
 export class ReleaseSlot {
   @PrimaryColumn({ type: 'uuid' })
   organizationId!: string;
