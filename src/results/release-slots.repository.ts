@@ -22,7 +22,8 @@ const LATEST = `(SELECT c.test_run_id, c.result_id, c.status, c.result_created_a
                   ORDER BY c.result_created_at DESC, c.result_id DESC LIMIT 1)`;
 
 /** The proposed row (EXCLUDED) is later than the slot's (`s`): by storage time, then id. */
-const NEWER = '(EXCLUDED.result_created_at, EXCLUDED.result_id) > (s.result_created_at, s.result_id)';
+const NEWER =
+  '(EXCLUDED.result_created_at, EXCLUDED.result_id) > (s.result_created_at, s.result_id)';
 const TAKE_NEWER = (column: string) =>
   `${column} = CASE WHEN ${NEWER} THEN EXCLUDED.${column} ELSE s.${column} END`;
 

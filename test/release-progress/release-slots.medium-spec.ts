@@ -10,7 +10,7 @@ import { ReleasesService } from '../../src/releases/releases.service.js';
 import { RetentionSweeper } from '../../src/retention/retention-sweeper.js';
 import { RetentionWorkerModule } from '../../src/retention/retention.module.js';
 import { TestRunLifecycleModule } from '../../src/test-run-lifecycle/test-run-lifecycle.module.js';
-import { useCases, type TierRun } from '../factories/use-cases.js';
+import { useCases } from '../factories/use-cases.js';
 import { startServiceTier, type ServiceTier } from '../support/service-tier.js';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
@@ -71,13 +71,20 @@ describe('a release’s slots, kept as results are written (service tier)', () =
 
   it('stays exact while shards write into several runs of the release at once', async () => {
     const r = await release();
-    const runs = [await r.run({ name: 'a' }), await r.run({ name: 'b' }), await r.run({ name: 'c' })];
+    const runs = [
+      await r.run({ name: 'a' }),
+      await r.run({ name: 'b' }),
+      await r.run({ name: 'c' }),
+    ];
     const slots = Array.from({ length: 60 }, (_, i) => ({
       automation_id: `case.${i}`,
       configuration: i % 3 === 0 ? 'firefox' : null,
     }));
     // The cases exist first, so the shards race only on their results.
-    await the.submit(runs[0], slots.map((slot) => ({ ...slot, status: 'untested' })));
+    await the.submit(
+      runs[0],
+      slots.map((slot) => ({ ...slot, status: 'untested' })),
+    );
     for (let round = 0; round < 3; round++) {
       // Three shards into each run, each sending every slot (so each run's and the release's
       // rows are contended), with statuses that differ by run, shard and round.
@@ -275,7 +282,10 @@ describe('a release’s slots, kept as results are written (service tier)', () =
         reason: 'flaky',
       });
     expect(await r.overview()).toMatchObject({
-      progress: { results: { total: 4, failed: 3 }, not_ready_because: ['runs_open', 'failed_results'] },
+      progress: {
+        results: { total: 4, failed: 3 },
+        not_ready_because: ['runs_open', 'failed_results'],
+      },
       quarantined_failures: 2,
     });
     // Fixed in a later run: no longer failing, in progress nor among the quarantined.
