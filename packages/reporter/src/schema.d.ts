@@ -869,6 +869,8 @@ export interface components {
              * @description When it was completed
              */
             released_at: string | null;
+            /** @description Its runs deleted by their project’s retention: their results no longer count in its progress */
+            runs_deleted: number;
             /** Format: date-time */
             created_at: string;
             /** Format: date-time */

@@ -22,6 +22,7 @@ import { CurrentResultsKeepTheirTime1795800000000 } from './1795800000000-Curren
 import { ProjectDefectUrlTemplate1795820000000 } from './1795820000000-ProjectDefectUrlTemplate.js';
 import { CreateAttachments1795830000000 } from './1795830000000-CreateAttachments.js';
 import { OverviewIndexes1795850000000 } from './1795850000000-OverviewIndexes.js';
+import { KeepReleaseSlots1795870000000 } from './1795870000000-KeepReleaseSlots.js';
 
 /** Every migration in the order it runs; the app and the migration CLI share this list. */
 export const MIGRATIONS: Array<new () => MigrationInterface> = [
@@ -64,4 +65,6 @@ export const MIGRATIONS: Array<new () => MigrationInterface> = [
   CreateAttachments1795830000000,
   // The project overview's: runs by name, and failing results by signature (issue 31).
   OverviewIndexes1795850000000,
+  // Each release's slots by their latest result, kept on write: progress counts them (issue 29).
+  KeepReleaseSlots1795870000000,
 ];
