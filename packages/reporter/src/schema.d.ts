@@ -1166,7 +1166,7 @@ export interface components {
              * @description Add to this run; without it a run is created
              */
             test_run_id?: string;
-            /** @description Name of the created run. With `build_id` too, the results go to that build’s run of this name when it has one (the first ingest creates it, and ingests arriving together create one run): the parallel shards of a pipeline post into one run, each in one call */
+            /** @description Name of the created run */
             run_name?: string;
             /** Format: uuid */
             build_id?: string;
@@ -1175,6 +1175,11 @@ export interface components {
             results: components["schemas"]["ResultItemDto"][];
             /** @default false */
             complete?: boolean;
+            /**
+             * @description With `run_name` and `build_id`: the results go to that build’s run of this name when it has one, else to a new run of that name (ingests arriving together create one run), so the parallel shards of a pipeline post into one run, each in one call. Without it, every ingest without `test_run_id` creates a run
+             * @default false
+             */
+            join_run?: boolean;
             /**
              * @description The configuration (CONTRACT §13) of every result that names none; trimmed, blank for none
              * @example linux / node 22
@@ -1297,7 +1302,7 @@ export interface components {
              * @description The slot’s configuration; absent or null: the slot without one
              * @example firefox
              */
-            configuration?: Record<string, never>;
+            configuration?: string | null;
             /** @example screenshot.png */
             name: string;
             /** @example image/png */
@@ -3393,11 +3398,12 @@ export interface operations {
                 /** @description Required unless `test_run_id` is given */
                 project_id?: string;
                 test_run_id?: string;
-                /** @description Name of the created run. With `build_id` too, the results go to that build’s run of this name when it has one (the first ingest creates it, and ingests arriving together create one run): the parallel shards of a pipeline post into one run, each in one call */
                 run_name?: string;
                 build_id?: string;
                 release_id?: string;
                 complete?: boolean;
+                /** @description With `run_name` and `build_id`: the results go to that build’s run of this name when it has one, else to a new run of that name (ingests arriving together create one run), so the parallel shards of a pipeline post into one run, each in one call. Without it, every ingest without `test_run_id` creates a run */
+                join_run?: boolean;
                 /** @description The configuration (CONTRACT §13) of every result that names none; trimmed, blank for none (the report's own comes first: JUnit's testsuite hostnames when they tell configurations apart) */
                 configuration?: string;
                 /** @description The report’s format; by default it is recognised from the document (a document of another shape is then refused) */
