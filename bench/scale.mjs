@@ -13,8 +13,11 @@
 //   1. three 20,000-case JUnit reports ingested into new runs of the last project (results/s);
 //   2. p50/p99 of: the release's progress (20 runs), the results list `status=passed` of a
 //      seeded run and of a just-ingested run, a case's history (first page, and page 40), the
-//      flaky list; first with no statistics, then after ANALYZE;
-//   3. each ingested run moved to `submitted` (ms each).
+//      flaky list; first with no statistics, then after ANALYZE; for the progress, also the
+//      shared buffers PostgreSQL touched per request (the database's `pg_stat_database`
+//      counters, which the machine's load does not change);
+//   3. each ingested run moved to `submitted` (ms each);
+//   4. three more reports ingested into new runs of the measured release (results/s).
 // One table at the end, with the database's size and bytes per result.
 //
 // Usage: npm run build && node bench/scale.mjs
@@ -86,7 +89,12 @@ try {
   ).rows[0].id;
   const cases = sampleCases(last.options, 10);
   const reads = [
-    { name: 'release progress (20 runs)', urls: [`${api}/releases/${last.release.id}/progress`], count: SLOW_REQUESTS },
+    {
+      name: 'release progress (20 runs)',
+      urls: [`${api}/releases/${last.release.id}/progress`],
+      count: SLOW_REQUESTS,
+      buffers: true,
+    },
     { name: 'results status=passed (seeded run)', urls: [`${api}/testruns/${seededRun}/results?status=passed`] },
     { name: 'results status=passed (ingested run)', urls: [`${api}/testruns/${ingested[0]}/results?status=passed`] },
     { name: `results, offset ${DEEP_OFFSET} (seeded run)`, urls: [`${api}/testruns/${seededRun}/results?offset=${DEEP_OFFSET}&limit=25`] },
@@ -101,8 +109,14 @@ try {
       console.log(`ANALYZE took ${((Date.now() - started) / 1000).toFixed(1)} s`);
     }
     for (const read of reads) {
+      const blocksBefore = read.buffers ? await blocksRead(client) : 0;
       const times = await timeReads(read.urls, headers, read.count ?? REQUESTS);
       timings.set(`${read.name}|${phase}`, times);
+      if (read.buffers) {
+        // Load-independent: what PostgreSQL read for it (the database is the bench's alone).
+        const perRequest = Math.round(((await blocksRead(client)) - blocksBefore) / (read.count + 3));
+        timings.set(`${read.name} buffers|${phase}`, perRequest);
+      }
       console.log(`  ${phase}: ${read.name}: ${times}`);
     }
   }
@@ -112,6 +126,13 @@ try {
       'no statistics': timings.get(`${read.name}|no statistics`),
       'after ANALYZE': timings.get(`${read.name}|after ANALYZE`),
     });
+    if (read.buffers) {
+      rows.push({
+        measure: `${read.name}: PostgreSQL buffers (8 KiB) per request`,
+        'no statistics': timings.get(`${read.name} buffers|no statistics`),
+        'after ANALYZE': timings.get(`${read.name} buffers|after ANALYZE`),
+      });
+    }
   }
   for (const [i, runId] of ingested.entries()) {
     const started = process.hrtime.bigint();
@@ -125,6 +146,23 @@ try {
     rows.push({ measure: `move run #${i + 1} to submitted (ms)`, 'no statistics': '', 'after ANALYZE': round(ms) });
   }
 
+  // Writes into the measured release (after its reads): each result also keeps the release's
+  // slot (`release_slot`); the first report's slots are new there, the next ones' replace them.
+  for (let i = 0; i < INGESTS; i++) {
+    const started = process.hrtime.bigint();
+    const res = await fetch(
+      `${api}/results/ingest?project_id=${last.project.id}&release_id=${last.release.id}&run_name=release-ingest`,
+      { method: 'POST', headers: { ...headers, 'content-type': 'application/xml' }, body: report(i) },
+    );
+    const ms = Number(process.hrtime.bigint() - started) / 1e6;
+    if (res.status !== 201) throw new Error(`ingest into the release: ${res.status} ${await res.text()}`);
+    rows.push({
+      measure: `ingest 20k JUnit into the release #${i + 1} (results/s)`,
+      'no statistics': '',
+      'after ANALYZE': Math.round(REPORT_CASES / (ms / 1000)),
+    });
+  }
+
   const { bytes, results } = (
     await client.query(
       `SELECT pg_database_size(current_database())::float8 AS bytes, (SELECT count(*) FROM test_result)::float8 AS results`,
@@ -132,6 +170,16 @@ try {
   ).rows[0];
   rows.push({ measure: 'results stored', 'no statistics': '', 'after ANALYZE': results });
   rows.push({ measure: 'bytes per result (whole database)', 'no statistics': '', 'after ANALYZE': Math.round(bytes / results) });
+  // Where they are: each table that grows with results, with its indexes and TOAST.
+  const tables = await client.query(
+    `SELECT relname AS table, pg_total_relation_size(oid)::float8 AS bytes FROM pg_class
+      WHERE relkind = 'r' AND relnamespace = 'public'::regnamespace
+        AND relname IN ('test_result', 'test_run_case', 'release_slot', 'case_outcomes', 'test_case', 'domain_event')
+      ORDER BY bytes DESC`,
+  );
+  for (const table of tables.rows) {
+    rows.push({ measure: `  of which ${table.table}`, 'no statistics': '', 'after ANALYZE': Math.round(table.bytes / results) });
+  }
   console.log(`grown and measured in ${((Date.now() - growing) / 1000).toFixed(0)} s`);
   console.table(rows);
 } finally {
@@ -139,6 +187,19 @@ try {
   await service.stop();
   if (process.env.BENCH_KEEP) console.log(`database kept: ${db.name}`);
   else await dropDatabase(db.name);
+}
+
+/**
+ * The database's shared-buffer hits and reads so far (`pg_stat_database`). A backend reports
+ * its counts when it goes idle, at most once a second, else within 10 s: so wait 11 s first.
+ */
+async function blocksRead(client) {
+  await new Promise((done) => setTimeout(done, 11_000));
+  await client.query('SELECT pg_stat_clear_snapshot()');
+  const { rows } = await client.query(
+    'SELECT (blks_hit + blks_read)::float8 AS blocks FROM pg_stat_database WHERE datname = current_database()',
+  );
+  return rows[0].blocks;
 }
 
 /** `count` sequential GETs over `urls` in turn (a warm-up of each first): "p50 / p99" in ms. */

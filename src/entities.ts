@@ -14,6 +14,7 @@ import { Organization } from './tenants/organization.entity.js';
 import { Project } from './projects/entities/project.entity.js';
 import { TestCase } from './projects/entities/test-case.entity.js';
 import { Release } from './releases/entities/release.entity.js';
+import { ReleaseSlot } from './results/entities/release-slot.entity.js';
 import { TestResult } from './results/entities/test-result.entity.js';
 import { TestRunCase } from './results/entities/test-run-case.entity.js';
 import { TestRun } from './testruns/entities/test-run.entity.js';
@@ -37,6 +38,7 @@ export const ENTITIES: EntityClass[] = [
   TestRun,
   TestResult,
   TestRunCase,
+  ReleaseSlot,
   QuarantineEntry,
   CaseOutcomeSlots,
   DomainEvent,

@@ -16,13 +16,15 @@
 //     fixes. Some cases pass after a retry (flaky), 150 are always skipped.
 // Runs take their positions (1, 2, 3…) as the service numbers them, and the flaky list's
 // summary (`case_outcomes`), which the service keeps as runs are submitted, is filled at the end
-// by the statement `flakiness.backfillCaseOutcomes`.
+// by the statement `flakiness.backfillCaseOutcomes`, and so are the release's slots
+// (`release_slot`, which the service keeps as results are written) by `releaseSlots.backfill`.
 import { createHash } from 'node:crypto';
 import { pipeline } from 'node:stream/promises';
 import { Readable } from 'node:stream';
 import copyStreams from 'pg-copy-streams';
 // The statement that fills the flaky list's summary from a project's runs (needs `npm run build`).
 import { BACKFILL as BACKFILL_CASE_OUTCOMES } from '../../dist/flakiness/case-outcomes.repository.js';
+import { BACKFILL as BACKFILL_RELEASE_SLOTS } from '../../dist/results/release-slots.repository.js';
 
 export const SEED_VERSION = 1;
 
@@ -387,8 +389,9 @@ export async function seed(client, { organizationId, projectId, releaseId }, opt
   await client.query('BEGIN');
   await client.query('UPDATE project SET runs_created = $2 WHERE id = $1', [projectId, runs]);
   await client.query(BACKFILL_CASE_OUTCOMES, [projectId]);
+  if (releaseId) await client.query(BACKFILL_RELEASE_SLOTS, [[releaseId]]);
   await client.query('COMMIT');
-  log('  flaky list summary (case_outcomes) filled');
+  log('  flaky list summary (case_outcomes) and release slots (release_slot) filled');
   return { cases: cases + added, runs, results: rows, flakyCases: seedPlan.flakyCases.map((i) => seedPlan.caseIds[i]), stableCases: seedPlan.stable.slice(0, 50).map((i) => seedPlan.caseIds[i]) };
 }
 

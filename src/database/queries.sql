@@ -964,6 +964,79 @@ INSERT INTO organization_usage AS u (organization_id, period_start, calls)
   DO UPDATE SET calls = u.calls + 1 WHERE u.calls < $3
   RETURNING u.calls;
 
+-- releaseSlots.backfill
+INSERT INTO release_slot AS s (organization_id, release_id, test_case_id, configuration, test_run_id, result_id, status, result_created_at)
+  SELECT DISTINCT ON (run.release_id, c.test_case_id, c.configuration)
+         run.organization_id, run.release_id, c.test_case_id, c.configuration,
+         c.test_run_id, c.result_id, c.status, c.result_created_at
+    FROM test_run run
+    JOIN test_run_case c ON c.test_run_id = run.id
+   WHERE run.release_id = ANY($1::uuid[])
+   ORDER BY run.release_id, c.test_case_id, c.configuration, c.result_created_at DESC, c.result_id DESC
+  ON CONFLICT (organization_id, release_id, test_case_id, configuration) DO UPDATE
+     SET test_run_id = EXCLUDED.test_run_id, result_id = EXCLUDED.result_id,
+         status = EXCLUDED.status, result_created_at = EXCLUDED.result_created_at;
+
+-- releaseSlots.deleteOfRuns
+DELETE FROM release_slot s
+  WHERE s.organization_id = $1 AND s.release_id = $2 AND s.test_run_id = ANY($3::uuid[]);
+
+-- releaseSlots.lockOfRuns
+SELECT s.test_case_id FROM release_slot s
+  WHERE s.organization_id = $1 AND s.release_id = $2 AND s.test_run_id = ANY($3::uuid[])
+  ORDER BY s.test_case_id, s.configuration COLLATE "C"
+    FOR UPDATE;
+
+-- releaseSlots.recompute
+UPDATE release_slot s
+    SET (test_run_id, result_id, status, result_created_at) = (SELECT c.test_run_id, c.result_id, c.status, c.result_created_at
+                 FROM test_run run
+                 JOIN test_run_case c ON c.test_run_id = run.id
+                  AND c.test_case_id = s.test_case_id AND c.configuration = s.configuration
+                WHERE run.release_id = s.release_id AND run.organization_id = s.organization_id
+                ORDER BY c.result_created_at DESC, c.result_id DESC LIMIT 1)
+   FROM unnest($3::uuid[], $4::text[]) AS x(test_case_id, configuration)
+  WHERE s.organization_id = $1 AND s.release_id = $2
+    AND s.test_case_id = x.test_case_id AND s.configuration = x.configuration;
+
+-- releaseSlots.record
+WITH x AS (
+    SELECT * FROM unnest($4::uuid[], $5::text[], $6::uuid[], $7::result_status[])
+                  WITH ORDINALITY AS x(test_case_id, configuration, result_id, status, n)
+  ),
+  kept AS (
+    INSERT INTO release_slot AS s (organization_id, release_id, test_case_id, configuration, test_run_id, result_id, status, result_created_at)
+    SELECT $1, $2, x.test_case_id, x.configuration, $3, x.result_id, x.status, $8
+      FROM x ORDER BY x.n
+    ON CONFLICT (organization_id, release_id, test_case_id, configuration) DO UPDATE
+       SET test_run_id = CASE WHEN (EXCLUDED.result_created_at, EXCLUDED.result_id) > (s.result_created_at, s.result_id) THEN EXCLUDED.test_run_id ELSE s.test_run_id END,
+           result_id = CASE WHEN (EXCLUDED.result_created_at, EXCLUDED.result_id) > (s.result_created_at, s.result_id) THEN EXCLUDED.result_id ELSE s.result_id END,
+           status = CASE WHEN (EXCLUDED.result_created_at, EXCLUDED.result_id) > (s.result_created_at, s.result_id) THEN EXCLUDED.status ELSE s.status END,
+           result_created_at = CASE WHEN (EXCLUDED.result_created_at, EXCLUDED.result_id) > (s.result_created_at, s.result_id) THEN EXCLUDED.result_created_at ELSE s.result_created_at END
+     WHERE (EXCLUDED.result_created_at, EXCLUDED.result_id) > (s.result_created_at, s.result_id)
+        OR (s.test_run_id = EXCLUDED.test_run_id AND s.result_id <> EXCLUDED.result_id)
+    RETURNING s.test_case_id, s.configuration, s.result_id
+  )
+  SELECT kept.test_case_id, kept.configuration FROM kept
+    JOIN x ON x.test_case_id = kept.test_case_id AND x.configuration = kept.configuration
+   WHERE kept.result_id <> x.result_id;
+
+-- releaseSlots.retakeOfRuns
+UPDATE release_slot s
+    SET (test_run_id, result_id, status, result_created_at) =
+        (l.test_run_id, l.result_id, l.status, l.result_created_at)
+   FROM release_slot o
+  CROSS JOIN LATERAL (SELECT c.test_run_id, c.result_id, c.status, c.result_created_at
+                        FROM test_run run
+                        JOIN test_run_case c ON c.test_run_id = run.id
+                         AND c.test_case_id = o.test_case_id AND c.configuration = o.configuration
+                       WHERE run.release_id = o.release_id AND run.organization_id = o.organization_id
+                         AND run.id <> ALL($3::uuid[])
+                       ORDER BY c.result_created_at DESC, c.result_id DESC LIMIT 1) l
+  WHERE o.organization_id = $1 AND o.release_id = $2 AND o.test_run_id = ANY($3::uuid[])
+    AND s.organization_id = o.organization_id AND s.release_id = o.release_id
+    AND s.test_case_id = o.test_case_id AND s.configuration = o.configuration;
+
 -- releases.find
 SELECT "id" AS "id", "organization_id" AS "organizationId", "project_id" AS "projectId", "name" AS "name", "version" AS "version", "status" AS "status", "released_at" AS "releasedAt", "runs_deleted" AS "runsDeleted", "created_at" AS "createdAt", "updated_at" AS "updatedAt", target_date::text AS "targetDate" FROM release
   WHERE id = $1 AND ($2::uuid IS NULL OR organization_id = $2);
@@ -1283,52 +1356,17 @@ WITH slots AS MATERIALIZED (
   SELECT coalesce((SELECT count(*) FROM slots), 0)::int AS total;
 
 -- results.releasesLatestFailingAmong
-SELECT release_id, count(*)::int AS n FROM (
-       SELECT DISTINCT ON (t.release_id, c.test_case_id, c.configuration) t.release_id, c.status
-         FROM test_run_case c
-         JOIN test_run t ON t.id = c.test_run_id
-         JOIN test_result r ON r.id = c.result_id
-        WHERE t.release_id = ANY($1::uuid[]) AND c.test_case_id = ANY($2::uuid[])
-        ORDER BY t.release_id, c.test_case_id, c.configuration, r.created_at DESC, r.id DESC
-     ) latest
-  WHERE status IN ('failed', 'blocked')
-  GROUP BY release_id;
+SELECT s.release_id, count(*)::int AS n
+   FROM release_slot s
+  WHERE s.organization_id = $1 AND s.release_id = ANY($2::uuid[])
+    AND s.test_case_id = ANY($3::uuid[]) AND s.status IN ('failed', 'blocked')
+  GROUP BY s.release_id;
 
 -- results.releasesLatestStatusCounts
-WITH slots AS (
-    SELECT run.release_id, c.test_case_id, c.configuration,
-           max(c.result_created_at) FILTER (WHERE c.status = 'passed') AS passed,
-           max(c.result_created_at) FILTER (WHERE c.status = 'failed') AS failed,
-           max(c.result_created_at) FILTER (WHERE c.status = 'blocked') AS blocked,
-           max(c.result_created_at) FILTER (WHERE c.status = 'skipped') AS skipped,
-           max(c.result_created_at) FILTER (WHERE c.status = 'retest') AS retest,
-           max(c.result_created_at) FILTER (WHERE c.status = 'untested') AS untested
-      FROM test_run run
-     CROSS JOIN LATERAL (
-           SELECT c.test_case_id, c.configuration, c.status, c.result_created_at
-             FROM test_run_case c WHERE c.test_run_id = run.id OFFSET 0
-           ) c
-     WHERE run.release_id = ANY($1::uuid[])
-     GROUP BY run.release_id, c.test_case_id, c.configuration
-  ),
-  latest AS (
-    SELECT s.release_id, s.test_case_id, s.configuration, v.status, v.stored_at
-      FROM slots s
-     CROSS JOIN LATERAL (VALUES ('passed'::result_status, s.passed), ('failed'::result_status, s.failed), ('blocked'::result_status, s.blocked), ('skipped'::result_status, s.skipped), ('retest'::result_status, s.retest), ('untested'::result_status, s.untested)) v(status, stored_at)
-     WHERE v.stored_at = greatest(s.passed, s.failed, s.blocked, s.skipped, s.retest, s.untested)
-  )
-  SELECT release_id, status, count(*)::int AS n FROM (
-    SELECT l.release_id,
-           CASE WHEN count(*) = 1 THEN min(l.status) ELSE (
-             SELECT c.status FROM test_run run
-               JOIN test_run_case c ON c.test_run_id = run.id
-                AND c.test_case_id = l.test_case_id AND c.configuration = l.configuration
-              WHERE run.release_id = l.release_id AND c.result_created_at = max(l.stored_at)
-              ORDER BY c.result_id DESC LIMIT 1
-           ) END AS status
-      FROM latest l
-     GROUP BY l.release_id, l.test_case_id, l.configuration
-  ) slot GROUP BY release_id, status;
+SELECT s.release_id, s.status, count(*)::int AS n
+   FROM release_slot s
+  WHERE s.organization_id = $1 AND s.release_id = ANY($2::uuid[])
+  GROUP BY s.release_id, s.status;
 
 -- results.runConfigurations
 SELECT configuration, count(*)::int AS results FROM test_run_case
@@ -1380,7 +1418,8 @@ WITH gone AS (DELETE FROM test_run WHERE id = ANY($1::uuid[]) RETURNING release_
   WHERE r.id = g.release_id;
 
 -- retention.lockExpiredRuns
-SELECT id, organization_id AS "organizationId", project_id AS "projectId", position, status, total
+SELECT id, organization_id AS "organizationId", project_id AS "projectId", release_id AS "releaseId",
+         position, status, total
   FROM test_run
   WHERE project_id = $1 AND created_at < $2
   ORDER BY created_at, id

@@ -53,10 +53,10 @@ export class ReleaseOverviews {
   ): Promise<ReleaseOverviewResponse[]> {
     const ids = releases.map((release) => release.id);
     const [progress, quarantined] = await Promise.all([
-      this.progressOf.ofMany(releases),
+      this.progressOf.ofMany(organizationId, releases),
       this.quarantine
         .activeCases(organizationId, projectId)
-        .then((cases) => this.results.latestFailingAmong(ids, cases)),
+        .then((cases) => this.results.latestFailingAmong(organizationId, ids, cases)),
     ]);
     return releases.map((release, i) => ({
       ...toReleaseResponse(release),

@@ -27,8 +27,8 @@ function notReadyReasons(
 /**
  * Release readiness (CONTRACT §6), from what the modules that own them count: the builds
  * assigned to the release, its runs by status, and each case once, by its latest stored
- * result across all of the release's runs. Three aggregate queries, run side by side, for one
- * release or a page of them.
+ * result across all of the release's runs (kept per slot as results are written: `release_slot`).
+ * Three aggregate queries, run side by side, for one release or a page of them.
  */
 @Injectable()
 export class ReleaseProgress {
@@ -39,17 +39,17 @@ export class ReleaseProgress {
   ) {}
 
   async of(release: Release): Promise<ReleaseProgressResponse> {
-    const [progress] = await this.ofMany([release]);
+    const [progress] = await this.ofMany(release.organizationId, [release]);
     return progress;
   }
 
-  /** Each release's progress, in the same order. */
-  async ofMany(releases: Release[]): Promise<ReleaseProgressResponse[]> {
+  /** Each release's progress (all of them organization `organizationId`'s), in the same order. */
+  async ofMany(organizationId: string, releases: Release[]): Promise<ReleaseProgressResponse[]> {
     const ids = releases.map((release) => release.id);
     const [builds, runsOf, resultsOf] = await Promise.all([
       this.builds.countInReleases(ids),
       this.runs.statusCountsInReleases(ids),
-      this.results.latestStatusCounts(ids),
+      this.results.latestStatusCounts(organizationId, ids),
     ]);
     return releases.map((release) => {
       const runs = runsOf.get(release.id) as ReleaseProgressResponse['test_runs'];

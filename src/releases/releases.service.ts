@@ -18,6 +18,7 @@ export function toReleaseResponse(release: Release): ReleaseResponse {
     status: release.status,
     target_date: release.targetDate,
     released_at: isoOrNull(release.releasedAt),
+    runs_deleted: release.runsDeleted,
     created_at: release.createdAt.toISOString(),
     updated_at: release.updatedAt.toISOString(),
   };

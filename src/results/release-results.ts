@@ -11,10 +11,14 @@ export class ReleaseResults {
 
   /**
    * Each release's slots by the status of their latest result across all of its runs, and all
-   * of them (CONTRACT §6), by release id (every id present).
+   * of them (CONTRACT §6), by release id (every id present). The releases are organization
+   * `organizationId`'s.
    */
-  async latestStatusCounts(releaseIds: string[]): Promise<Map<string, ReleaseResultCounts>> {
-    const rows = await this.repository.latestStatusCounts(releaseIds);
+  async latestStatusCounts(
+    organizationId: string,
+    releaseIds: string[],
+  ): Promise<Map<string, ReleaseResultCounts>> {
+    const rows = await this.repository.latestStatusCounts(organizationId, releaseIds);
     const counts = new Map(
       releaseIds.map((id) => [
         id,
@@ -34,15 +38,17 @@ export class ReleaseResults {
 
   /**
    * How many of each release's slots of the cases `testCaseIds` have a failed or blocked latest
-   * result, by release id (every id present).
+   * result, by release id (every id present). The releases are organization `organizationId`'s.
    */
   async latestFailingAmong(
+    organizationId: string,
     releaseIds: string[],
     testCaseIds: string[],
   ): Promise<Map<string, number>> {
     const counts = new Map(releaseIds.map((id) => [id, 0]));
     if (testCaseIds.length === 0) return counts;
-    for (const row of await this.repository.latestFailingAmong(releaseIds, testCaseIds)) {
+    const rows = await this.repository.latestFailingAmong(organizationId, releaseIds, testCaseIds);
+    for (const row of rows) {
       counts.set(row.release_id, row.n);
     }
     return counts;

@@ -3,11 +3,12 @@ import { CaseOutcomesModule } from '../flakiness/case-outcomes.module.js';
 import { CaseIdCache } from './case-id-cache.js';
 import { CaseResolver } from './case-resolver.js';
 import { ResultCasesRepository } from './result-cases.repository.js';
+import { ReleaseSlotsModule } from './release-slots.module.js';
 import { ResultWriter } from './result-writer.js';
 import { ResultsRepository } from './results.repository.js';
 
 @Module({
-  imports: [CaseOutcomesModule],
+  imports: [CaseOutcomesModule, ReleaseSlotsModule],
   providers: [
     ResultWriter,
     CaseResolver,

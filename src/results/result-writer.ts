@@ -5,11 +5,12 @@ import { CaseOutcomes } from '../flakiness/case-outcomes.js';
 import type { TestRun } from '../testruns/entities/test-run.entity.js';
 import { CaseIdCache, type RememberedCases } from './case-id-cache.js';
 import { CaseResolver, type CreatedCase } from './case-resolver.js';
-import { keepCurrentResults } from './current-results.js';
+import { keepCurrentResults, lastOfEachSlot } from './current-results.js';
 import { failureSignature } from './failure-signature.js';
 import { yieldToPendingIo, storeWhilePreparing } from './pipelined.js';
 import { toResultResponse } from './result-response.js';
 import type { ResultAttempt, ResultItem } from './result-items.js';
+import { ReleaseSlots, type SlotsOfBatch } from './release-slots.js';
 import { ResultsRepository } from './results.repository.js';
 import { roundsInSlotOrder, slotKeys } from './rounds.js';
 import { addTo, configurationsOf, noCounts, type Counts } from './run-counts.js';
@@ -70,6 +71,7 @@ export class ResultWriter {
     private readonly caseIds: CaseIdCache,
     private readonly cases: CaseResolver,
     private readonly outcomes: CaseOutcomes,
+    private readonly releaseSlots: ReleaseSlots,
   ) {}
 
   /**
@@ -125,10 +127,14 @@ export class ResultWriter {
     // 3-4. Each round's current results, then the results themselves, while the next round
     // is prepared.
     const countChange = noCounts();
+    const releaseSlots = this.releaseSlots.batchOf(run);
     await storeWhilePreparing(first, prepareNext, (results) =>
-      this.storeRound(run, results, countChange, options.newRun ?? false),
+      this.storeRound(run, results, countChange, releaseSlots, options.newRun ?? false),
     );
-    // 5. The run's counts and configurations, once.
+    // 5. The release's slots (a run of a release), then the run's counts and configurations,
+    // once each: the last statements, so the rows they lock, which other batches share, are
+    // held briefly.
+    await releaseSlots?.record();
     await this.results.addRunCounts(run.id, countChange, configurationsOf(items));
     addTo(run, countChange);
     return {
@@ -137,16 +143,22 @@ export class ResultWriter {
     };
   }
 
-  /** One round: the cases' current results, then the results, then their events. */
+  /**
+   * One round: the cases' current results (gathered for the release's slots, for a run of a
+   * release), then the results, then their events.
+   */
   private async storeRound(
     run: TestRun,
     results: StoredResult[],
     countChange: Counts,
+    releaseSlots: SlotsOfBatch | null,
     newRun: boolean,
   ): Promise<void> {
     // The current results first: each stored result references its case's row in
     // test_run_case, which this transaction then already holds.
-    const change = await keepCurrentResults(this.results, run, results, newRun);
+    const current = lastOfEachSlot(results);
+    const change = await keepCurrentResults(this.results, run, current, newRun);
+    releaseSlots?.add(current);
     // A submitted run's results already count in the flaky list's summary.
     if (run.status === 'submitted') await this.outcomes.recordResults(run, results);
     await this.results.copyResults(run, results);

@@ -8,6 +8,7 @@ import { Settings } from '../config/settings.js';
 import { Transactions } from '../database/transactions.js';
 import { AttachmentRetention } from '../attachments/retention/attachment-retention.js';
 import { CaseOutcomes } from '../flakiness/case-outcomes.js';
+import { ReleaseSlots } from '../results/release-slots.js';
 import { RunRetentionRepository, type ExpiredRun } from './retention.repository.js';
 
 /** Runs locked per transaction at most. */
@@ -31,7 +32,8 @@ export interface SweepReport {
  * keeps everything), in short transactions, with everything that belongs to a run: its current
  * results and results (by the tables' triggers), its attachments (their content too, unless another
  * attachment shares it) and its characters in the flaky list's summary
- * (set back to `.`, as a reopened run's are, so the list counts only runs that exist). What is
+ * (set back to `.`, as a reopened run's are, so the list counts only runs that exist), and its
+ * place in its release's slots (`release_slot`: the remaining runs' latest instead). What is
  * not the run's stays: its test cases, their quarantine, its build and release. Replicas sweep
  * side by side: each locks the runs it deletes and skips the ones another holds.
  */
@@ -48,6 +50,7 @@ export class RetentionSweeper implements OnApplicationBootstrap, OnApplicationSh
     private readonly retention: RunRetentionRepository,
     private readonly caseOutcomes: CaseOutcomes,
     private readonly attachments: AttachmentRetention,
+    private readonly releaseSlots: ReleaseSlots,
   ) {}
 
   onApplicationBootstrap(): void {
@@ -108,6 +111,8 @@ export class RetentionSweeper implements OnApplicationBootstrap, OnApplicationSh
         const ids = runs.map((run) => run.id);
         await this.attachments.deleteOfRuns(ids);
         await this.retention.deleteRuns(ids);
+        // Their releases' slots whose latest result was theirs take the remaining runs' latest.
+        await this.releaseSlots.forgetRuns(runs);
       }
       return { runs: runs.length, slots: runs.reduce((sum, run) => sum + run.total, 0) };
     });

@@ -13,6 +13,7 @@ export interface ExpiredRun {
   id: string;
   organizationId: string;
   projectId: string;
+  releaseId: string | null;
   position: number | null;
   status: string;
   total: number;
@@ -43,7 +44,8 @@ const PROJECTS_WITH_RETENTION = sql(
  */
 const LOCK_EXPIRED_RUNS = sql(
   'retention.lockExpiredRuns',
-  `SELECT id, organization_id AS "organizationId", project_id AS "projectId", position, status, total
+  `SELECT id, organization_id AS "organizationId", project_id AS "projectId", release_id AS "releaseId",
+          position, status, total
    FROM test_run
    WHERE project_id = $1 AND created_at < $2
    ORDER BY created_at, id

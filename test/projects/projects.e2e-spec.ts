@@ -239,6 +239,7 @@ describe('releases (internal API)', () => {
       status: 'planned',
       target_date: '2026-04-30',
       released_at: null,
+      runs_deleted: 0,
       created_at: expect.any(String),
       updated_at: expect.any(String),
     });

@@ -3,6 +3,7 @@ import { OrganizationsModule } from '../../src/organizations/organizations.modul
 import { ProjectsModule } from '../../src/projects/projects.module.js';
 import { ReleaseProgressModule } from '../../src/release-progress/release-progress.module.js';
 import { LATEST_STATUS_COUNTS } from '../../src/results/release-results.repository.js';
+import { BACKFILL } from '../../src/results/release-slots.repository.js';
 import { TestRunLifecycleModule } from '../../src/test-run-lifecycle/test-run-lifecycle.module.js';
 import { useCases } from '../factories/use-cases.js';
 import { startServiceTier, type ServiceTier } from '../support/service-tier.js';
@@ -25,8 +26,9 @@ const RUNS_PER_OTHER_RELEASE = 15;
 const CASES_PER_OTHER_RUN = 200;
 
 // Issue 29: a release's progress costs what the release holds, not what the table holds. Its
-// statement is planned here beside other releases' runs (6,000 slots), with statistics stale
-// (the rows just loaded, as autovacuum may never come) and then fresh.
+// statement is planned here beside other releases' runs (6,000 current results, 400 slots),
+// with statistics stale (the rows just loaded, as autovacuum may never come) and then fresh:
+// it reads the release's own slots in `release_slot`, and no run's rows at all.
 describe('the plan of a release’s progress', () => {
   let s: ServiceTier;
   let the: ReturnType<typeof useCases>;
@@ -41,7 +43,7 @@ describe('the plan of a release’s progress', () => {
   });
   afterAll(() => s.close());
 
-  it('reads only the release’s own runs, by index, before and after ANALYZE', async () => {
+  it('reads only the release’s own slots, by index, before and after ANALYZE', async () => {
     const p = await the.project();
     const releases = s.get(ReleasesService);
     const release = await releases.create(p.projectId, { name: 'Measured' });
@@ -53,7 +55,8 @@ describe('the plan of a release’s progress', () => {
     for (const name of ['first', 'second']) {
       await the.submit(await the.run(p, { release_id: release.id, name }), items());
     }
-    const own = 2 * items().length;
+    // Two runs of the same 40 cases: 40 slots.
+    const own = items().length;
 
     // Other releases' runs, many times the measured one's rows, loaded straight with SQL.
     await s.db.query(
@@ -61,8 +64,10 @@ describe('the plan of a release’s progress', () => {
        SELECT $1, $2, 'other ' || g FROM generate_series(1, $3::int) g`,
       [p.organizationId, p.projectId, CASES_PER_OTHER_RUN],
     );
+    const otherReleases: string[] = [];
     for (const name of ['Other A', 'Other B']) {
       const other = await releases.create(p.projectId, { name });
+      otherReleases.push(other.id);
       await s.db.query(
         `INSERT INTO test_run (organization_id, project_id, release_id, name, status, source)
          SELECT $1, $2, $3, 'other ' || g, 'completed', 'api' FROM generate_series(1, $4::int) g`,
@@ -87,23 +92,31 @@ describe('the plan of a release’s progress', () => {
       [release.id, p.projectId],
     );
     expect(others).toBe(2 * RUNS_PER_OTHER_RELEASE * CASES_PER_OTHER_RUN);
+    // Their slots, as a bulk load fills them (the service keeps them as it writes results).
+    await s.db.query(BACKFILL, [otherReleases]);
+    const [{ slots }] = await s.db.query(
+      `SELECT count(*)::int AS slots FROM release_slot WHERE release_id = ANY($1::uuid[])`,
+      [otherReleases],
+    );
+    expect(slots).toBe(2 * CASES_PER_OTHER_RUN);
 
     const planned = async () => {
       const [{ 'QUERY PLAN': plan }] = await s.db.query(
         `EXPLAIN (ANALYZE, FORMAT JSON) ${LATEST_STATUS_COUNTS}`,
-        [[release.id]],
+        [p.organizationId, [release.id]],
       );
       return nodesOf((plan as Array<{ Plan: PlanNode }>)[0].Plan);
     };
     const check = (nodes: PlanNode[]) => {
-      const slots = nodes.filter((n) => n['Relation Name'] === 'test_run_case');
+      const slots = nodes.filter((n) => n['Relation Name'] === 'release_slot');
       expect(slots.length).toBeGreaterThan(0);
       // By index only, never a scan of the table (parallel or not).
       expect(slots.map((n) => n['Node Type'])).not.toContain('Seq Scan');
       expect(nodes.map((n) => n['Node Type'])).not.toContain('Gather');
-      // Results are never looked up: the slots' rows carry their time.
-      expect(nodes.filter((n) => n['Relation Name'] === 'test_result')).toEqual([]);
-      // The rows it read (and any it read and threw away) are the release's own.
+      // No run's rows, and no result, are read: the kept slots carry their status.
+      const read = nodes.map((n) => n['Relation Name']).filter((name) => name !== undefined);
+      expect(read.filter((name) => name !== 'release_slot')).toEqual([]);
+      // The rows it read (and any it read and threw away) are the release's own slots.
       const examined = slots.reduce(
         (sum, n) =>
           sum +
@@ -117,7 +130,7 @@ describe('the plan of a release’s progress', () => {
     };
 
     check(await planned());
-    await s.db.query('ANALYZE test_run, test_run_case, test_result, test_case');
+    await s.db.query('ANALYZE test_run, test_run_case, test_result, test_case, release_slot');
     check(await planned());
   });
 });

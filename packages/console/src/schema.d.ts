@@ -1128,6 +1128,8 @@ export interface components {
              * @description When it was completed
              */
             released_at: string | null;
+            /** @description Its runs deleted by their project’s retention: their results no longer count in its progress */
+            runs_deleted: number;
             /** Format: date-time */
             created_at: string;
             /** Format: date-time */
@@ -1154,6 +1156,8 @@ export interface components {
              * @description When it was completed
              */
             released_at: string | null;
+            /** @description Its runs deleted by their project’s retention: their results no longer count in its progress */
+            runs_deleted: number;
             /** Format: date-time */
             created_at: string;
             /** Format: date-time */

@@ -10,13 +10,8 @@ import type { components } from './schema.js';
 import { mapConcurrently } from './upload.js';
 
 type Attachment = components['schemas']['AttachmentResponse'];
-/**
- * An item of the create call. `configuration` is a string (CONTRACT §15); openapi.json's
- * `AttachmentItemDto` types it as an object (its decorator names no type), so it is typed here.
- */
-type AttachmentItem = Omit<components['schemas']['AttachmentItemDto'], 'configuration'> & {
-  configuration?: string;
-};
+/** An item of the create call. */
+type AttachmentItem = components['schemas']['AttachmentItemDto'];
 type CreateBody = components['schemas']['CreateAttachmentsDto'];
 
 /** Attachments one create (and one complete) call describes: the service's most (CONTRACT §15). */

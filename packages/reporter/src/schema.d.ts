@@ -869,6 +869,8 @@ export interface components {
              * @description When it was completed
              */
             released_at: string | null;
+            /** @description Its runs deleted by their project’s retention: their results no longer count in its progress */
+            runs_deleted: number;
             /** Format: date-time */
             created_at: string;
             /** Format: date-time */
@@ -1300,7 +1302,7 @@ export interface components {
              * @description The slot’s configuration; absent or null: the slot without one
              * @example firefox
              */
-            configuration?: Record<string, never>;
+            configuration?: string | null;
             /** @example screenshot.png */
             name: string;
             /** @example image/png */

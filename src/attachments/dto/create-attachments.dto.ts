@@ -41,6 +41,8 @@ export class AttachmentItemDto {
   test_case_id?: string;
 
   @ApiPropertyOptional({
+    type: String,
+    nullable: true,
     maxLength: 100,
     description: 'The slot’s configuration; absent or null: the slot without one',
     example: 'firefox',

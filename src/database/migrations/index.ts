@@ -23,6 +23,7 @@ import { ProjectDefectUrlTemplate1795820000000 } from './1795820000000-ProjectDe
 import { CreateAttachments1795830000000 } from './1795830000000-CreateAttachments.js';
 import { OverviewIndexes1795850000000 } from './1795850000000-OverviewIndexes.js';
 import { RunsListContext1795860000000 } from './1795860000000-RunsListContext.js';
+import { KeepReleaseSlots1795870000000 } from './1795870000000-KeepReleaseSlots.js';
 
 /** Every migration in the order it runs; the app and the migration CLI share this list. */
 export const MIGRATIONS: Array<new () => MigrationInterface> = [
@@ -67,4 +68,6 @@ export const MIGRATIONS: Array<new () => MigrationInterface> = [
   OverviewIndexes1795850000000,
   // The console's runs list: each run's configurations on its row (issue 31).
   RunsListContext1795860000000,
+  // Each release's slots by their latest result, kept on write: progress counts them (issue 29).
+  KeepReleaseSlots1795870000000,
 ];

@@ -32,6 +32,14 @@ export class ReleaseResponse {
   @ApiNullableTimestamp('When it was completed')
   released_at!: string | null;
 
+  @ApiProperty({
+    type: 'integer',
+    minimum: 0,
+    description:
+      'Its runs deleted by their project’s retention: their results no longer count in its progress',
+  })
+  runs_deleted!: number;
+
   @ApiTimestamp()
   created_at!: string;
 
