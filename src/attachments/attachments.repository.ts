@@ -60,13 +60,24 @@ const CURRENT_RESULTS = sql(
    ORDER BY s.ord`,
 );
 
-/** Which of the contents (sha256, size) the organization stores already. */
+/**
+ * Which of the contents (sha256, size) the organization stores already, each vouched for by one
+ * stored attachment whose row this transaction then holds (`FOR KEY SHARE`) until it commits
+ * the new attachments that share the content. Retention deletes an attachment's row before it
+ * asks whether its content is still used, in one transaction: a row it has deleted makes this
+ * wait and then look for another (none: the content must be uploaded again), and a row held
+ * here makes retention's delete wait until the new attachment is there to keep the content.
+ */
 const STORED_CONTENTS = sql(
   'attachments.storedContents',
-  `SELECT DISTINCT a.sha256, a.size
-   FROM attachment a
-   JOIN unnest($2::text[], $3::bigint[]) AS c(sha256, size) ON a.sha256 = c.sha256 AND a.size = c.size
-   WHERE a.organization_id = $1 AND a.status = 'stored'`,
+  `SELECT c.sha256, c.size
+   FROM unnest($2::text[], $3::bigint[]) AS c(sha256, size)
+   CROSS JOIN LATERAL (
+     SELECT 1 FROM attachment a
+      WHERE a.organization_id = $1 AND a.sha256 = c.sha256 AND a.size = c.size
+        AND a.status = 'stored'
+      LIMIT 1 FOR KEY SHARE
+   ) AS vouched`,
 );
 
 /** One multi-row insert of a batch's attachments. */

@@ -125,10 +125,14 @@ WITH made AS (
   SELECT secret FROM url_signing_key WHERE name = 'attachments';
 
 -- attachments.storedContents
-SELECT DISTINCT a.sha256, a.size
-  FROM attachment a
-  JOIN unnest($2::text[], $3::bigint[]) AS c(sha256, size) ON a.sha256 = c.sha256 AND a.size = c.size
-  WHERE a.organization_id = $1 AND a.status = 'stored';
+SELECT c.sha256, c.size
+  FROM unnest($2::text[], $3::bigint[]) AS c(sha256, size)
+  CROSS JOIN LATERAL (
+    SELECT 1 FROM attachment a
+     WHERE a.organization_id = $1 AND a.sha256 = c.sha256 AND a.size = c.size
+       AND a.status = 'stored'
+     LIMIT 1 FOR KEY SHARE
+  ) AS vouched;
 
 -- builds.closeQueueGap
 UPDATE build SET queue_position = queue_position - 1

@@ -69,6 +69,46 @@ describe('attachment retention (worker role)', () => {
     );
   });
 
+  // The race between retention and dedup: retention deletes the last attachment of a content
+  // and, in the same transaction, removes the bytes no attachment uses; a batch described
+  // meanwhile must not take those bytes for stored (its attachment would point at nothing).
+  it('never lets a new attachment share content that retention is removing', async () => {
+    const { key, run, org } = await runWithResults(t);
+    const shot = content('a screenshot retention is removing', 'gone.png', 'image/png');
+    const [old] = (
+      await describeAttachments(t, key, run.id, [{ automation_id: 'checkout.pays', ...shot.item }])
+    ).body.data;
+    await toLink(t, 'put', old.upload.url).send(shot.bytes).expect(200);
+    // Retention's transaction, held open after its delete, as it is while it checks the content
+    // and removes the bytes.
+    const sweeper = db.createQueryRunner();
+    await sweeper.connect();
+    await sweeper.startTransaction();
+    try {
+      await sweeper.query('DELETE FROM attachment WHERE id = $1', [old.id]);
+      let answered = false;
+      const described = describeAttachments(t, key, run.id, [
+        { automation_id: 'checkout.refunds', ...shot.item },
+      ]).then((res) => {
+        answered = true;
+        return res;
+      });
+      await new Promise((resolve) => setTimeout(resolve, 500));
+      // The batch waits for retention's decision instead of trusting a row being deleted.
+      expect(answered).toBe(false);
+      rmSync(fileOf(org.id, shot.item));
+      await sweeper.commitTransaction();
+      const res = await described;
+      expect(res.status).toBe(201);
+      // The content is gone, so it must be uploaded again.
+      expect(res.body.data[0]).toMatchObject({ status: 'pending' });
+      expect(res.body.data[0].upload).toBeTruthy();
+    } finally {
+      if (sweeper.isTransactionActive) await sweeper.rollbackTransaction();
+      await sweeper.release();
+    }
+  });
+
   it('removes what an upload never completed left after a day, and keeps younger ones', async () => {
     const { key, run, org } = await runWithResults(t);
     const video = content('bytes that reached the store, never completed', 'v.webm', 'video/webm');
