@@ -1,3 +1,4 @@
+import pg from 'pg';
 import type { APIRequestContext } from 'playwright-core';
 import { SERVICE_DOWN, expectAccessible, screenshot, textWhen, type Browser } from './browser.js';
 import { STACK_START_MS, startConsoleStack, type ConsoleStack } from './stack.js';
@@ -227,6 +228,26 @@ describe('web console: projects, releases and the build queue', () => {
     expect(saved).toMatchObject({ status: 'in_progress', version: '2026.4.1' });
     await expectAccessible(page());
     await screenshot(page(), 'release-edit-refused');
+  }, 30_000);
+
+  // Issue 29: a release whose runs retention deleted says so (the worker's sweep counts them).
+  it('says how many of the release’s runs retention deleted', async () => {
+    await page().goto(`/console/releases/${releaseId}`);
+    const facts = page().locator('dl.facts');
+    expect(await textWhen(facts, '2026.4.1')).not.toContain('Runs deleted');
+    const db = new pg.Client({ connectionString: stack.databaseUrl });
+    await db.connect();
+    try {
+      await db.query('UPDATE release SET runs_deleted = 2 WHERE id = $1', [releaseId]);
+    } finally {
+      await db.end();
+    }
+    await page().reload();
+    expect(await textWhen(facts, 'Runs deleted')).toContain(
+      'Runs deleted2 by the project’s retention',
+    );
+    await expectAccessible(page());
+    await screenshot(page(), 'release-runs-deleted');
   }, 30_000);
 
   it('lists the builds a pipeline registers in queue order', async () => {

@@ -19,6 +19,8 @@ export interface ConsoleStack {
   browser: Browser;
   /** Another client of the service (the operator, a pipeline), outside the browser. */
   outside: APIRequestContext;
+  /** The service's database, for what no route does (what the worker's sweeps leave). */
+  databaseUrl: string;
   stop(): Promise<void>;
 }
 
@@ -51,6 +53,7 @@ export async function startConsoleStack(
     service,
     browser,
     outside,
+    databaseUrl: database.url,
     stop: async () => {
       await outside.dispose();
       await browser.close();

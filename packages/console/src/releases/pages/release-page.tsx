@@ -52,6 +52,15 @@ export function ReleasePage({ id, offset }: { id: string; offset: number }) {
               <span className="muted">Not yet</span>
             )}
           </dd>
+          {r.runs_deleted > 0 ? (
+            <>
+              <dt>Runs deleted</dt>
+              <dd>
+                {r.runs_deleted} by the project’s retention: their results no longer count in the
+                progress below
+              </dd>
+            </>
+          ) : null}
         </dl>
         <h2 className="section">Progress</h2>
         <ReleaseTiles progress={r.progress} />
