@@ -23,6 +23,17 @@ const logger = new Logger('CsvDownload');
 const asciiName = (name: string) => name.replace(/[^\w.-]+/g, '_');
 
 /**
+ * The filename as `filename*`'s value (RFC 8187's ext-value): percent-encoded UTF-8, and
+ * `'`, `(`, `)` and `*` too, which `encodeURIComponent` leaves but an ext-value may not hold
+ * (a run named `Bob's run` otherwise makes a header that strict parsers refuse whole).
+ */
+const extValue = (name: string) =>
+  encodeURIComponent(name).replace(
+    /['()*]/g,
+    (char) => `%${char.charCodeAt(0).toString(16).toUpperCase()}`,
+  );
+
+/**
  * Answers with `download` as `text/csv`, streamed a page at a time: a page is asked for only
  * once the previous one has left the process (the response's buffer drained), so what the
  * process holds is a page and a socket's buffer, whatever the file's size; a client that
@@ -40,7 +51,7 @@ export async function sendCsv(response: Response, download: CsvDownload): Promis
   response.status(200);
   response.set({
     'Content-Type': 'text/csv; charset=utf-8',
-    'Content-Disposition': `attachment; filename="${asciiName(download.filename)}"; filename*=UTF-8''${encodeURIComponent(download.filename)}`,
+    'Content-Disposition': `attachment; filename="${asciiName(download.filename)}"; filename*=UTF-8''${extValue(download.filename)}`,
     'Cache-Control': 'no-store',
   });
   let left = false;
