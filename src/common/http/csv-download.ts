@@ -19,6 +19,9 @@ const BYTE_ORDER_MARK = '\uFEFF';
 
 const logger = new Logger('CsvDownload');
 
+/** About how many characters one write to the socket holds (a row more at most). */
+const WRITE_CHARS = 64 * 1024;
+
 /** What a filename keeps in the plain `filename=` parameter; the rest is in `filename*`. */
 const asciiName = (name: string) => name.replace(/[^\w.-]+/g, '_');
 
@@ -37,7 +40,10 @@ const extValue = (name: string) =>
  * Answers with `download` as `text/csv`, streamed a page at a time: a page is asked for only
  * once the previous one has left the process (the response's buffer drained), so what the
  * process holds is a page and a socket's buffer, whatever the file's size; a client that
- * leaves ends the reading. The first page is read before the headers are sent, so a failure
+ * leaves ends the reading. A page is written in pieces of about `WRITE_CHARS` (each waits for
+ * the drain), not as one string: its rows may hold 65,535-character messages, and a page of
+ * 1,000 such rows written whole was one 63 MiB string and buffer beside the page's rows.
+ * The first page is read before the headers are sent, so a failure
  * there (a database away) still answers in the error envelope; one later can only cut the
  * download short, and closes the connection so the client sees it incomplete.
  */
@@ -63,7 +69,13 @@ export async function sendCsv(response: Response, download: CsvDownload): Promis
     await write(response, BYTE_ORDER_MARK + csvLine(download.header));
     for (let page = first; !page.done && !left; page = await pages.next()) {
       let chunk = '';
-      for (const row of page.value) chunk += csvLine(row);
+      for (const row of page.value) {
+        chunk += csvLine(row);
+        if (chunk.length < WRITE_CHARS) continue;
+        await write(response, chunk);
+        chunk = '';
+        if (left) break;
+      }
       await write(response, chunk);
     }
     if (!left) response.end();
