@@ -71,8 +71,8 @@ describe('CSV export memory', () => {
       clearInterval(sampler);
       ServerResponse.prototype.write = write;
     }
-    console.log(
-      `largest write ${(largest / 2 ** 20).toFixed(1)} MiB; RSS peak over start ${(peak / 2 ** 20).toFixed(0)} MiB (the client keeps nothing)`,
+    process.stdout.write(
+      `largest write ${(largest / 2 ** 20).toFixed(1)} MiB; RSS peak over start ${(peak / 2 ** 20).toFixed(0)} MiB (the client keeps nothing)\n`,
     );
     expect(largest).toBeLessThanOrEqual(1024 * 1024);
   }, 180_000);
