@@ -1,6 +1,7 @@
 import { Logger } from '@nestjs/common';
 import type { Response } from 'express';
 import { type CsvValue, csvLine } from '../csv.js';
+import { extValue } from './ext-value.js';
 
 /** A CSV file to stream: its name, its header line and its rows, a page at a time. */
 export interface CsvDownload {
@@ -24,17 +25,6 @@ const WRITE_CHARS = 64 * 1024;
 
 /** What a filename keeps in the plain `filename=` parameter; the rest is in `filename*`. */
 const asciiName = (name: string) => name.replace(/[^\w.-]+/g, '_');
-
-/**
- * The filename as `filename*`'s value (RFC 8187's ext-value): percent-encoded UTF-8, and
- * `'`, `(`, `)` and `*` too, which `encodeURIComponent` leaves but an ext-value may not hold
- * (a run named `Bob's run` otherwise makes a header that strict parsers refuse whole).
- */
-const extValue = (name: string) =>
-  encodeURIComponent(name).replace(
-    /['()*]/g,
-    (char) => `%${char.charCodeAt(0).toString(16).toUpperCase()}`,
-  );
 
 /**
  * Answers with `download` as `text/csv`, streamed a page at a time: a page is asked for only
