@@ -50,6 +50,13 @@ export async function sendCsv(response: Response, download: CsvDownload): Promis
     'Content-Disposition': `attachment; filename="${asciiName(download.filename)}"; filename*=UTF-8''${extValue(download.filename)}`,
     'Cache-Control': 'no-store',
   });
+  if (response.req.method === 'HEAD') {
+    // No body follows a HEAD: Node drops the writes without back-pressure, so going on would
+    // read every page of the file for nothing.
+    response.end();
+    await pages.return?.();
+    return;
+  }
   let left = false;
   const leave = () => {
     left = true;
