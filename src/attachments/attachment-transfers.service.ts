@@ -4,6 +4,7 @@ import { pipeline } from 'node:stream/promises';
 import { ApiError } from '../common/errors/api-error.js';
 import { ErrorCode } from '../common/errors/error-codes.js';
 import { BodyBudget } from '../common/http/body-budget.js';
+import { extValue } from '../common/http/ext-value.js';
 import { AttachmentLinks, type LinkQuery } from './attachment-links.js';
 import { toAttachmentResponse } from './attachment-response.js';
 import { type AttachmentRow, AttachmentsRepository } from './attachments.repository.js';
@@ -104,5 +105,5 @@ function mismatch(field: 'size' | 'sha256'): ApiError {
 /** `filename` (ASCII, quotes and controls replaced) and `filename*` (UTF-8, RFC 8187). */
 function fileNameParameters(name: string): string {
   const ascii = name.replace(/[^\x20-\x7e]|["\\]/g, '_');
-  return `filename="${ascii}"; filename*=UTF-8''${encodeURIComponent(name)}`;
+  return `filename="${ascii}"; filename*=UTF-8''${extValue(name)}`;
 }

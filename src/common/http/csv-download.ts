@@ -1,6 +1,7 @@
 import { Logger } from '@nestjs/common';
 import type { Response } from 'express';
 import { type CsvValue, csvLine } from '../csv.js';
+import { extValue } from './ext-value.js';
 
 /** A CSV file to stream: its name, its header line and its rows, a page at a time. */
 export interface CsvDownload {
@@ -19,6 +20,9 @@ const BYTE_ORDER_MARK = '\uFEFF';
 
 const logger = new Logger('CsvDownload');
 
+/** About how many characters one write to the socket holds (a row more at most). */
+const WRITE_CHARS = 64 * 1024;
+
 /** What a filename keeps in the plain `filename=` parameter; the rest is in `filename*`. */
 const asciiName = (name: string) => name.replace(/[^\w.-]+/g, '_');
 
@@ -26,7 +30,10 @@ const asciiName = (name: string) => name.replace(/[^\w.-]+/g, '_');
  * Answers with `download` as `text/csv`, streamed a page at a time: a page is asked for only
  * once the previous one has left the process (the response's buffer drained), so what the
  * process holds is a page and a socket's buffer, whatever the file's size; a client that
- * leaves ends the reading. The first page is read before the headers are sent, so a failure
+ * leaves ends the reading. A page is written in pieces of about `WRITE_CHARS` (each waits for
+ * the drain), not as one string: its rows may hold 65,535-character messages, and a page of
+ * 1,000 such rows written whole was one 63 MiB string and buffer beside the page's rows.
+ * The first page is read before the headers are sent, so a failure
  * there (a database away) still answers in the error envelope; one later can only cut the
  * download short, and closes the connection so the client sees it incomplete.
  */
@@ -40,9 +47,16 @@ export async function sendCsv(response: Response, download: CsvDownload): Promis
   response.status(200);
   response.set({
     'Content-Type': 'text/csv; charset=utf-8',
-    'Content-Disposition': `attachment; filename="${asciiName(download.filename)}"; filename*=UTF-8''${encodeURIComponent(download.filename)}`,
+    'Content-Disposition': `attachment; filename="${asciiName(download.filename)}"; filename*=UTF-8''${extValue(download.filename)}`,
     'Cache-Control': 'no-store',
   });
+  if (response.req.method === 'HEAD') {
+    // No body follows a HEAD: Node drops the writes without back-pressure, so going on would
+    // read every page of the file for nothing.
+    response.end();
+    await pages.return?.();
+    return;
+  }
   let left = false;
   const leave = () => {
     left = true;
@@ -52,7 +66,13 @@ export async function sendCsv(response: Response, download: CsvDownload): Promis
     await write(response, BYTE_ORDER_MARK + csvLine(download.header));
     for (let page = first; !page.done && !left; page = await pages.next()) {
       let chunk = '';
-      for (const row of page.value) chunk += csvLine(row);
+      for (const row of page.value) {
+        chunk += csvLine(row);
+        if (chunk.length < WRITE_CHARS) continue;
+        await write(response, chunk);
+        chunk = '';
+        if (left) break;
+      }
       await write(response, chunk);
     }
     if (!left) response.end();
