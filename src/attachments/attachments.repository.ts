@@ -125,6 +125,15 @@ const OF_RESULTS = sql(
    ORDER BY a.result_id, a.created_at, a.id`,
 );
 
+/** How many attachments each of the results has, pending or stored (results with none left out). */
+const COUNT_OF_RESULTS = sql(
+  'attachments.countOfResults',
+  `SELECT a.result_id, count(*)::int AS attachments
+   FROM attachment a
+   WHERE a.organization_id = $1 AND a.result_id = ANY($2::uuid[])
+   GROUP BY a.result_id`,
+);
+
 /** The secret of the service's own links: made once by whichever replica asks first. */
 const SIGNING_KEY = sql(
   'attachments.signingKey',
@@ -155,6 +164,14 @@ export class AttachmentsRepository {
       slots.map((slot) => slot.automationId),
       slots.map((slot) => slot.configuration),
     ]);
+  }
+
+  /** How many attachments each of the results has (0 for none). */
+  async countOfResults(organizationId: string, resultIds: string[]): Promise<Map<string, number>> {
+    const rows = await this.transactions.manager.query<
+      Array<{ result_id: string; attachments: number }>
+    >(COUNT_OF_RESULTS, [organizationId, [...new Set(resultIds)]]);
+    return new Map(rows.map((row) => [row.result_id, row.attachments]));
   }
 
   /** The keys `sha256:size` of the contents among `contents` that the organization stores. */

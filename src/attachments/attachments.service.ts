@@ -22,6 +22,16 @@ import { AttachmentStore, contentKey } from './storage/attachment-store.js';
  * send its bytes unless the organization stores them already; completed once sent; read with
  * their result and through a short-lived signed link.
  */
+
+/**
+ * The most attachments one result holds (CONTRACT §15 leaves it open; "anything else invalid
+ * is 400"): content already stored costs no upload, so without a bound one upload could be
+ * attached to a result without end, and every list of the result's attachments (its results
+ * page, the console's result page with a signed link each) would grow with it. A result's
+ * screenshots, videos, traces and logs over its retries are a few dozen.
+ */
+export const ATTACHMENTS_PER_RESULT = 1_000;
+
 @Injectable()
 export class AttachmentsService {
   constructor(
@@ -50,12 +60,24 @@ export class AttachmentsService {
       }
       const results = await this.attachments.currentResults(run.organizationId, run, slots);
       const stored = await this.attachments.storedContents(run.organizationId, dto.attachments);
+      const held = await this.attachments.countOfResults(
+        run.organizationId,
+        results.flatMap((r) => (r.result_id === null ? [] : [r.result_id])),
+      );
       const items = dto.attachments.map((item, at): NewAttachment => {
         const { result_id: resultId, test_case_id: testCaseId } = results[at];
+        const field = `attachments[${at}].${item.test_case_id ? 'test_case_id' : 'automation_id'}`;
         if (resultId === null || testCaseId === null) {
-          const field = `attachments[${at}].${item.test_case_id ? 'test_case_id' : 'automation_id'}`;
           throw ApiError.invalidField(field, `${field} names no result in this test run`);
         }
+        const count = (held.get(resultId) ?? 0) + 1;
+        if (count > ATTACHMENTS_PER_RESULT) {
+          throw ApiError.invalidField(
+            field,
+            `${field} names a result that holds ${ATTACHMENTS_PER_RESULT} attachments, the most one result holds`,
+          );
+        }
+        held.set(resultId, count);
         return {
           id: uuid7(),
           resultId,

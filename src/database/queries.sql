@@ -71,6 +71,12 @@ DELETE FROM attachment a
 DELETE FROM attachment a WHERE a.test_run_id = ANY($1::uuid[])
   RETURNING a.organization_id, a.sha256, a.size;
 
+-- attachments.countOfResults
+SELECT a.result_id, count(*)::int AS attachments
+  FROM attachment a
+  WHERE a.organization_id = $1 AND a.result_id = ANY($2::uuid[])
+  GROUP BY a.result_id;
+
 -- attachments.currentResults
 SELECT s.ord::int AS ord, trc.test_case_id, trc.result_id
   FROM unnest($4::uuid[], $5::text[], $6::text[]) WITH ORDINALITY AS s(case_id, automation_id, configuration, ord)
@@ -1066,7 +1072,7 @@ SELECT "id" AS "id", "organization_id" AS "organizationId", "project_id" AS "pro
 UPDATE test_run SET total = total + $2, passed = passed + $3, failed = failed + $4, blocked = blocked + $5, skipped = skipped + $6, retest = retest + $7, untested = untested + $8, flaky = flaky + $9,
         configurations = CASE WHEN $10::varchar[] <@ configurations THEN configurations
           ELSE ARRAY(SELECT DISTINCT c FROM unnest(configurations || $10::varchar[]) c
-                      ORDER BY c) END,
+                      ORDER BY c LIMIT 50) END,
         updated_at = now()
   WHERE id = $1
   RETURNING pg_notify('run_changes', $1::text || ' ' || project_id::text);

@@ -80,17 +80,24 @@ const COPY_CURRENT = sql(
 const BATCH_CONFIGURATIONS = `$${COUNT_COLUMNS.length + 2}::varchar[]`;
 
 /**
+ * How many configurations a run's row keeps for its list (the first by name): a key may give
+ * every result a configuration of its own, and the row is read with every run.
+ */
+export const RUN_CONFIGURATIONS_KEPT = 50;
+
+/**
  * Adds a change ($2 … in `COUNT_COLUMNS` order) to run $1's counts and the batch's
- * configurations (the last parameter, sorted, none for the slots without one) to the run's,
- * left as they are when it adds none (most batches), and tells the run's live viewers once the
- * batch commits (`RUN_CHANGES_CHANNEL`), in the same round trip.
+ * configurations (the last parameter, sorted, none for the slots without one) to the run's
+ * (the first `RUN_CONFIGURATIONS_KEPT` by name), left as they are when it adds none (most
+ * batches), and tells the run's live viewers once the batch commits (`RUN_CHANGES_CHANNEL`), in
+ * the same round trip.
  */
 const ADD_RUN_COUNTS = preparedSql(
   'results.addRunCounts',
   `UPDATE test_run SET ${COUNT_COLUMNS.map((c, i) => `${c} = ${c} + $${i + 2}`).join(', ')},
           configurations = CASE WHEN ${BATCH_CONFIGURATIONS} <@ configurations THEN configurations
             ELSE ARRAY(SELECT DISTINCT c FROM unnest(configurations || ${BATCH_CONFIGURATIONS}) c
-                        ORDER BY c) END,
+                        ORDER BY c LIMIT ${RUN_CONFIGURATIONS_KEPT}) END,
           updated_at = now()
     WHERE id = $1
     RETURNING pg_notify('${RUN_CHANGES_CHANNEL}', $1::text || ' ' || project_id::text)`,

@@ -1427,7 +1427,7 @@ export interface components {
              */
             pass_rate: number | null;
             /**
-             * @description The configurations of the run’s current results, sorted; empty when none has one
+             * @description The configurations of the run’s current results, sorted, at most the first 50; empty when none has one
              * @example [
              *       "chromium",
              *       "firefox"

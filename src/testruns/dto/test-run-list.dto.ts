@@ -82,7 +82,8 @@ export class TestRunListItemResponse extends TestRunResponse {
 
   @ApiProperty({
     type: [String],
-    description: 'The configurations of the run’s current results, sorted; empty when none has one',
+    description:
+      'The configurations of the run’s current results, sorted, at most the first 50; empty when none has one',
     example: ['chromium', 'firefox'],
   })
   configurations!: string[];
