@@ -154,6 +154,34 @@ describe('the service process', () => {
     expect(service.output()).not.toMatch(/authorization/i);
   });
 
+  // A signed link is a bearer secret for its minutes (CONTRACT §15): its signature, and the
+  // trace viewer's `trace` (a whole signed link), never reach the access log.
+  it('logs a signed link without its signature, and the trace viewer without its link', async () => {
+    const port = await freePort();
+    const service = spawnService({ PORT: String(port) });
+    try {
+      await waitForOutput(service, /Listening on/);
+      const signature = 'f00d'.repeat(16);
+      const get = (path: string, id: string) =>
+        fetch(`http://127.0.0.1:${port}${path}`, {
+          headers: { 'X-Forwarded-Proto': 'https', 'X-Request-Id': id },
+        });
+      const link = `/api/v1/attachments/0193a5b2-0000-7000-8000-000000000000/download?expires=1790000000&signature=${signature}`;
+      await get(`/console/trace/index.html?trace=${encodeURIComponent(link)}`, 'log-probe-trace');
+      expect((await get(link, 'log-probe-link')).status).toBe(401);
+      await waitForOutput(service, /log-probe-link/);
+      const line = service
+        .output()
+        .split('\n')
+        .find((l) => l.includes('log-probe-link') && l.includes('"url"'));
+      expect(line).toContain('expires=1790000000&signature=[redacted]');
+      expect(service.output()).not.toContain(signature);
+    } finally {
+      service.child.kill('SIGTERM');
+      await service.exited;
+    }
+  });
+
   it('drains an in-flight request on SIGTERM, refuses new connections, then exits 0', async () => {
     const port = await freePort();
     const service = spawnService({ PORT: String(port) });

@@ -1,19 +1,12 @@
 import { Module } from '@nestjs/common';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { LoggerModule } from 'nestjs-pino';
-import { OIDC_CALLBACK_PATH, Settings } from '../config/settings.js';
+import { Settings } from '../config/settings.js';
+import { loggedUrl } from './logged-url.js';
 
 /** Request headers worth logging; everything else (Authorization above all) is left out. */
 const LOGGED_HEADERS = ['user-agent', 'content-type', 'content-length', 'x-forwarded-for'];
 const QUIET_PATHS = new Set(['/healthz', '/readyz', '/metrics']);
-
-/**
- * The URL as logged: the OIDC callback's query carries the provider's one-time code and the
- * flow's state, which no log should keep, so only its path is.
- */
-function loggedUrl(url: string | undefined): string | undefined {
-  return url?.startsWith(`${OIDC_CALLBACK_PATH}?`) ? `${OIDC_CALLBACK_PATH}?[redacted]` : url;
-}
 
 @Module({
   imports: [
