@@ -2,25 +2,11 @@ import { useEffect, useRef } from 'react';
 import uPlot from 'uplot';
 import 'uplot/dist/uPlot.min.css';
 import type { CaseHistoryItem } from '../api/cases';
+import { AXIS_STYLE, dateAxis } from '../../shared/charts/date-axis';
 import { utcShortMinute } from '../../shared/formats';
 import { resultTime } from './status-strip';
 
-/** The x ticks each chart drew last (uPlot hands them to the labels' callback). */
-const drawnTicks = new WeakMap<uPlot, number[]>();
-
 const HEIGHT = 220;
-/** The axes' font, named so that labels are measured in the font they are drawn in. */
-const AXIS_FONT = '12px system-ui, -apple-system, "Segoe UI", Roboto, sans-serif';
-/** Room between two neighbouring date labels, in CSS pixels. */
-const LABEL_GAP = 16;
-
-/** How wide each text is drawn in the axes' font, in CSS pixels. */
-function labelWidths(texts: string[]): number[] {
-  const context = document.createElement('canvas').getContext('2d');
-  if (!context) return texts.map((text) => text.length * 8);
-  context.font = AXIS_FONT;
-  return texts.map((text) => context.measureText(text).width);
-}
 
 /**
  * The case's durations, result after result (uPlot on a canvas), oldest first: evenly spaced
@@ -42,19 +28,11 @@ export default function DurationChart({ results }: { results: CaseHistoryItem[] 
   useEffect(() => {
     const element = box.current;
     if (!element) return;
-    const widths = labelWidths(labels);
-    const widest = Math.max(0, ...widths);
-    /** Where each drawn date label is, to show the test that none overlaps another. */
-    const keepLabelBoxes = (u: uPlot) => {
-      const boxes = (drawnTicks.get(u) ?? [])
-        .filter((v) => labels[v - 1] !== undefined)
-        .map((v) => {
-          const centre = u.valToPos(v, 'x');
-          const half = widths[v - 1] / 2;
-          return [Math.round(centre - half), Math.round(centre + half)];
-        });
-      element.dataset.xLabels = JSON.stringify(boxes);
-    };
+    const { axis: xAxis, keepLabelBoxes } = dateAxis(
+      element,
+      labels,
+      [1, 2, 5, 10, 20, 50, 100, 200, 500, 1000],
+    );
     const chart = new uPlot(
       {
         width: Math.max(element.clientWidth, 300),
@@ -63,23 +41,9 @@ export default function DurationChart({ results }: { results: CaseHistoryItem[] 
         cursor: { drag: { x: false, y: false } },
         scales: { x: { time: false, range: [0.5, xs.length + 0.5] } },
         axes: [
+          xAxis,
           {
-            stroke: '#4f5661',
-            font: AXIS_FONT,
-            grid: { stroke: '#e4e7ec' },
-            // Whole steps only: a tick is a result, named by when it was reported; ticks at
-            // least a label's width (and a gap) apart.
-            incrs: [1, 2, 5, 10, 20, 50, 100, 200, 500, 1000],
-            space: widest + LABEL_GAP,
-            values: (u, ticks) => {
-              drawnTicks.set(u, ticks);
-              return ticks.map((v) => labels[v - 1] ?? '');
-            },
-          },
-          {
-            stroke: '#4f5661',
-            font: AXIS_FONT,
-            grid: { stroke: '#e4e7ec' },
+            ...AXIS_STYLE,
             size: 70,
             values: (_u, ticks) => ticks.map((v) => `${v} ms`),
           },

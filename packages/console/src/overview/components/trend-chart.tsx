@@ -1,6 +1,7 @@
 import { useEffect, useRef, useState } from 'react';
 import uPlot from 'uplot';
 import 'uplot/dist/uPlot.min.css';
+import { AXIS_STYLE, dateAxis } from '../../shared/charts/date-axis';
 import { utcShortMinute } from '../../shared/formats';
 import type { OverviewRun } from '../api/overview';
 
@@ -19,18 +20,6 @@ export interface TrendMeasure {
 }
 
 const HEIGHT = 170;
-const AXIS_FONT = '12px system-ui, -apple-system, "Segoe UI", Roboto, sans-serif';
-/** Room between two neighbouring date labels, in CSS pixels. */
-const LABEL_GAP = 16;
-
-/** How wide each text is drawn in the axes' font, in CSS pixels. */
-function labelWidths(texts: string[]): number[] {
-  const context = document.createElement('canvas').getContext('2d');
-  if (!context) return texts.map((text) => text.length * 8);
-  context.font = AXIS_FONT;
-  return texts.map((text) => context.measureText(text).width);
-}
-
 const WHOLE_STEPS = [1, 2, 5, 10, 20, 50, 100, 200, 500, 1000, 2000, 5000, 10_000, 20_000];
 
 /** The y scale: the data's span with a margin, kept within the measure's bounds. */
@@ -46,9 +35,6 @@ function yRange(
   if (bounds) return [Math.max(bounds[0], range[0]), Math.min(bounds[1], range[1])];
   return [Math.max(0, range[0]), range[1]];
 }
-
-/** The x ticks each chart drew last (uPlot hands them to the labels' callback). */
-const drawnTicks = new WeakMap<uPlot, number[]>();
 
 /**
  * One measure of a series' runs, oldest first, evenly spaced (uPlot on a canvas), each run
@@ -74,18 +60,7 @@ export default function TrendChart({
   useEffect(() => {
     const element = box.current;
     if (!element) return;
-    const widths = labelWidths(labels);
-    const widest = Math.max(0, ...widths);
-    const keepLabelBoxes = (u: uPlot) => {
-      const boxes = (drawnTicks.get(u) ?? [])
-        .filter((v) => labels[v - 1] !== undefined)
-        .map((v) => {
-          const centre = u.valToPos(v, 'x');
-          const half = widths[v - 1] / 2;
-          return [Math.round(centre - half), Math.round(centre + half)];
-        });
-      element.dataset.xLabels = JSON.stringify(boxes);
-    };
+    const { axis: xAxis, keepLabelBoxes } = dateAxis(element, labels, [1, 2, 5, 10, 20, 50, 100]);
     const chart = new uPlot(
       {
         width: Math.max(element.clientWidth, 260),
@@ -97,21 +72,9 @@ export default function TrendChart({
           y: { range: (_u, min, max) => yRange(min, max, measure.bounds) },
         },
         axes: [
+          xAxis,
           {
-            stroke: '#4f5661',
-            font: AXIS_FONT,
-            grid: { stroke: '#e4e7ec' },
-            incrs: [1, 2, 5, 10, 20, 50, 100],
-            space: widest + LABEL_GAP,
-            values: (u, ticks) => {
-              drawnTicks.set(u, ticks);
-              return ticks.map((v) => labels[v - 1] ?? '');
-            },
-          },
-          {
-            stroke: '#4f5661',
-            font: AXIS_FONT,
-            grid: { stroke: '#e4e7ec' },
+            ...AXIS_STYLE,
             size: 64,
             ...(measure.whole ? { incrs: WHOLE_STEPS } : {}),
             values: (_u, ticks) => ticks.map((v) => measure.format(v)),
