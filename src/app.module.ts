@@ -20,6 +20,7 @@ import { ProjectsModule } from './projects/projects.module.js';
 import { QueuesModule } from './queues/queues.module.js';
 import { RedisModule } from './redis/redis.module.js';
 import { RetentionHttpModule, RetentionWorkerModule } from './retention/retention.module.js';
+import { PartitionKeeperModule } from './partitions/partitions.module.js';
 import { TestRunLifecycleModule } from './test-run-lifecycle/test-run-lifecycle.module.js';
 import { WebhooksHttpModule, WebhookWorkerModule } from './webhooks/webhooks.module.js';
 import { ReleaseProgressModule } from './release-progress/release-progress.module.js';
@@ -48,6 +49,7 @@ const WORKER_MODULES: Type[] = [
   WebhookWorkerModule,
   RetentionWorkerModule,
   AttachmentRetentionModule,
+  PartitionKeeperModule,
 ];
 
 @Module({})

@@ -631,7 +631,7 @@ WITH case_runs AS MATERIALIZED (
     FROM (
       SELECT * FROM matches ORDER BY happened_at DESC, id DESC LIMIT $8 OFFSET $9
     ) m
-    JOIN test_result result ON result.id = m.id
+    JOIN test_result result ON result.id = m.id AND result.test_run_id = m.test_run_id
     JOIN test_run run ON run.id = m.test_run_id AND run.organization_id = $2
     LEFT JOIN build ON build.id = run.build_id
     ORDER BY m.happened_at DESC, m.id DESC
@@ -642,7 +642,7 @@ WITH
   pairs AS MATERIALIZED (
     SELECT coalesce(cur.test_case_id, base.test_case_id) AS test_case_id,
            coalesce(cur.configuration, base.configuration) AS configuration,
-           cur.status, base.status AS baseline_status, cur.result_id,
+           cur.status, base.status AS baseline_status, cur.result_id, cur.test_run_id,
            coalesce(cur.flaky, false) AS flaky,
            CASE
              WHEN cur.status IN ('failed', 'blocked') THEN
@@ -653,7 +653,7 @@ WITH
              WHEN cur.test_case_id IS NULL THEN 'missing_tests'
            END AS category
     FROM (
-      SELECT test_case_id, configuration, status, result_id, flaky FROM test_run_case
+      SELECT test_case_id, configuration, status, result_id, test_run_id, flaky FROM test_run_case
       WHERE test_run_id = $1
         AND EXISTS (SELECT 1 FROM test_run WHERE id = $1 AND organization_id = $3)
     ) cur
@@ -674,7 +674,7 @@ WITH
   ),
   listed AS (
     SELECT pairs.test_case_id, pairs.configuration, pairs.category, pairs.status,
-           pairs.baseline_status, pairs.result_id, tc.automation_id, tc.title,
+           pairs.baseline_status, pairs.result_id, pairs.test_run_id, tc.automation_id, tc.title,
            row_number() OVER (
              PARTITION BY pairs.category
              ORDER BY tc.automation_id COLLATE "C" NULLS LAST, pairs.test_case_id,
@@ -689,7 +689,9 @@ WITH
   FROM summary
   LEFT JOIN (
     SELECT listed.*, result.message, result.signature
-    FROM listed JOIN test_result result ON result.id = listed.result_id
+    FROM listed
+    JOIN test_result result
+      ON result.id = listed.result_id AND result.test_run_id = listed.test_run_id
     WHERE listed.position <= 100
   ) item ON true
   ORDER BY item.category, item.position;
@@ -699,7 +701,7 @@ WITH
   pairs AS MATERIALIZED (
     SELECT coalesce(cur.test_case_id, base.test_case_id) AS test_case_id,
            coalesce(cur.configuration, base.configuration) AS configuration,
-           cur.status, base.status AS baseline_status, cur.result_id,
+           cur.status, base.status AS baseline_status, cur.result_id, cur.test_run_id,
            coalesce(cur.flaky, false) AS flaky,
            CASE
              WHEN cur.status IN ('failed', 'blocked') THEN
@@ -710,7 +712,7 @@ WITH
              WHEN cur.test_case_id IS NULL THEN 'missing_tests'
            END AS category
     FROM (
-      SELECT test_case_id, configuration, status, result_id, flaky FROM test_run_case
+      SELECT test_case_id, configuration, status, result_id, test_run_id, flaky FROM test_run_case
       WHERE test_run_id = $1
         AND EXISTS (SELECT 1 FROM test_run WHERE id = $1 AND organization_id = $3)
     ) cur
@@ -757,7 +759,12 @@ SELECT baseline.id
   LIMIT 1;
 
 -- insights.failureGroups
-WITH failing AS (
+WITH slots AS MATERIALIZED (
+    SELECT trc.test_run_id, trc.result_id FROM test_run_case trc
+    WHERE trc.test_run_id = $1 AND trc.status IN ('failed', 'blocked')
+      AND EXISTS (SELECT 1 FROM test_run WHERE id = $1 AND organization_id = $2)
+  ),
+  failing AS (
     SELECT result.signature, result.failure_type, result.message, result.test_case_id,
            result.id AS result_id,
            row_number() OVER (PARTITION BY result.signature ORDER BY result.seq, result.id)
@@ -765,10 +772,9 @@ WITH failing AS (
            row_number() OVER (
              PARTITION BY result.signature, result.test_case_id ORDER BY result.seq, result.id
            ) AS of_case
-    FROM test_run_case trc
-    JOIN test_result result ON result.id = trc.result_id
-    WHERE trc.test_run_id = $1 AND trc.status IN ('failed', 'blocked')
-      AND EXISTS (SELECT 1 FROM test_run WHERE id = $1 AND organization_id = $2)
+    FROM slots
+    JOIN test_result result
+      ON result.id = slots.result_id AND result.test_run_id = slots.test_run_id
   ),
   ranked AS (
     SELECT failing.*,
@@ -881,7 +887,8 @@ WITH recent AS MATERIALIZED (
            count(*)::int AS failures,
            count(DISTINCT test_case_id)::int AS cases,
            min(age) AS latest_age,
-           (array_agg(result_id ORDER BY age, result_id))[1] AS latest_result_id
+           (array_agg(result_id ORDER BY age, result_id))[1] AS latest_result_id,
+           (array_agg(test_run_id ORDER BY age, result_id))[1] AS latest_run_id
     FROM failing
     GROUP BY signature
     HAVING count(DISTINCT test_run_id) >= 2
@@ -896,7 +903,9 @@ WITH recent AS MATERIALIZED (
   SELECT groups.signature, latest.test_run_id, groups.latest_age, groups.runs, groups.failures,
          groups.cases, latest.failure_type, latest.message, 1
   FROM groups
-  JOIN test_result latest ON latest.id = groups.latest_result_id AND latest.organization_id = $2
+  JOIN test_result latest
+    ON latest.id = groups.latest_result_id AND latest.test_run_id = groups.latest_run_id
+   AND latest.organization_id = $2
   ORDER BY part, runs DESC, failures DESC, signature, latest_age;
 
 -- overview.series
@@ -928,6 +937,10 @@ SELECT
     AND ($4::varchar IS NULL OR build.branch = $4)
   ORDER BY run.created_at DESC, run.id DESC
   LIMIT $5;
+
+-- partitions.months
+SELECT c.relname AS name FROM pg_inherits i JOIN pg_class c ON c.oid = i.inhrelid
+  WHERE i.inhparent = 'test_result'::regclass;
 
 -- projects.find
 SELECT "id" AS "id", "organization_id" AS "organizationId", "name" AS "name", "key" AS "key", "description" AS "description", "gate_min_pass_rate" AS "gateMinPassRate", "gate_forbid_missing_tests" AS "gateForbidMissingTests", "gate_min_tests" AS "gateMinTests", "defect_url_template" AS "defectUrlTemplate", "runs_created" AS "runsCreated", "retention_days" AS "retentionDays", "created_at" AS "createdAt", "updated_at" AS "updatedAt" FROM project
@@ -1091,16 +1104,22 @@ COPY test_result (id, organization_id, test_run_id, test_case_id, configuration,
   FROM STDIN;
 
 -- results.exportPage
-SELECT c.test_case_id, c.configuration, tc.automation_id, tc.title,
-        r.id AS result_id, r.status, r.duration_ms, r.retries, r.flaky, r.failure_type,
-        r.message, r.defects, r.executed_at, r.created_at
-   FROM test_run_case c
-   JOIN test_result r ON r.id = c.result_id AND r.organization_id = $2
-   JOIN test_case tc ON tc.id = c.test_case_id AND tc.organization_id = $2
-  WHERE c.test_run_id = $1
-    AND ($3::uuid IS NULL OR (c.test_case_id, c.configuration) > ($3::uuid, $4::varchar))
-  ORDER BY c.test_case_id, c.configuration
-  LIMIT $5;
+WITH page AS MATERIALIZED (
+    SELECT c.test_run_id, c.test_case_id, c.configuration, c.result_id
+      FROM test_run_case c
+     WHERE c.test_run_id = $1
+       AND ($3::uuid IS NULL OR (c.test_case_id, c.configuration) > ($3::uuid, $4::varchar))
+     ORDER BY c.test_case_id, c.configuration
+     LIMIT $5
+  )
+  SELECT c.test_case_id, c.configuration, tc.automation_id, tc.title,
+         r.id AS result_id, r.status, r.duration_ms, r.retries, r.flaky, r.failure_type,
+         r.message, r.defects, r.executed_at, r.created_at
+    FROM page c
+    JOIN test_result r
+      ON r.id = c.result_id AND r.test_run_id = c.test_run_id AND r.organization_id = $2
+    JOIN test_case tc ON tc.id = c.test_case_id AND tc.organization_id = $2
+   ORDER BY c.test_case_id, c.configuration;
 
 -- results.failureSearch
 WITH recent AS MATERIALIZED (
@@ -1116,7 +1135,8 @@ WITH recent AS MATERIALIZED (
                     r.created_at
                FROM recent
                JOIN test_run_case c ON c.test_run_id = recent.id AND c.status <> 'passed'
-               JOIN test_result r ON r.id = c.result_id AND r.organization_id = $2
+               JOIN test_result r
+                 ON r.id = c.result_id AND r.test_run_id = c.test_run_id AND r.organization_id = $2
               WHERE lower(translate(coalesce(r.message, '') || ' ' || coalesce(r.failure_type, ''), 'àÀáÁâÂãÃäÄåÅāĀăĂąĄçÇćĆĉĈċĊčČďĎđĐèÈéÉêÊëËēĒĕĔėĖęĘěĚĝĜğĞġĠģĢĥĤħĦìÌíÍîÎïÏĩĨīĪĭĬįĮıĵĴķĶĺĹļĻľĽŀĿłŁñÑńŃņŅňŇŉòÒóÓôÔõÕöÖøØōŌŏŎőŐŕŔŗŖřŘśŚŝŜşŞšŠţŢťŤŧŦùÙúÚûÛüÜũŨūŪŭŬůŮűŰųŲŵŴýÝÿŸŷŶźŹżŻžŽ', 'aAaAaAaAaAaAaAaAaAcCcCcCcCcCdDdDeEeEeEeEeEeEeEeEeEgGgGgGgGhHhHiIiIiIiIiIiIiIiIijJkKlLlLlLlLlLnNnNnNnNnoOoOoOoOoOoOoOoOoOrRrRrRsSsSsSsStTtTtTuUuUuUuUuUuUuUuUuUuUwWyYyYyYzZzZzZ'))
                     LIKE lower(translate($3, 'àÀáÁâÂãÃäÄåÅāĀăĂąĄçÇćĆĉĈċĊčČďĎđĐèÈéÉêÊëËēĒĕĔėĖęĘěĚĝĜğĞġĠģĢĥĤħĦìÌíÍîÎïÏĩĨīĪĭĬįĮıĵĴķĶĺĹļĻľĽŀĿłŁñÑńŃņŅňŇŉòÒóÓôÔõÕöÖøØōŌŏŎőŐŕŔŗŖřŘśŚŝŜşŞšŠţŢťŤŧŦùÙúÚûÛüÜũŨūŪŭŬůŮűŰųŲŵŴýÝÿŸŷŶźŹżŻžŽ', 'aAaAaAaAaAaAaAaAaAcCcCcCcCcCdDdDeEeEeEeEeEeEeEeEeEgGgGgGgGhHhHiIiIiIiIiIiIiIiIijJkKlLlLlLlLlLnNnNnNnNnoOoOoOoOoOoOoOoOoOrRrRrRsSsSsSsStTtTtTuUuUuUuUuUuUuUuUuUuUwWyYyYyYzZzZzZ')) ESCAPE '\'
            )
@@ -1140,7 +1160,8 @@ WITH recent AS MATERIALIZED (
                     r.created_at
                FROM recent
                JOIN test_run_case c ON c.test_run_id = recent.id AND c.status <> 'passed'
-               JOIN test_result r ON r.id = c.result_id AND r.organization_id = $2
+               JOIN test_result r
+                 ON r.id = c.result_id AND r.test_run_id = c.test_run_id AND r.organization_id = $2
               WHERE lower(translate(coalesce(r.message, '') || ' ' || coalesce(r.failure_type, ''), 'àÀáÁâÂãÃäÄåÅāĀăĂąĄçÇćĆĉĈċĊčČďĎđĐèÈéÉêÊëËēĒĕĔėĖęĘěĚĝĜğĞġĠģĢĥĤħĦìÌíÍîÎïÏĩĨīĪĭĬįĮıĵĴķĶĺĹļĻľĽŀĿłŁñÑńŃņŅňŇŉòÒóÓôÔõÕöÖøØōŌŏŎőŐŕŔŗŖřŘśŚŝŜşŞšŠţŢťŤŧŦùÙúÚûÛüÜũŨūŪŭŬůŮűŰųŲŵŴýÝÿŸŷŶźŹżŻžŽ', 'aAaAaAaAaAaAaAaAaAcCcCcCcCcCdDdDeEeEeEeEeEeEeEeEeEgGgGgGgGhHhHiIiIiIiIiIiIiIiIijJkKlLlLlLlLlLnNnNnNnNnoOoOoOoOoOoOoOoOoOrRrRrRsSsSsSsStTtTtTuUuUuUuUuUuUuUuUuUuUwWyYyYyYzZzZzZ'))
                     LIKE lower(translate($3, 'àÀáÁâÂãÃäÄåÅāĀăĂąĄçÇćĆĉĈċĊčČďĎđĐèÈéÉêÊëËēĒĕĔėĖęĘěĚĝĜğĞġĠģĢĥĤħĦìÌíÍîÎïÏĩĨīĪĭĬįĮıĵĴķĶĺĹļĻľĽŀĿłŁñÑńŃņŅňŇŉòÒóÓôÔõÕöÖøØōŌŏŎőŐŕŔŗŖřŘśŚŝŜşŞšŠţŢťŤŧŦùÙúÚûÛüÜũŨūŪŭŬůŮűŰųŲŵŴýÝÿŸŷŶźŹżŻžŽ', 'aAaAaAaAaAaAaAaAaAcCcCcCcCcCdDdDeEeEeEeEeEeEeEeEeEgGgGgGgGhHhHiIiIiIiIiIiIiIiIijJkKlLlLlLlLlLnNnNnNnNnoOoOoOoOoOoOoOoOoOrRrRrRsSsSsSsStTtTtTuUuUuUuUuUuUuUuUuUuUwWyYyYyYzZzZzZ')) ESCAPE '\'
            )
@@ -1198,7 +1219,7 @@ SELECT coalesce((SELECT CASE WHEN $3::uuid IS NULL AND $4::text IS NULL
 
 -- results.list.failuresFirst
 WITH failing AS MATERIALIZED (
-             SELECT c.result_id FROM test_run_case c
+             SELECT c.result_id, c.test_run_id FROM test_run_case c
               WHERE c.test_run_id = $1
               AND ($2::result_status IS NULL OR c.status = $2)
               AND ($3::uuid IS NULL OR c.test_case_id = $3)
@@ -1214,7 +1235,7 @@ WITH failing AS MATERIALIZED (
               AND ($3::uuid IS NULL OR c.test_case_id = $3)
               AND ($4::text IS NULL OR c.configuration = $4)) END), 0)::int AS pagination_total
            FROM ((SELECT result.*, 0 AS part FROM test_result result
-               JOIN failing ON failing.result_id = result.id
+               JOIN failing ON failing.result_id = result.id AND failing.test_run_id = result.test_run_id
               ORDER BY result.created_at DESC, result.id DESC LIMIT $5)
             UNION ALL
             (SELECT result.*, 1 AS part FROM test_result result
@@ -1232,7 +1253,7 @@ WITH failing AS MATERIALIZED (
 
 -- results.list.failuresFirst.total
 WITH failing AS MATERIALIZED (
-             SELECT c.result_id FROM test_run_case c
+             SELECT c.result_id, c.test_run_id FROM test_run_case c
               WHERE c.test_run_id = $1
               AND ($2::result_status IS NULL OR c.status = $2)
               AND ($3::uuid IS NULL OR c.test_case_id = $3)
@@ -1311,7 +1332,7 @@ SELECT coalesce((SELECT count(*) FROM test_result result
 
 -- results.list.searched
 WITH searched AS MATERIALIZED (
-             SELECT c.result_id FROM test_run_case c
+             SELECT c.result_id, c.test_run_id FROM test_run_case c
                JOIN test_case tc ON tc.id = c.test_case_id
               WHERE c.test_run_id = $1
               AND ($2::result_status IS NULL OR c.status = $2)
@@ -1321,13 +1342,14 @@ WITH searched AS MATERIALIZED (
            )
   SELECT result."id" AS "id", result."created_at" AS "createdAt", result."organization_id" AS "organizationId", result."test_run_id" AS "testRunId", result."test_case_id" AS "testCaseId", result."status" AS "status", result."duration_ms" AS "durationMs", result."message" AS "message", result."defects" AS "defects", result."failure_type" AS "failureType", result."stack_trace" AS "stackTrace", result."signature" AS "signature", result."retries" AS "retries", result."flaky" AS "flaky", result."executed_at" AS "executedAt", result."configuration" AS "configuration", result."attempts" AS "attempts", result."seq" AS "seq",
                 coalesce((SELECT count(*) FROM searched), 0)::int AS pagination_total
-           FROM test_result result JOIN searched ON searched.result_id = result.id
+           FROM test_result result
+           JOIN searched ON searched.result_id = result.id AND searched.test_run_id = result.test_run_id
           ORDER BY result.created_at DESC, result.id DESC
           LIMIT $6 OFFSET $7;
 
 -- results.list.searched.total
 WITH searched AS MATERIALIZED (
-             SELECT c.result_id FROM test_run_case c
+             SELECT c.result_id, c.test_run_id FROM test_run_case c
                JOIN test_case tc ON tc.id = c.test_case_id
               WHERE c.test_run_id = $1
               AND ($2::result_status IS NULL OR c.status = $2)
@@ -1339,7 +1361,7 @@ WITH searched AS MATERIALIZED (
 
 -- results.list.searchedFailuresFirst
 WITH slots AS MATERIALIZED (
-             SELECT c.result_id, c.status IN ('failed', 'blocked') AS failing FROM test_run_case c
+             SELECT c.result_id, c.test_run_id, c.status IN ('failed', 'blocked') AS failing FROM test_run_case c
                JOIN test_case tc ON tc.id = c.test_case_id
               WHERE c.test_run_id = $1
               AND ($2::result_status IS NULL OR c.status = $2)
@@ -1349,13 +1371,13 @@ WITH slots AS MATERIALIZED (
            )
   SELECT result."id" AS "id", result."created_at" AS "createdAt", result."organization_id" AS "organizationId", result."test_run_id" AS "testRunId", result."test_case_id" AS "testCaseId", result."status" AS "status", result."duration_ms" AS "durationMs", result."message" AS "message", result."defects" AS "defects", result."failure_type" AS "failureType", result."stack_trace" AS "stackTrace", result."signature" AS "signature", result."retries" AS "retries", result."flaky" AS "flaky", result."executed_at" AS "executedAt", result."configuration" AS "configuration", result."attempts" AS "attempts", result."seq" AS "seq",
                 coalesce((SELECT count(*) FROM slots), 0)::int AS pagination_total
-           FROM test_result result JOIN slots ON slots.result_id = result.id
+           FROM test_result result JOIN slots ON slots.result_id = result.id AND slots.test_run_id = result.test_run_id
           ORDER BY slots.failing DESC, result.created_at DESC, result.id DESC
           LIMIT $6 OFFSET $7;
 
 -- results.list.searchedFailuresFirst.total
 WITH slots AS MATERIALIZED (
-             SELECT c.result_id, c.status IN ('failed', 'blocked') AS failing FROM test_run_case c
+             SELECT c.result_id, c.test_run_id, c.status IN ('failed', 'blocked') AS failing FROM test_run_case c
                JOIN test_case tc ON tc.id = c.test_case_id
               WHERE c.test_run_id = $1
               AND ($2::result_status IS NULL OR c.status = $2)
@@ -1409,7 +1431,9 @@ WITH changed AS (
        SET result_id = EXCLUDED.result_id, status = EXCLUDED.status, flaky = EXCLUDED.flaky,
            result_created_at = EXCLUDED.result_created_at,
            replaced_status = c.status, replaced_flaky = c.flaky
-    RETURNING c.status, c.flaky, xmax = 0 AS created, c.replaced_status, c.replaced_flaky
+    -- A new row replaced nothing; an updated one keeps its old status, never null (a
+    -- partitioned table has no xmax to tell them apart).
+    RETURNING c.status, c.flaky, c.replaced_status IS NULL AS created, c.replaced_status, c.replaced_flaky
   )
   SELECT count(*) FILTER (WHERE created)::int AS total,
     (count(*) FILTER (WHERE status = 'passed') - count(*) FILTER (WHERE NOT created AND replaced_status = 'passed'))::int AS passed,
@@ -1435,6 +1459,22 @@ SELECT id, organization_id AS "organizationId", project_id AS "projectId", relea
   ORDER BY created_at, id
   LIMIT $3
   FOR UPDATE SKIP LOCKED;
+
+-- retention.lockRunsOfMonth
+SELECT id, organization_id AS "organizationId", project_id AS "projectId", release_id AS "releaseId",
+         position, status, total
+  FROM test_run
+  WHERE id >= $1 AND id < $2
+  ORDER BY id
+  FOR UPDATE;
+
+-- retention.monthExpired
+SELECT NOT EXISTS (
+    SELECT 1 FROM test_run r JOIN project p ON p.id = r.project_id
+    WHERE r.id >= $1 AND r.id < $2
+      AND (p.retention_days IS NULL
+           OR r.created_at >= $3::timestamptz - make_interval(days => p.retention_days))
+  ) AS expired;
 
 -- retention.projects
 SELECT id, retention_days FROM project WHERE retention_days IS NOT NULL ORDER BY id;

@@ -88,7 +88,7 @@ export const CASE_HISTORY = preparedSql(
     FROM (
       SELECT * FROM matches ORDER BY happened_at DESC, id DESC LIMIT $8 OFFSET $9
     ) m
-    JOIN test_result result ON result.id = m.id
+    JOIN test_result result ON result.id = m.id AND result.test_run_id = m.test_run_id
     JOIN test_run run ON run.id = m.test_run_id AND run.organization_id = $2
     LEFT JOIN build ON build.id = run.build_id
     ORDER BY m.happened_at DESC, m.id DESC
@@ -105,7 +105,12 @@ export const CASE_HISTORY = preparedSql(
 const FAILURE_GROUPS = sql(
   'insights.failureGroups',
   `
-  WITH failing AS (
+  WITH slots AS MATERIALIZED (
+    SELECT trc.test_run_id, trc.result_id FROM test_run_case trc
+    WHERE trc.test_run_id = $1 AND trc.status IN ('failed', 'blocked')
+      AND EXISTS (SELECT 1 FROM test_run WHERE id = $1 AND organization_id = $2)
+  ),
+  failing AS (
     SELECT result.signature, result.failure_type, result.message, result.test_case_id,
            result.id AS result_id,
            row_number() OVER (PARTITION BY result.signature ORDER BY result.seq, result.id)
@@ -113,10 +118,9 @@ const FAILURE_GROUPS = sql(
            row_number() OVER (
              PARTITION BY result.signature, result.test_case_id ORDER BY result.seq, result.id
            ) AS of_case
-    FROM test_run_case trc
-    JOIN test_result result ON result.id = trc.result_id
-    WHERE trc.test_run_id = $1 AND trc.status IN ('failed', 'blocked')
-      AND EXISTS (SELECT 1 FROM test_run WHERE id = $1 AND organization_id = $2)
+    FROM slots
+    JOIN test_result result
+      ON result.id = slots.result_id AND result.test_run_id = slots.test_run_id
   ),
   ranked AS (
     SELECT failing.*,
@@ -179,7 +183,7 @@ const PAIRS = `
   pairs AS MATERIALIZED (
     SELECT coalesce(cur.test_case_id, base.test_case_id) AS test_case_id,
            coalesce(cur.configuration, base.configuration) AS configuration,
-           cur.status, base.status AS baseline_status, cur.result_id,
+           cur.status, base.status AS baseline_status, cur.result_id, cur.test_run_id,
            coalesce(cur.flaky, false) AS flaky,
            CASE
              WHEN cur.status IN ('failed', 'blocked') THEN
@@ -190,7 +194,7 @@ const PAIRS = `
              WHEN cur.test_case_id IS NULL THEN 'missing_tests'
            END AS category
     FROM (
-      SELECT test_case_id, configuration, status, result_id, flaky FROM test_run_case
+      SELECT test_case_id, configuration, status, result_id, test_run_id, flaky FROM test_run_case
       WHERE test_run_id = $1
         AND EXISTS (SELECT 1 FROM test_run WHERE id = $1 AND organization_id = $3)
     ) cur
@@ -241,7 +245,7 @@ const COMPARISON = sql(
   WITH ${PAIRS}, ${SUMMARY},
   listed AS (
     SELECT pairs.test_case_id, pairs.configuration, pairs.category, pairs.status,
-           pairs.baseline_status, pairs.result_id, tc.automation_id, tc.title,
+           pairs.baseline_status, pairs.result_id, pairs.test_run_id, tc.automation_id, tc.title,
            row_number() OVER (
              PARTITION BY pairs.category
              ORDER BY tc.automation_id COLLATE "C" NULLS LAST, pairs.test_case_id,
@@ -256,7 +260,9 @@ const COMPARISON = sql(
   FROM summary
   LEFT JOIN (
     SELECT listed.*, result.message, result.signature
-    FROM listed JOIN test_result result ON result.id = listed.result_id
+    FROM listed
+    JOIN test_result result
+      ON result.id = listed.result_id AND result.test_run_id = listed.test_run_id
     WHERE listed.position <= 100
   ) item ON true
   ORDER BY item.category, item.position`,

@@ -79,7 +79,8 @@ const FAILURE_SEARCH = pagedSql('results.failureSearch', {
                   r.created_at
              FROM recent
              JOIN test_run_case c ON c.test_run_id = recent.id AND c.status <> 'passed'
-             JOIN test_result r ON r.id = c.result_id AND r.organization_id = $2
+             JOIN test_result r
+               ON r.id = c.result_id AND r.test_run_id = c.test_run_id AND r.organization_id = $2
             WHERE ${folded(`coalesce(r.message, '') || ' ' || coalesce(r.failure_type, '')`)}
                   LIKE ${folded('$3')} ESCAPE '\\'
          )`,

@@ -9,22 +9,30 @@ export const EXPORT_PAGE_SIZE = 1000;
 /**
  * A page of run $1's current results (of organization $2), each slot after slot ($3, $4) in
  * the key's order (none: from the first), at most $5: each slot's row of `test_run_case` read
- * by the run's part of its primary key, its result and its case each by their own key. Keyset
+ * by the run's part of its primary key (materialized: the page's rows name their run, so each
+ * result is one probe of its month's key, whatever the planner knows of the run), its result
+ * and its case each by their own key. Keyset
  * pages: each statement starts where the last ended and reads only its page, so an export of
  * any size costs a page's memory, and holds no connection while the client reads.
  */
 const EXPORT_PAGE = sql(
   'results.exportPage',
-  `SELECT c.test_case_id, c.configuration, tc.automation_id, tc.title,
+  `WITH page AS MATERIALIZED (
+     SELECT c.test_run_id, c.test_case_id, c.configuration, c.result_id
+       FROM test_run_case c
+      WHERE c.test_run_id = $1
+        AND ($3::uuid IS NULL OR (c.test_case_id, c.configuration) > ($3::uuid, $4::varchar))
+      ORDER BY c.test_case_id, c.configuration
+      LIMIT $5
+   )
+   SELECT c.test_case_id, c.configuration, tc.automation_id, tc.title,
           r.id AS result_id, r.status, r.duration_ms, r.retries, r.flaky, r.failure_type,
           r.message, r.defects, r.executed_at, r.created_at
-     FROM test_run_case c
-     JOIN test_result r ON r.id = c.result_id AND r.organization_id = $2
+     FROM page c
+     JOIN test_result r
+       ON r.id = c.result_id AND r.test_run_id = c.test_run_id AND r.organization_id = $2
      JOIN test_case tc ON tc.id = c.test_case_id AND tc.organization_id = $2
-    WHERE c.test_run_id = $1
-      AND ($3::uuid IS NULL OR (c.test_case_id, c.configuration) > ($3::uuid, $4::varchar))
-    ORDER BY c.test_case_id, c.configuration
-    LIMIT $5`,
+    ORDER BY c.test_case_id, c.configuration`,
 );
 
 /** A current result as the export writes it. */

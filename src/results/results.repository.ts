@@ -66,7 +66,9 @@ const UPSERT_CURRENT = preparedSql(
             SET result_id = EXCLUDED.result_id, status = EXCLUDED.status, flaky = EXCLUDED.flaky,
                 result_created_at = EXCLUDED.result_created_at,
                 replaced_status = c.status, replaced_flaky = c.flaky
-         RETURNING c.status, c.flaky, xmax = 0 AS created, c.replaced_status, c.replaced_flaky
+         -- A new row replaced nothing; an updated one keeps its old status, never null (a
+         -- partitioned table has no xmax to tell them apart).
+         RETURNING c.status, c.flaky, c.replaced_status IS NULL AS created, c.replaced_status, c.replaced_flaky
        )
        SELECT ${COUNT_CHANGES} FROM changed`,
 );
@@ -127,6 +129,15 @@ export const TEST_RESULT_COLUMNS = [
 
 const SELECT_RESULT = selectColumns(TEST_RESULT_COLUMNS, 'result');
 const NEWEST_FIRST = 'result.created_at DESC, result.id DESC';
+/**
+ * Results by their whole key (id, run) from the slots of `rows`, a materialized CTE that
+ * carries the run's id: each found with one probe of its month's key. Naming the run as the
+ * constant `$1` instead would let the planner, with no statistics of a new run yet, read the
+ * whole run once per slot by the run's index.
+ */
+const BY_KEY = (rows: string) =>
+  `${rows}.result_id = result.id AND ${rows}.test_run_id = result.test_run_id`;
+
 /** What the console lists first: the statuses that fail a run (CONTRACT §12's failures). */
 const FAILING = `IN ('failed', 'blocked')`;
 
@@ -213,13 +224,14 @@ export const CURRENT = pagedSql('results.list.current', {
  */
 const SEARCHED = pagedSql('results.list.searched', {
   with: `WITH searched AS MATERIALIZED (
-           SELECT c.result_id FROM test_run_case c
+           SELECT c.result_id, c.test_run_id FROM test_run_case c
              JOIN test_case tc ON tc.id = c.test_case_id
             WHERE ${CURRENT_OF_RUN}
               AND ${titleOrAutomationIdContains(5)}
          )`,
   select: SELECT_RESULT,
-  from: 'test_result result JOIN searched ON searched.result_id = result.id',
+  from: `test_result result
+         JOIN searched ON ${BY_KEY('searched')}`,
   orderBy: NEWEST_FIRST,
   total: 'SELECT count(*) FROM searched',
 });
@@ -233,13 +245,13 @@ const SEARCHED = pagedSql('results.list.searched', {
  */
 const SEARCHED_FAILURES_FIRST = pagedSql('results.list.searchedFailuresFirst', {
   with: `WITH slots AS MATERIALIZED (
-           SELECT c.result_id, c.status ${FAILING} AS failing FROM test_run_case c
+           SELECT c.result_id, c.test_run_id, c.status ${FAILING} AS failing FROM test_run_case c
              JOIN test_case tc ON tc.id = c.test_case_id
             WHERE ${CURRENT_OF_RUN}
               AND ${titleOrAutomationIdContains(5)}
          )`,
   select: SELECT_RESULT,
-  from: 'test_result result JOIN slots ON slots.result_id = result.id',
+  from: `test_result result JOIN slots ON ${BY_KEY('slots')}`,
   orderBy: `slots.failing DESC, ${NEWEST_FIRST}`,
   total: 'SELECT count(*) FROM slots',
 });
@@ -255,12 +267,12 @@ const SEARCHED_FAILURES_FIRST = pagedSql('results.list.searchedFailuresFirst', {
  */
 export const FAILURES_FIRST = pagedSql('results.list.failuresFirst', {
   with: `WITH failing AS MATERIALIZED (
-           SELECT c.result_id FROM test_run_case c
+           SELECT c.result_id, c.test_run_id FROM test_run_case c
             WHERE ${CURRENT_OF_RUN} AND c.status ${FAILING}
          )`,
   select: SELECT_RESULT,
   from: `((SELECT result.*, 0 AS part FROM test_result result
-             JOIN failing ON failing.result_id = result.id
+             JOIN failing ON ${BY_KEY('failing')}
             ORDER BY ${NEWEST_FIRST} LIMIT $5)
           UNION ALL
           (SELECT result.*, 1 AS part FROM test_result result

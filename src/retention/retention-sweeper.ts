@@ -8,6 +8,9 @@ import { Settings } from '../config/settings.js';
 import { Transactions } from '../database/transactions.js';
 import { AttachmentRetention } from '../attachments/retention/attachment-retention.js';
 import { CaseOutcomes } from '../flakiness/case-outcomes.js';
+import { lockForTransaction } from '../database/advisory-locks.js';
+import { RunPartitionsRepository } from '../partitions/run-partitions.repository.js';
+import type { RunMonth } from '../partitions/run-months.js';
 import { ReleaseSlots } from '../results/release-slots.js';
 import { RunRetentionRepository, type ExpiredRun } from './retention.repository.js';
 
@@ -22,13 +25,18 @@ const DAY_MS = 24 * 60 * 60 * 1000;
 
 /** What one sweep deleted. */
 export interface SweepReport {
+  /** Whole months dropped (their partitions), before any run was deleted alone. */
+  months: number;
   runs: number;
   /** Their current results (one per slot), as the runs counted them. */
   slots: number;
 }
 
 /**
- * Deletes the runs of each project older than its retention (`project.retention_days`; null
+ * First drops the months (`partitions/`) whose every run is past its project's retention, a
+ * month at a time: the month's partitions of `test_result` and `test_run_case` are dropped
+ * whole (no row deleted, little WAL, the disk given back), after the runs' places in the
+ * summaries are taken back as below. Then deletes the remaining runs of each project older than its retention (`project.retention_days`; null
  * keeps everything), in short transactions, with everything that belongs to a run: its current
  * results and results (by the tables' triggers), its attachments (their content too, unless another
  * attachment shares it) and its characters in the flaky list's summary
@@ -51,6 +59,7 @@ export class RetentionSweeper implements OnApplicationBootstrap, OnApplicationSh
     private readonly caseOutcomes: CaseOutcomes,
     private readonly attachments: AttachmentRetention,
     private readonly releaseSlots: ReleaseSlots,
+    private readonly partitions: RunPartitionsRepository,
   ) {}
 
   onApplicationBootstrap(): void {
@@ -79,7 +88,18 @@ export class RetentionSweeper implements OnApplicationBootstrap, OnApplicationSh
   }
 
   private async sweepAll(now: Date): Promise<SweepReport> {
-    const report: SweepReport = { runs: 0, slots: 0 };
+    const report: SweepReport = { months: 0, runs: 0, slots: 0 };
+    for (const month of await this.partitions.months()) {
+      // The current month, and one just ended, can still be written (a replica's clock).
+      if (month.end.getTime() > now.getTime() - DAY_MS) break;
+      if (this.stopped) return report;
+      const dropped = await this.dropMonth(month, now);
+      if (dropped === null) continue;
+      report.months++;
+      report.runs += dropped.length;
+      report.slots += dropped.reduce((sum, run) => sum + run.total, 0);
+      this.logger.log(`Retention dropped ${month.suffix} (${dropped.length} runs)`);
+    }
     for (const project of await this.retention.projectsWithRetention()) {
       const before = new Date(now.getTime() - project.retention_days * DAY_MS);
       for (;;) {
@@ -96,8 +116,34 @@ export class RetentionSweeper implements OnApplicationBootstrap, OnApplicationSh
     return report;
   }
 
+  /**
+   * One transaction: `month` dropped if all its runs are past their retention (null if not),
+   * its runs' summaries and attachments first; the tables stay locked only from the drop to
+   * the commit (the partitions, the runs' rows, their releases' slots).
+   */
+  private dropMonth(month: RunMonth, now: Date): Promise<ExpiredRun[] | null> {
+    return this.transactions.begin(async () => {
+      await lockForTransaction(this.transactions, 'run-partitions');
+      if (!(await this.retention.monthExpired(month, now))) return null;
+      const runs = await this.retention.lockRunsOfMonth(month);
+      for (const run of runs) {
+        if (run.status !== 'in_progress' && run.position !== null) {
+          await this.caseOutcomes.forgetRun(run);
+        }
+      }
+      const ids = runs.map((run) => run.id);
+      if (runs.length > 0) await this.attachments.deleteOfRuns(ids);
+      await this.partitions.drop(month);
+      if (runs.length > 0) {
+        await this.retention.deleteRuns(ids);
+        await this.releaseSlots.forgetRuns(runs);
+      }
+      return runs;
+    });
+  }
+
   /** One transaction: the oldest expired runs of a project, up to the batch's size. */
-  private deleteBatch(projectId: string, before: Date): Promise<SweepReport> {
+  private deleteBatch(projectId: string, before: Date): Promise<Omit<SweepReport, 'months'>> {
     return this.transactions.begin(async () => {
       const locked = await this.retention.lockExpiredRuns(projectId, before, RUNS_PER_BATCH);
       const runs = takeBatch(locked);

@@ -1,6 +1,7 @@
 import { Module } from '@nestjs/common';
 import { AttachmentRetentionModule } from '../attachments/retention/attachment-retention.module.js';
 import { CaseOutcomesModule } from '../flakiness/case-outcomes.module.js';
+import { RunPartitionsModule } from '../partitions/partitions.module.js';
 import { ReleaseSlotsModule } from '../results/release-slots.module.js';
 import { RetentionInternalController } from './retention.internal.controller.js';
 import { RunRetentionRepository } from './retention.repository.js';
@@ -16,7 +17,7 @@ export class RetentionHttpModule {}
 
 /** The sweeper that deletes runs past their project's retention (worker role). */
 @Module({
-  imports: [CaseOutcomesModule, AttachmentRetentionModule, ReleaseSlotsModule],
+  imports: [CaseOutcomesModule, AttachmentRetentionModule, ReleaseSlotsModule, RunPartitionsModule],
   providers: [RetentionSweeper, RunRetentionRepository],
   exports: [RetentionSweeper],
 })

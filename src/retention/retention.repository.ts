@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { sql } from '../database/sql.js';
 import { Transactions } from '../database/transactions.js';
+import type { RunMonth } from '../partitions/run-months.js';
 
 /** A project's retention setting, as the internal API shows it. */
 export interface RetentionRow {
@@ -54,6 +55,32 @@ const LOCK_EXPIRED_RUNS = sql(
 );
 
 /**
+ * Whether every run of the month [$1, $2) (by id: `partitions/run-months.ts`) is past its
+ * project's retention at $3: none belongs to a project that keeps everything or is younger.
+ * Through `test_run`'s key: the cost follows the month's runs.
+ */
+const MONTH_EXPIRED = sql(
+  'retention.monthExpired',
+  `SELECT NOT EXISTS (
+     SELECT 1 FROM test_run r JOIN project p ON p.id = r.project_id
+     WHERE r.id >= $1 AND r.id < $2
+       AND (p.retention_days IS NULL
+            OR r.created_at >= $3::timestamptz - make_interval(days => p.retention_days))
+   ) AS expired`,
+);
+
+/** The runs of the month [$1, $2), locked for deletion. */
+const LOCK_RUNS_OF_MONTH = sql(
+  'retention.lockRunsOfMonth',
+  `SELECT id, organization_id AS "organizationId", project_id AS "projectId", release_id AS "releaseId",
+          position, status, total
+   FROM test_run
+   WHERE id >= $1 AND id < $2
+   ORDER BY id
+   FOR UPDATE`,
+);
+
+/**
  * Deletes the runs; their current results (`test_run_case`) and results (`test_result`) go
  * with them through the statement triggers that keep those tables consistent. Each release
  * counts its runs deleted.
@@ -91,6 +118,19 @@ export class RunRetentionRepository {
 
   lockExpiredRuns(projectId: string, before: Date, limit: number): Promise<ExpiredRun[]> {
     return this.transactions.manager.query(LOCK_EXPIRED_RUNS, [projectId, before, limit]);
+  }
+
+  async monthExpired(month: RunMonth, now: Date): Promise<boolean> {
+    const [row]: { expired: boolean }[] = await this.transactions.manager.query(MONTH_EXPIRED, [
+      month.from,
+      month.to,
+      now,
+    ]);
+    return row.expired;
+  }
+
+  lockRunsOfMonth(month: RunMonth): Promise<ExpiredRun[]> {
+    return this.transactions.manager.query(LOCK_RUNS_OF_MONTH, [month.from, month.to]);
   }
 
   async deleteRuns(ids: string[]): Promise<void> {

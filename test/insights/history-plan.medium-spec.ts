@@ -3,17 +3,8 @@ import { OrganizationsModule } from '../../src/organizations/organizations.modul
 import { ProjectsModule } from '../../src/projects/projects.module.js';
 import { TestRunLifecycleModule } from '../../src/test-run-lifecycle/test-run-lifecycle.module.js';
 import { useCases } from '../factories/use-cases.js';
+import { nodesOf, rootOf, tableOf, type PlanNode } from '../support/query-plans.js';
 import { startServiceTier, type ServiceTier } from '../support/service-tier.js';
-
-interface PlanNode {
-  'Relation Name'?: string;
-  'Subplan Name'?: string;
-  'Actual Rows': number;
-  'Actual Loops': number;
-  Plans?: PlanNode[];
-}
-
-const nodesOf = (node: PlanNode): PlanNode[] => [node, ...(node.Plans ?? []).flatMap(nodesOf)];
 
 const RUNS = 30;
 const PAGE = 5;
@@ -53,11 +44,11 @@ describe('the plan of a case’s history', () => {
       `EXPLAIN (ANALYZE, FORMAT JSON) ${CASE_HISTORY}`,
       parameters,
     );
-    const nodes = nodesOf((plan as Array<{ Plan: PlanNode }>)[0].Plan);
+    const nodes = nodesOf(rootOf(plan));
     // Counting the matches touches each one's result only: no run, no build.
     const matches = nodes.find((n) => n['Subplan Name'] === 'CTE matches');
     expect(matches).toBeDefined();
-    const counted = nodesOf(matches as PlanNode).map((n) => n['Relation Name']);
+    const counted = nodesOf(matches as PlanNode).map(tableOf);
     expect(counted).toContain('test_result');
     expect(counted).not.toContain('test_run');
     expect(counted).not.toContain('build');

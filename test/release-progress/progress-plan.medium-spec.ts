@@ -6,21 +6,8 @@ import { LATEST_STATUS_COUNTS } from '../../src/results/release-results.reposito
 import { BACKFILL } from '../../src/results/release-slots.repository.js';
 import { TestRunLifecycleModule } from '../../src/test-run-lifecycle/test-run-lifecycle.module.js';
 import { useCases } from '../factories/use-cases.js';
+import { nodesOf, rootOf, tableOf, type PlanNode } from '../support/query-plans.js';
 import { startServiceTier, type ServiceTier } from '../support/service-tier.js';
-
-interface PlanNode {
-  'Node Type': string;
-  'Relation Name'?: string;
-  'Actual Rows': number;
-  'Actual Loops': number;
-  'Rows Removed by Filter'?: number;
-  'Rows Removed by Index Recheck'?: number;
-  Plans?: PlanNode[];
-}
-
-function nodesOf(node: PlanNode): PlanNode[] {
-  return [node, ...(node.Plans ?? []).flatMap(nodesOf)];
-}
 
 const RUNS_PER_OTHER_RELEASE = 15;
 const CASES_PER_OTHER_RUN = 200;
@@ -105,7 +92,7 @@ describe('the plan of a release’s progress', () => {
         `EXPLAIN (ANALYZE, FORMAT JSON) ${LATEST_STATUS_COUNTS}`,
         [p.organizationId, [release.id]],
       );
-      return nodesOf((plan as Array<{ Plan: PlanNode }>)[0].Plan);
+      return nodesOf(rootOf(plan));
     };
     const check = (nodes: PlanNode[]) => {
       const slots = nodes.filter((n) => n['Relation Name'] === 'release_slot');
@@ -114,7 +101,7 @@ describe('the plan of a release’s progress', () => {
       expect(slots.map((n) => n['Node Type'])).not.toContain('Seq Scan');
       expect(nodes.map((n) => n['Node Type'])).not.toContain('Gather');
       // No run's rows, and no result, are read: the kept slots carry their status.
-      const read = nodes.map((n) => n['Relation Name']).filter((name) => name !== undefined);
+      const read = nodes.map(tableOf).filter((name) => name !== undefined);
       expect(read.filter((name) => name !== 'release_slot')).toEqual([]);
       // The rows it read (and any it read and threw away) are the release's own slots.
       const examined = slots.reduce(

@@ -3,23 +3,8 @@ import { ProjectsModule } from '../../src/projects/projects.module.js';
 import { CURRENT, FAILURES_FIRST } from '../../src/results/results.repository.js';
 import { TestRunLifecycleModule } from '../../src/test-run-lifecycle/test-run-lifecycle.module.js';
 import { useCases } from '../factories/use-cases.js';
+import { rowsRead } from '../support/query-plans.js';
 import { startServiceTier, type ServiceTier } from '../support/service-tier.js';
-
-interface PlanNode {
-  'Relation Name'?: string;
-  'Actual Rows': number;
-  'Actual Loops': number;
-  Plans?: PlanNode[];
-}
-
-const nodesOf = (node: PlanNode): PlanNode[] => [node, ...(node.Plans ?? []).flatMap(nodesOf)];
-
-/** How many rows of `relation` the statement's plan read, every loop counted. */
-function rowsRead(plan: unknown, relation: string): number {
-  return nodesOf((plan as Array<{ Plan: PlanNode }>)[0].Plan)
-    .filter((n) => n['Relation Name'] === relation)
-    .reduce((sum, n) => sum + n['Actual Rows'] * n['Actual Loops'], 0);
-}
 
 const RESULTS = 400;
 const PAGE = 25;

@@ -203,7 +203,7 @@ describe('retention: a project keeps its runs for a number of days', () => {
     expect(releaseRow).toEqual({ runs_deleted: 2, runs: 1 });
 
     // A second sweep finds nothing more to delete.
-    expect(await t.app.get(RetentionSweeper).sweep()).toEqual({ runs: 0, slots: 0 });
+    expect(await t.app.get(RetentionSweeper).sweep()).toEqual({ months: 0, runs: 0, slots: 0 });
   });
 
   it('skips a run another transaction holds (a replica sweeping, a batch being written) and deletes it later', async () => {

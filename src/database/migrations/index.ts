@@ -24,6 +24,7 @@ import { CreateAttachments1795830000000 } from './1795830000000-CreateAttachment
 import { OverviewIndexes1795850000000 } from './1795850000000-OverviewIndexes.js';
 import { RunsListContext1795860000000 } from './1795860000000-RunsListContext.js';
 import { KeepReleaseSlots1795870000000 } from './1795870000000-KeepReleaseSlots.js';
+import { PartitionResultsByRunMonth1795880000000 } from './1795880000000-PartitionResultsByRunMonth.js';
 
 /** Every migration in the order it runs; the app and the migration CLI share this list. */
 export const MIGRATIONS: Array<new () => MigrationInterface> = [
@@ -70,4 +71,6 @@ export const MIGRATIONS: Array<new () => MigrationInterface> = [
   RunsListContext1795860000000,
   // Each release's slots by their latest result, kept on write: progress counts them (issue 29).
   KeepReleaseSlots1795870000000,
+  // Results and current results partitioned by month of their run (issue 29).
+  PartitionResultsByRunMonth1795880000000,
 ];

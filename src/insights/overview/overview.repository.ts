@@ -143,7 +143,8 @@ const RECURRING_FAILURES = sql(
            count(*)::int AS failures,
            count(DISTINCT test_case_id)::int AS cases,
            min(age) AS latest_age,
-           (array_agg(result_id ORDER BY age, result_id))[1] AS latest_result_id
+           (array_agg(result_id ORDER BY age, result_id))[1] AS latest_result_id,
+           (array_agg(test_run_id ORDER BY age, result_id))[1] AS latest_run_id
     FROM failing
     GROUP BY signature
     HAVING count(DISTINCT test_run_id) >= 2
@@ -158,7 +159,9 @@ const RECURRING_FAILURES = sql(
   SELECT groups.signature, latest.test_run_id, groups.latest_age, groups.runs, groups.failures,
          groups.cases, latest.failure_type, latest.message, 1
   FROM groups
-  JOIN test_result latest ON latest.id = groups.latest_result_id AND latest.organization_id = $2
+  JOIN test_result latest
+    ON latest.id = groups.latest_result_id AND latest.test_run_id = groups.latest_run_id
+   AND latest.organization_id = $2
   ORDER BY part, runs DESC, failures DESC, signature, latest_age`,
 );
 

@@ -1,4 +1,4 @@
-import { Column, Entity, Index } from 'typeorm';
+import { Column, Entity, Index, PrimaryColumn } from 'typeorm';
 import {
   Counter,
   Flag,
@@ -32,7 +32,8 @@ import { RESULT_STATUSES, type ResultStatus } from './result-status.js';
   { where: '"signature" IS NOT NULL' },
 )
 export class TestResult extends TenantRow {
-  @Uuid() testRunId!: string;
+  /** In the key: the table is partitioned by it (by month of the run, see `partitions/`). */
+  @PrimaryColumn({ type: 'uuid' }) testRunId!: string;
   @Uuid() testCaseId!: string;
 
   @Column({ type: 'enum', enum: RESULT_STATUSES, enumName: 'result_status' })
