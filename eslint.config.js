@@ -83,6 +83,7 @@ const SERVER_FEATURES = [
   'logging',
   'openapi',
   'organizations',
+  'partitions',
   'projects',
   'queues',
   'redis',
@@ -114,7 +115,14 @@ const serverZones = [
     message: "Releases are below builds and runs; a release's progress is release-progress/'s.",
   },
   {
-    target: ['src/builds', 'src/insights', 'src/flakiness', 'src/projects', 'src/events'],
+    target: [
+      'src/builds',
+      'src/insights',
+      'src/flakiness',
+      'src/projects',
+      'src/events',
+      'src/partitions',
+    ],
     from: SERVER_ABOVE,
     message: 'The use cases are above the features they use; no feature imports them.',
   },

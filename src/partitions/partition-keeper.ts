@@ -6,7 +6,7 @@ import {
 } from '@nestjs/common';
 import { lockForTransaction } from '../database/advisory-locks.js';
 import { Transactions } from '../database/transactions.js';
-import { MONTHS_AHEAD, monthAfter, runMonthOf, type RunMonth } from './run-months.js';
+import { MONTHS_AHEAD, monthAfter, runMonthOf, type RunMonth } from '../database/run-months.js';
 import { RunPartitionsRepository } from './run-partitions.repository.js';
 
 const EVERY_HOUR_MS = 60 * 60 * 1000;

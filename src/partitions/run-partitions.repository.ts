@@ -7,7 +7,7 @@ import {
   partitionName,
   runMonthOfPartition,
   type RunMonth,
-} from './run-months.js';
+} from '../database/run-months.js';
 
 /** The month partitions `test_result` has (every partitioned table has the same ones). */
 const MONTHS = sql(

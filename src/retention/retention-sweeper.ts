@@ -10,7 +10,7 @@ import { AttachmentRetention } from '../attachments/retention/attachment-retenti
 import { CaseOutcomes } from '../flakiness/case-outcomes.js';
 import { lockForTransaction } from '../database/advisory-locks.js';
 import { RunPartitionsRepository } from '../partitions/run-partitions.repository.js';
-import type { RunMonth } from '../partitions/run-months.js';
+import type { RunMonth } from '../database/run-months.js';
 import { ReleaseSlots } from '../results/release-slots.js';
 import { RunRetentionRepository, type ExpiredRun } from './retention.repository.js';
 

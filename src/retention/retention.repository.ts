@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { sql } from '../database/sql.js';
 import { Transactions } from '../database/transactions.js';
-import type { RunMonth } from '../partitions/run-months.js';
+import type { RunMonth } from '../database/run-months.js';
 
 /** A project's retention setting, as the internal API shows it. */
 export interface RetentionRow {
@@ -55,7 +55,7 @@ const LOCK_EXPIRED_RUNS = sql(
 );
 
 /**
- * Whether every run of the month [$1, $2) (by id: `partitions/run-months.ts`) is past its
+ * Whether every run of the month [$1, $2) (by id: `database/run-months.ts`) is past its
  * project's retention at $3: none belongs to a project that keeps everything or is younger.
  * Through `test_run`'s key: the cost follows the month's runs.
  */

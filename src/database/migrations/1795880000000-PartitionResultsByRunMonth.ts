@@ -8,11 +8,11 @@ import {
   runMonthOf,
   uuid7Time,
   type RunMonth,
-} from '../../partitions/run-months.js';
+} from '../run-months.js';
 
 /**
  * `test_result` and `test_run_case` partitioned by month of their run (issue 29): by range of
- * `test_run_id` (a UUIDv7, so a month of runs is a range of ids; `partitions/run-months.ts`),
+ * `test_run_id` (a UUIDv7, so a month of runs is a range of ids; `database/run-months.ts`),
  * one partition per month from the first run's month to `MONTHS_AHEAD` months from now (the
  * worker keeps creating them ahead, `partitions/`), and a default partition for the rows of
  * runs whose ids are not UUIDv7 (made before 2026-11-22). A month can then leave as a whole
