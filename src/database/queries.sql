@@ -497,6 +497,14 @@ INSERT INTO case_outcomes AS o (test_case_id, configuration, project_id, organiz
                   placing EXCLUDED.outcomes from EXCLUDED.base + 1 - least(o.base, EXCLUDED.base) for 1),
           2000);
 
+-- flakiness.forgetRunsUpTo
+UPDATE case_outcomes o
+    SET base = CASE WHEN o.base + length(o.outcomes) > $2 THEN $2 ELSE o.base END,
+        outcomes = CASE WHEN o.base + length(o.outcomes) > $2 THEN substr(o.outcomes, $2 - o.base + 1)
+                        ELSE repeat('.', length(o.outcomes)) END
+  WHERE o.project_id = $1 AND o.base < $2
+    AND (o.base + length(o.outcomes) > $2 OR o.outcomes ~ '[^.]');
+
 -- flakiness.quarantine
 WITH entry AS (
     INSERT INTO quarantine_entry AS q
@@ -1475,6 +1483,12 @@ SELECT NOT EXISTS (
       AND (p.retention_days IS NULL
            OR r.created_at >= $3::timestamptz - make_interval(days => p.retention_days))
   ) AS expired;
+
+-- retention.olderRunsRemain
+SELECT EXISTS (
+    SELECT 1 FROM test_run
+    WHERE project_id = $1 AND position <= $2 AND NOT (id = ANY($3::uuid[]))
+  ) AS remain;
 
 -- retention.projects
 SELECT id, retention_days FROM project WHERE retention_days IS NOT NULL ORDER BY id;

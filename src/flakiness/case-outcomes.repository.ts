@@ -88,6 +88,22 @@ const FORGET_RUN = sql(
 );
 
 /**
+ * Forgets project $1's runs up to position $2 at once, when none of them is left: each case's
+ * characters up to it are cut off the front of its slots (the window then starts after $2, as
+ * if they were `.`, which no reader counts), or set to `.` when its slots end there. One write
+ * per case, where forgetting the runs one by one writes each case once per run.
+ */
+const FORGET_RUNS_UP_TO = sql(
+  'flakiness.forgetRunsUpTo',
+  `UPDATE case_outcomes o
+      SET base = CASE WHEN o.base + length(o.outcomes) > $2 THEN $2 ELSE o.base END,
+          outcomes = CASE WHEN o.base + length(o.outcomes) > $2 THEN substr(o.outcomes, $2 - o.base + 1)
+                          ELSE repeat('.', length(o.outcomes)) END
+    WHERE o.project_id = $1 AND o.base < $2
+      AND (o.base + length(o.outcomes) > $2 OR o.outcomes ~ '[^.]')`,
+);
+
+/**
  * Rebuilds the rows of project $1's cases from its runs (what the writers would have made,
  * but without `.` before a case's first or after its last passed or failed result): for data
  * loaded in bulk, as the benchmark's seed is. The migration that made the table ran the same
@@ -148,6 +164,10 @@ export class CaseOutcomesRepository {
       run.projectId,
       run.organizationId,
     ]);
+  }
+
+  async forgetRunsUpTo(projectId: string, position: number): Promise<void> {
+    await this.transactions.manager.query(FORGET_RUNS_UP_TO, [projectId, position]);
   }
 
   async recordCases(run: TestRun, caseIds: string[]): Promise<void> {

@@ -26,6 +26,14 @@ export class CaseOutcomes {
     return this.outcomes.forgetRun(run);
   }
 
+  /**
+   * Project `projectId`'s runs up to `position` are all deleted (retention, the oldest first):
+   * their characters go, in one write per case.
+   */
+  forgetRunsUpTo(projectId: string, position: number): Promise<void> {
+    return this.outcomes.forgetRunsUpTo(projectId, position);
+  }
+
   /** `results` (in case order) were just written into `run`, which is submitted. */
   recordResults(run: TestRun, results: StoredResult[]): Promise<void> {
     return this.outcomes.recordCases(

@@ -126,12 +126,8 @@ export class RetentionSweeper implements OnApplicationBootstrap, OnApplicationSh
       await lockForTransaction(this.transactions, 'run-partitions');
       if (!(await this.retention.monthExpired(month, now))) return null;
       const runs = await this.retention.lockRunsOfMonth(month);
-      for (const run of runs) {
-        if (run.status !== 'in_progress' && run.position !== null) {
-          await this.caseOutcomes.forgetRun(run);
-        }
-      }
       const ids = runs.map((run) => run.id);
+      await this.forgetOutcomes(runs, ids);
       if (runs.length > 0) await this.attachments.deleteOfRuns(ids);
       await this.partitions.drop(month);
       if (runs.length > 0) {
@@ -142,19 +138,30 @@ export class RetentionSweeper implements OnApplicationBootstrap, OnApplicationSh
     });
   }
 
+  /**
+   * Takes the characters of `runs` (being deleted: `ids`) out of the flaky list's summary: per
+   * project, at once when they are its oldest runs (no other run at or before the latest of
+   * them: retention deletes oldest first, so almost always), else run by run.
+   */
+  private async forgetOutcomes(runs: ExpiredRun[], ids: string[]): Promise<void> {
+    for (const [projectId, ofProject] of summarizedByProject(runs)) {
+      const latest = Math.max(...ofProject.map((run) => run.position as number));
+      if (!(await this.retention.olderRunsRemain(projectId, latest, ids))) {
+        await this.caseOutcomes.forgetRunsUpTo(projectId, latest);
+        continue;
+      }
+      for (const run of ofProject) await this.caseOutcomes.forgetRun(run);
+    }
+  }
+
   /** One transaction: the oldest expired runs of a project, up to the batch's size. */
   private deleteBatch(projectId: string, before: Date): Promise<Omit<SweepReport, 'months'>> {
     return this.transactions.begin(async () => {
       const locked = await this.retention.lockExpiredRuns(projectId, before, RUNS_PER_BATCH);
       const runs = takeBatch(locked);
-      for (const run of runs) {
-        // A run in progress has no characters in the summary; one that left it has.
-        if (run.status !== 'in_progress' && run.position !== null) {
-          await this.caseOutcomes.forgetRun(run);
-        }
-      }
+      const ids = runs.map((run) => run.id);
+      await this.forgetOutcomes(runs, ids);
       if (runs.length > 0) {
-        const ids = runs.map((run) => run.id);
         await this.attachments.deleteOfRuns(ids);
         await this.retention.deleteRuns(ids);
         // Their releases' slots whose latest result was theirs take the remaining runs' latest.
@@ -163,6 +170,17 @@ export class RetentionSweeper implements OnApplicationBootstrap, OnApplicationSh
       return { runs: runs.length, slots: runs.reduce((sum, run) => sum + run.total, 0) };
     });
   }
+}
+
+/** The runs of `runs` that have characters in the flaky list's summary, by project. */
+function summarizedByProject(runs: ExpiredRun[]): Map<string, ExpiredRun[]> {
+  const byProject = new Map<string, ExpiredRun[]>();
+  for (const run of runs) {
+    // A run in progress has no characters in the summary; one that left it has.
+    if (run.status === 'in_progress' || run.position === null) continue;
+    byProject.set(run.projectId, [...(byProject.get(run.projectId) ?? []), run]);
+  }
+  return byProject;
 }
 
 /** The runs, oldest first, until their results reach the batch's size (at least one). */

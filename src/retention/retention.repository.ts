@@ -69,6 +69,15 @@ const MONTH_EXPIRED = sql(
    ) AS expired`,
 );
 
+/** Whether project $1 keeps a run at or before position $2 other than runs $3. */
+const OLDER_RUNS_REMAIN = sql(
+  'retention.olderRunsRemain',
+  `SELECT EXISTS (
+     SELECT 1 FROM test_run
+     WHERE project_id = $1 AND position <= $2 AND NOT (id = ANY($3::uuid[]))
+   ) AS remain`,
+);
+
 /** The runs of the month [$1, $2), locked for deletion. */
 const LOCK_RUNS_OF_MONTH = sql(
   'retention.lockRunsOfMonth',
@@ -127,6 +136,15 @@ export class RunRetentionRepository {
       now,
     ]);
     return row.expired;
+  }
+
+  async olderRunsRemain(projectId: string, position: number, ids: string[]): Promise<boolean> {
+    const [row]: { remain: boolean }[] = await this.transactions.manager.query(OLDER_RUNS_REMAIN, [
+      projectId,
+      position,
+      ids,
+    ]);
+    return row.remain;
   }
 
   lockRunsOfMonth(month: RunMonth): Promise<ExpiredRun[]> {
