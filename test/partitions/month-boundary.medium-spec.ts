@@ -58,7 +58,12 @@ describe('reads across a month’s start (service tier)', () => {
     const justBefore = new Date(thisMonth.start.getTime() - 1500);
     const older = await runMadeAt(s.db, p, justBefore, { releaseId: release.id, name: 'Nightly' });
     await the.submit(older, [
-      { automation_id: 'login', status: 'failed', message: 'boom', executed_at: justBefore.toISOString() },
+      {
+        automation_id: 'login',
+        status: 'failed',
+        message: 'boom',
+        executed_at: justBefore.toISOString(),
+      },
       { automation_id: 'cart', status: 'passed', executed_at: justBefore.toISOString() },
     ]);
     await the.transition(older, 'completed');
@@ -119,11 +124,13 @@ describe('reads across a month’s start (service tier)', () => {
     });
     expect(comparison.new_failures.map((r) => r.automation_id)).toEqual(['cart']);
 
-    const flaky = await s.get(FlakyTestsService).list(
-      caller,
-      p.projectId,
-      Object.assign(new FlakyTestsQuery(), { min_executions: 2, limit: 25, offset: 0 }),
-    );
+    const flaky = await s
+      .get(FlakyTestsService)
+      .list(
+        caller,
+        p.projectId,
+        Object.assign(new FlakyTestsQuery(), { min_executions: 2, limit: 25, offset: 0 }),
+      );
     expect(flaky.data.map((x) => [x.automation_id, x.executions, x.flips]).sort()).toEqual([
       ['cart', 2, 1],
       ['login', 2, 1],

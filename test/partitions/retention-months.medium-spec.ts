@@ -1,5 +1,8 @@
 import { organizationCaller } from '../../src/common/caller.js';
 import { Transactions } from '../../src/database/transactions.js';
+import { FlakyTestsQuery } from '../../src/flakiness/dto/flaky-test.dto.js';
+import { FlakinessModule } from '../../src/flakiness/flakiness.module.js';
+import { FlakyTestsService } from '../../src/flakiness/flaky-tests.service.js';
 import { QuarantineService } from '../../src/flakiness/quarantine.service.js';
 import { OrganizationsModule } from '../../src/organizations/organizations.module.js';
 import { partitionName, runMonthOf, type RunMonth } from '../../src/partitions/run-months.js';
@@ -33,6 +36,7 @@ describe('retention dropping whole months (service tier)', () => {
       TestRunLifecycleModule,
       ReleaseProgressModule,
       RetentionWorkerModule,
+      FlakinessModule,
     ]);
     the = useCases(s);
   });
@@ -92,6 +96,8 @@ describe('retention dropping whole months (service tier)', () => {
     const bInShared = await completedRunAt(b, at(sharedMonth, 4));
     const aRecent = await the.run(a, { release_id: release.id });
     await submitAndComplete(aRecent, false);
+    const aLatest = await the.run(a);
+    await submitAndComplete(aLatest);
     const bRecent = await the.run(b);
     await submitAndComplete(bRecent);
     const callerA = organizationCaller(a.organizationId);
@@ -100,6 +106,18 @@ describe('retention dropping whole months (service tier)', () => {
       [a.projectId],
     );
     await s.get(QuarantineService).quarantine(callerA, a.projectId, flaky.id, { reason: 'flaky' });
+
+    const flakyOfA = async () =>
+      (
+        await s
+          .get(FlakyTestsService)
+          .list(
+            callerA,
+            a.projectId,
+            Object.assign(new FlakyTestsQuery(), { min_executions: 1, limit: 25, offset: 0 }),
+          )
+      ).data.map((x) => [x.automation_id, x.executions]);
+    expect(await flakyOfA()).toEqual([['flaky', 5]]);
 
     const report = await s.get(RetentionSweeper).sweep();
     // The expired month whole, then A's run beside B's in the shared month by itself.
@@ -112,10 +130,10 @@ describe('retention dropping whole months (service tier)', () => {
       results: 0,
       slots: 0,
     });
-    expect(await runsLeft([bInShared.runId, bRecent.runId, aRecent.runId])).toEqual({
-      runs: 3,
-      results: 6,
-      slots: 6,
+    expect(await runsLeft([bInShared.runId, bRecent.runId, aRecent.runId, aLatest.runId])).toEqual({
+      runs: 4,
+      results: 8,
+      slots: 8,
     });
     const [{ where }] = await s.db.query(
       `SELECT array_agg(DISTINCT tableoid::regclass::text) AS where FROM test_result WHERE test_run_id = $1`,
@@ -137,6 +155,8 @@ describe('retention dropping whole months (service tier)', () => {
       offset: 0,
     });
     expect(quarantine.data.map((e) => e.test_case_id)).toEqual([flaky.id]);
+    // The flaky list counts only the runs left (the dropped month's runs forgotten too).
+    expect(await flakyOfA()).toEqual([['flaky', 2]]);
     const overview = await s.get(ReleaseOverviews).get(callerA, release.id);
     expect(overview).toMatchObject({
       runs_deleted: 3,
