@@ -1,12 +1,25 @@
 // Reads and writes at scale (issue 29): a database grown to SCALE_RESULTS results, then the
-// reads a console and a pipeline make, timed before and after ANALYZE, and the writes.
+// reads a console and a pipeline make, timed before and after ANALYZE, and the writes; then the
+// oldest month of results dropped by retention.
 //
 // Growing: projects of 20 runs (one release each) of CASES cases, CASES = min(20,000,
 // SCALE_RESULTS / 40), so there are always other releases' runs beside the one measured. Each
 // project is the results-intelligence data set (bench/intelligence/seed.mjs, its own PRNG seed)
 // loaded with COPY straight into the tables: this bypasses the API (no idempotency, no events,
 // no per-batch upserts), which is what makes millions of results take minutes; the rows are the
-// ones the service writes. Nothing is analyzed while growing (autovacuum may be off).
+// ones the service writes, with UUIDv7 run ids. `test_result` and `test_run_case` are
+// partitioned by month of run (src/partitions/): the projects' runs are spread over the past
+// SPAN_MONTHS (6) months, oldest project first, the measured last one at now, each of the others
+// inside one month; the months' partitions are made first by the worker's keeper (run in this
+// process, bench/scale/months.mjs), as a deployment's would have been. Nothing is analyzed while
+// growing (autovacuum may be off). After the reads and writes below, each month partition's
+// results are counted, and the default partitions must be empty (the bench fails otherwise).
+//
+// With SCALE_MIGRATION=1 the database is grown at the schema before the partitioning
+// (migrations up to KeepReleaseSlots1795870000000, the service not migrating and serving the
+// API only), then the partitioning migration is run and timed as a deployment runs it
+// (`runMigrations`, what dist/migrate.js and the service's start call): seconds, per million
+// results, and WAL written. The rest is measured on the migrated database.
 //
 // Then, over HTTP against the built service (`dist/main.js`), sequential requests on one
 // keep-alive connection:
@@ -18,18 +31,42 @@
 //      counters, which the machine's load does not change);
 //   3. each ingested run moved to `submitted` (ms each);
 //   4. three more reports ingested into new runs of the measured release (results/s).
-// One table at the end, with the database's size and bytes per result.
+// Then the oldest month goes through the real retention path: the projects with runs in it get a
+// retention (internal API) that expires exactly those runs, the others keep everything, and the
+// worker's RetentionSweeper (in this process) sweeps once: the sweep's time, its drop
+// transaction's and the lock-and-DROP statements' alone, the WAL written, the database's size
+// before and after. One table at the end, with the database's size and bytes per result.
 //
 // Usage: npm run build && node bench/scale.mjs
-// Environment: SCALE_RESULTS (200,000), BENCH_REQUESTS (60), BENCH_SLOW_REQUESTS (20, for the
-// progress and flaky list), BENCH_KEEP (keep the database), BENCH_ADMIN_DATABASE_URL (see
-// support.mjs).
+// Environment: SCALE_RESULTS (200,000), SCALE_MIGRATION (1: grow before the partitioning, time
+// it), BENCH_REQUESTS (60), BENCH_SLOW_REQUESTS (20, for the progress and flaky list),
+// BENCH_KEEP (keep the database), BENCH_ADMIN_DATABASE_URL (see support.mjs).
 import { Agent, request } from 'node:http';
 import pg from 'pg';
 import { seed, seedOptions, sampleCases } from './intelligence/seed.mjs';
-import { benchProject, createDatabase, dropDatabase, operator, startService, viaHttps } from './support.mjs';
+import {
+  createMonthsSince,
+  dropOldestMonth,
+  NO_SWEEP_TIMER,
+  partitionRows,
+  projectEnds,
+  reportPartitions,
+  startWorker,
+} from './scale/months.mjs';
+import {
+  benchProject,
+  createDatabase,
+  createDatabaseBefore,
+  dropDatabase,
+  operator,
+  startService,
+  viaHttps,
+} from './support.mjs';
 
 const SCALE_RESULTS = Number(process.env.SCALE_RESULTS ?? 200_000);
+const MIGRATION = process.env.SCALE_MIGRATION === '1';
+/** The migration measured with SCALE_MIGRATION=1: the database grows at the schema before it. */
+const PARTITIONING = 'PartitionResultsByRunMonth1795880000000';
 const REQUESTS = Number(process.env.BENCH_REQUESTS ?? 60);
 const SLOW_REQUESTS = Number(process.env.BENCH_SLOW_REQUESTS ?? 20);
 const RUNS_PER_RELEASE = 20;
@@ -41,10 +78,14 @@ const DEEP_OFFSET = Math.floor(CASES * 0.9);
 const REPORT_CASES = 20_000;
 const SCOPES = ['testruns:create', 'testruns:read', 'testruns:update', 'results:submit', 'results:read', 'projects:read'];
 
-const db = createDatabase('scale');
-const service = await startService({ DATABASE_URL: db.url, RATE_LIMIT_PER_MINUTE: '1000000' });
+const db = MIGRATION ? await createDatabaseBefore('scale', PARTITIONING) : createDatabase('scale');
+const serviceEnv = { DATABASE_URL: db.url, RATE_LIMIT_PER_MINUTE: '1000000', ...NO_SWEEP_TIMER };
+// Before the partitioning, the service must neither migrate nor run the worker (its partition
+// keeper would find no partitioned table).
+let service = await startService(MIGRATION ? { ...serviceEnv, MIGRATIONS_RUN: 'false', APP_ROLE: 'api' } : serviceEnv);
 const client = new pg.Client({ connectionString: db.url });
 await client.connect();
+let worker = null;
 try {
   const autovacuum = (await client.query('SHOW autovacuum')).rows[0].autovacuum;
   const { org, key } = await benchProject(service.base, SCOPES, 'Scale 0', 'SCALE0');
@@ -53,6 +94,12 @@ try {
       `(${PROJECTS * RUNS_PER_RELEASE * CASES} results, COPY)`,
   );
   const growing = Date.now();
+  const ends = projectEnds(PROJECTS, RUNS_PER_RELEASE, growing);
+  if (!MIGRATION) {
+    worker = await startWorker(db.url);
+    const made = await createMonthsSince(worker, ends[0] - (RUNS_PER_RELEASE + 3) * 3_600_000, growing);
+    console.log(`  ${made} months' partitions made since ${new Date(ends[0]).toISOString().slice(0, 7)}`);
+  }
   let last;
   for (let p = 0; p < PROJECTS; p++) {
     const project = await operator(service.base, 'POST', `/internal/v1/organizations/${org.id}/projects`, {
@@ -60,16 +107,36 @@ try {
       key: `SC${p + 1}`,
     });
     const release = await operator(service.base, 'POST', `/internal/v1/projects/${project.id}/releases`, { name: 'R1' });
-    const options = { ...seedOptions({ BENCH_RUNS: RUNS_PER_RELEASE, BENCH_CASES: CASES }), seed: 100 + p };
+    const options = { ...seedOptions({ BENCH_RUNS: RUNS_PER_RELEASE, BENCH_CASES: CASES }), seed: 100 + p, endAt: ends[p] };
     await seed(client, { organizationId: org.id, projectId: project.id, releaseId: release.id }, options);
     last = { project, release, options };
-    console.log(`  project ${p + 1}/${PROJECTS} loaded (${((Date.now() - growing) / 1000).toFixed(0)} s)`);
+    console.log(
+      `  project ${p + 1}/${PROJECTS} loaded, runs ending ${new Date(ends[p]).toISOString().slice(0, 13)}h ` +
+        `(${((Date.now() - growing) / 1000).toFixed(0)} s)`,
+    );
+  }
+  const rows = [];
+  if (MIGRATION) {
+    await service.stop();
+    const { runMigrations } = await import('../dist/database/prepare-database.js');
+    const lsn = (await client.query('SELECT pg_current_wal_lsn()::text AS lsn')).rows[0].lsn;
+    const started = Date.now();
+    const applied = await runMigrations(db.url);
+    const seconds = (Date.now() - started) / 1000;
+    const wal = (await client.query('SELECT pg_wal_lsn_diff(pg_current_wal_lsn(), $1::pg_lsn)::float8 AS bytes', [lsn])).rows[0].bytes;
+    if (applied.join() !== PARTITIONING) throw new Error(`migrated ${applied.join()}, not ${PARTITIONING} alone`);
+    const millions = (PROJECTS * RUNS_PER_RELEASE * CASES) / 1e6;
+    console.log(`${PARTITIONING}: ${seconds.toFixed(1)} s (${(seconds / millions).toFixed(1)} s per million results)`);
+    rows.push({ measure: 'partitioning migration (s)', 'no statistics': round(seconds), 'after ANALYZE': '' });
+    rows.push({ measure: '  per million results (s)', 'no statistics': round(seconds / millions), 'after ANALYZE': '' });
+    rows.push({ measure: '  WAL written (bytes per result)', 'no statistics': Math.round(wal / (millions * 1e6)), 'after ANALYZE': '' });
+    service = await startService(serviceEnv);
+    worker = await startWorker(db.url);
   }
   const headers = { ...viaHttps, authorization: `Bearer ${key}` };
   const api = `${service.base}/api/v1`;
 
   // Writes: ingests into new runs of the measured project (not in its release), kept in progress.
-  const rows = [];
   const ingested = [];
   for (let i = 0; i < INGESTS; i++) {
     const started = process.hrtime.bigint();
@@ -171,18 +238,55 @@ try {
   rows.push({ measure: 'results stored', 'no statistics': '', 'after ANALYZE': results });
   rows.push({ measure: 'bytes per result (whole database)', 'no statistics': '', 'after ANALYZE': Math.round(bytes / results) });
   // Where they are: each table that grows with results, with its indexes and TOAST.
+  // A partitioned table's size is its partitions'.
   const tables = await client.query(
-    `SELECT relname AS table, pg_total_relation_size(oid)::float8 AS bytes FROM pg_class
-      WHERE relkind = 'r' AND relnamespace = 'public'::regnamespace
+    `SELECT relname AS table,
+            (CASE WHEN relkind = 'p' THEN (SELECT sum(pg_total_relation_size(t.relid)) FROM pg_partition_tree(c.oid) t)
+                  ELSE pg_total_relation_size(c.oid) END)::float8 AS bytes
+       FROM pg_class c
+      WHERE relkind IN ('r', 'p') AND relnamespace = 'public'::regnamespace
         AND relname IN ('test_result', 'test_run_case', 'release_slot', 'case_outcomes', 'test_case', 'domain_event')
       ORDER BY bytes DESC`,
   );
   for (const table of tables.rows) {
     rows.push({ measure: `  of which ${table.table}`, 'no statistics': '', 'after ANALYZE': Math.round(table.bytes / results) });
   }
+
+  // Where the results are (counted after the reads, so as not to warm the cache for them).
+  if (!reportPartitions(await partitionRows(client))) process.exitCode = 1;
+
+  // Retention: the oldest month dropped whole.
+  const dropped = await dropOldestMonth({
+    client,
+    worker,
+    setRetention: (projectId, days) =>
+      operator(service.base, 'PATCH', `/internal/v1/projects/${projectId}/retention`, { retention_days: days }),
+  });
+  console.log(
+    `retention: ${dropped.month} (${dropped.results} results of ${dropped.projects} projects kept ${dropped.retentionDays} days) ` +
+      `${dropped.left ? 'NOT dropped' : 'dropped'}; sweep ${JSON.stringify(dropped.report)}` +
+      (dropped.emptyMonthsDropped.length > 0 ? `, also the empty months ${dropped.emptyMonthsDropped.join(', ')}` : ''),
+  );
+  if (dropped.left || (await client.query('SELECT count(*)::int AS n FROM test_result')).rows[0].n !== results - dropped.results) {
+    console.log('RETENTION DID NOT DROP EXACTLY THE OLDEST MONTH');
+    process.exitCode = 1;
+  }
+  const month = `drop the oldest month (${dropped.month}, ${dropped.results} results)`;
+  rows.push({ measure: `${month}: sweep (ms)`, 'no statistics': '', 'after ANALYZE': round(dropped.sweepMs) });
+  const transaction = dropped.oldestDropped;
+  rows.push({ measure: '  its drop transaction (ms)', 'no statistics': '', 'after ANALYZE': round(transaction?.transactionMs ?? NaN) });
+  for (const step of transaction?.steps ?? []) {
+    const calls = step.calls > 1 ? ` ×${step.calls}` : '';
+    rows.push({ measure: `    ${step.step}${calls} (ms / WAL bytes)`, 'no statistics': '', 'after ANALYZE': `${step.ms} / ${step.walBytes}` });
+  }
+  rows.push({ measure: '  tables locked, DROP to commit (ms)', 'no statistics': '', 'after ANALYZE': round(transaction?.lockedMs ?? NaN) });
+  rows.push({ measure: '  WAL written by the sweep (bytes)', 'no statistics': '', 'after ANALYZE': dropped.walBytes });
+  rows.push({ measure: '  database size before (MB)', 'no statistics': '', 'after ANALYZE': round(dropped.sizeBefore / 2 ** 20) });
+  rows.push({ measure: '  database size after (MB)', 'no statistics': '', 'after ANALYZE': round(dropped.sizeAfter / 2 ** 20) });
   console.log(`grown and measured in ${((Date.now() - growing) / 1000).toFixed(0)} s`);
   console.table(rows);
 } finally {
+  await worker?.close();
   await client.end();
   await service.stop();
   if (process.env.BENCH_KEEP) console.log(`database kept: ${db.name}`);

@@ -39,6 +39,35 @@ export function createDatabase(label) {
   return { name, url: url.toString() };
 }
 
+/**
+ * A new database migrated up to, not including, the migration named `before` (with the built
+ * migrations and data source): the schema a deployment had before it, to grow and then migrate.
+ */
+export async function createDatabaseBefore(label, before) {
+  const { DataSource } = await import('typeorm');
+  const { dataSourceOptions } = await import('../dist/database/data-source-options.js');
+  const { MIGRATIONS } = await import('../dist/database/migrations/index.js');
+  const { ensureDatabaseExists } = await import('../dist/database/prepare-database.js');
+  const index = MIGRATIONS.findIndex((migration) => migration.name === before);
+  if (index < 0) throw new Error(`no migration ${before}`);
+  const name = `tm_bench_${label}_${randomBytes(3).toString('hex')}`;
+  const url = new URL(ADMIN_DATABASE_URL);
+  url.pathname = `/${name}`;
+  await ensureDatabaseExists(url.toString());
+  const dataSource = new DataSource({
+    ...dataSourceOptions(url.toString()),
+    migrations: MIGRATIONS.slice(0, index),
+    extra: { max: 1 },
+  });
+  await dataSource.initialize();
+  try {
+    await dataSource.runMigrations({ transaction: 'each' });
+  } finally {
+    await dataSource.destroy();
+  }
+  return { name, url: url.toString() };
+}
+
 export async function dropDatabase(name) {
   const client = new pg.Client({ connectionString: ADMIN_DATABASE_URL });
   await client.connect();

@@ -18,6 +18,12 @@
 // summary (`case_outcomes`), which the service keeps as runs are submitted, is filled at the end
 // by the statement `flakiness.backfillCaseOutcomes`, and so are the release's slots
 // (`release_slot`, which the service keeps as results are written) by `releaseSlots.backfill`.
+// Run and result ids are UUIDv7 of their rows' times, as the service makes them (a result's
+// counter its place in the run, the tail from the PRNG): `test_result` and `test_run_case` are
+// partitioned by month of run id, so v4 ids would all land in the default partition. Case and
+// build ids stay random (nothing is partitioned by them, and `sampleCases` needs no time).
+// The runs end at `options.endAt` (ms, default now; not part of `seedOptions`, so a seed's
+// marker does not change with the time), which lets a bench spread projects over months.
 import { createHash } from 'node:crypto';
 import { pipeline } from 'node:stream/promises';
 import { Readable } from 'node:stream';
@@ -26,7 +32,8 @@ import copyStreams from 'pg-copy-streams';
 import { BACKFILL as BACKFILL_CASE_OUTCOMES } from '../../dist/flakiness/case-outcomes.repository.js';
 import { BACKFILL as BACKFILL_RELEASE_SLOTS } from '../../dist/results/release-slots.repository.js';
 
-export const SEED_VERSION = 1;
+// 2: run and result ids are UUIDv7 (a seed of version 1 lies in the default partition).
+export const SEED_VERSION = 2;
 
 export function seedOptions(env = process.env) {
   const runs = Number(env.BENCH_RUNS ?? 100);
@@ -94,6 +101,18 @@ function prng(...seeds) {
     return array;
   };
   return { rand, int, hex, uuid, shuffle };
+}
+
+/**
+ * A UUIDv7 (RFC 9562) of millisecond `ms`, laid out as the service's generator lays it out
+ * (`src/common/uuid7.ts`): 48 bits of time, version 7, a 26-bit `counter` (12 bits, the
+ * variant, 14 bits), then the last 48 bits of `random` (a uuid the PRNG made).
+ */
+export function uuid7Of(ms, counter, random) {
+  const time = ms.toString(16).padStart(12, '0');
+  const high = (0x7000 | ((counter >>> 14) & 0xfff)).toString(16);
+  const low = (0x8000 | (counter & 0x3fff)).toString(16);
+  return `${time.slice(0, 8)}-${time.slice(8)}-${high}-${low}-${random.slice(24)}`;
 }
 
 const signatureOf = (...parts) => createHash('sha256').update(parts.join('\n')).digest('hex').slice(0, 16);
@@ -303,7 +322,9 @@ export async function seed(client, { organizationId, projectId, releaseId }, opt
   const seedPlan = plan(options);
   const { runs, cases, added } = options;
   const HOUR = 3_600_000;
-  const base = Math.floor(Date.now() / HOUR) * HOUR - (runs + 2) * HOUR;
+  const base = Math.floor((options.endAt ?? Date.now()) / HOUR) * HOUR - (runs + 2) * HOUR;
+  // A run's id is of its creation; its counter the random one its PRNG id starts with.
+  const runId = (run) => uuid7Of(base + run.n * HOUR, Number.parseInt(run.id.slice(0, 7), 16) >>> 2, run.id);
 
   // Cases, created a day before the first run (the new ones just before the last run).
   let piece = '';
@@ -339,6 +360,7 @@ export async function seed(client, { organizationId, projectId, releaseId }, opt
     const created = base + run.n * HOUR;
     const counts = { total: results.length, passed: 0, failed: 0, blocked: 0, skipped: 0, retest: 0, untested: 0, flaky: 0 };
     const r = prng(options.seed, 5000 + run.n);
+    const id = runId(run);
     const runCases = [];
     const stored = [];
     let runCase = '';
@@ -347,13 +369,13 @@ export async function seed(client, { organizationId, projectId, releaseId }, opt
       const res = results[k];
       counts[res.status]++;
       if (res.flaky) counts.flaky++;
-      const resultId = r.uuid();
       const caseId = seedPlan.caseIds[res.index];
       // Results arrive in 1,000-result batches, 20 s apart: a batch shares its created_at.
       const batchAt = created + 60_000 + Math.floor(k / 1000) * 20_000;
-      runCase += `${run.id}\t${caseId}\t${resultId}\t${res.status}\t${res.flaky ? 't' : 'f'}\t${iso(batchAt)}\n`;
+      const resultId = uuid7Of(batchAt, k % 1000, r.uuid());
+      runCase += `${id}\t${caseId}\t${resultId}\t${res.status}\t${res.flaky ? 't' : 'f'}\t${iso(batchAt)}\n`;
       const f = res.failure;
-      result += `${resultId}\t${organizationId}\t${run.id}\t${caseId}\t${res.status}\t${res.duration}\t${escape(f ? f.message : res.message)}\t{}\t${escape(f?.type)}\t${escape(f?.stack)}\t${escape(f?.signature)}\t${res.retries}\t${res.flaky ? 't' : 'f'}\t${iso(batchAt - 1000 - (k % 1000) * 10)}\t${iso(batchAt)}\n`;
+      result += `${resultId}\t${organizationId}\t${id}\t${caseId}\t${res.status}\t${res.duration}\t${escape(f ? f.message : res.message)}\t{}\t${escape(f?.type)}\t${escape(f?.stack)}\t${escape(f?.signature)}\t${res.retries}\t${res.flaky ? 't' : 'f'}\t${iso(batchAt - 1000 - (k % 1000) * 10)}\t${iso(batchAt)}\n`;
       if (result.length > 1_000_000) {
         runCases.push(runCase);
         stored.push(result);
@@ -370,7 +392,7 @@ export async function seed(client, { organizationId, projectId, releaseId }, opt
                              submitted_at, completed_at, created_at, updated_at, position)
        VALUES ($1, $2, $3, $4, $5, $6, $7, 'api', $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20)`,
       [
-        run.id, organizationId, projectId, run.buildId, releaseId, run.name, run.status,
+        id, organizationId, projectId, run.buildId, releaseId, run.name, run.status,
         counts.total, counts.passed, counts.failed, counts.blocked, counts.skipped, counts.retest, counts.untested, counts.flaky,
         iso(created + 40 * 60_000), run.status === 'completed' ? iso(created + 41 * 60_000) : null, iso(created),
         iso(created + 41 * 60_000), run.n + 1,
