@@ -1,5 +1,5 @@
 // The scale benchmark's months (issue 29): `test_result` and `test_run_case` are partitioned by
-// month of run (`src/partitions/run-months.ts`), so the grown database spreads its projects over
+// month of run (`src/database/run-months.ts`), so the grown database spreads its projects over
 // past months; this file places them, makes the months' partitions with the worker's own
 // classes, counts what each partition holds, and drops the oldest month through the real
 // retention sweeper, measured.
@@ -13,7 +13,7 @@ import { ENTITIES } from '../../dist/entities.js';
 import { PartitionKeeper } from '../../dist/partitions/partition-keeper.js';
 import { PartitionKeeperModule } from '../../dist/partitions/partitions.module.js';
 import { RunPartitionsRepository } from '../../dist/partitions/run-partitions.repository.js';
-import { monthAfter, runMonthOf } from '../../dist/partitions/run-months.js';
+import { monthAfter, runMonthOf } from '../../dist/database/run-months.js';
 import { RetentionSweeper } from '../../dist/retention/retention-sweeper.js';
 import { RetentionWorkerModule } from '../../dist/retention/retention.module.js';
 

@@ -4,7 +4,9 @@
  * 48 bits are the milliseconds of its creation, so the ids of the runs created in one month
  * (UTC) form one range of uuids, and every row of a run lives in its run's month, whenever the
  * row was written. Rows of a run whose id is not a UUIDv7 (runs made before ids were, before
- * 2026-11-22) live in the tables' default partition.
+ * 2026-11-22) live in the tables' default partition, unless their random id happens to fall in
+ * a month's range (about one in 100,000 per month): then in that month, which retention treats
+ * alike (it finds a month's runs by the same range).
  *
  * Pure: the names and bounds the migration and the worker share.
  */

@@ -44,18 +44,22 @@ export class RunPartitionsRepository {
    * Makes `month`'s partitions, in the current transaction. Each is created on its own and then
    * attached (which locks the parent less than `PARTITION OF` would: reads and writes go on);
    * rows of the month that arrived before it existed, in the default partition, move into it
-   * first. False when another replica made it first.
+   * first (the default partition locked from the move to the attach, so no row of the month
+   * lands there in between). False when both were there already (another replica made them).
    */
   async create(month: RunMonth): Promise<boolean> {
     const manager = this.transactions.manager;
     await manager.query(LOCK_TIMEOUT);
+    let made = false;
     for (const { table, options } of PARTITIONED_TABLES) {
       const partition = partitionName(table, month);
-      const [{ made }]: { made: boolean }[] = await manager.query(
-        `SELECT to_regclass($1) IS NULL AS made`,
+      const [{ missing }]: { missing: boolean }[] = await manager.query(
+        `SELECT to_regclass($1) IS NULL AS missing`,
         [partition],
       );
-      if (!made) return false;
+      if (!missing) continue;
+      made = true;
+      await manager.query(`LOCK TABLE "${defaultPartition(table)}" IN ACCESS EXCLUSIVE MODE`);
       await manager.query(
         `CREATE TABLE "${partition}" (LIKE "${table}" INCLUDING DEFAULTS) ${options}`,
       );
@@ -70,7 +74,7 @@ export class RunPartitionsRepository {
          FOR VALUES FROM ('${month.from}') TO ('${month.to}')`,
       );
     }
-    return true;
+    return made;
   }
 
   /**

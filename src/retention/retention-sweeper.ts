@@ -98,7 +98,10 @@ export class RetentionSweeper implements OnApplicationBootstrap, OnApplicationSh
       report.months++;
       report.runs += dropped.length;
       report.slots += dropped.reduce((sum, run) => sum + run.total, 0);
-      this.logger.log(`Retention dropped ${month.suffix} (${dropped.length} runs)`);
+      // A past month without runs (none was made then) goes too, without a word.
+      if (dropped.length > 0) {
+        this.logger.log(`Retention dropped ${month.suffix} (${dropped.length} runs)`);
+      }
     }
     for (const project of await this.retention.projectsWithRetention()) {
       const before = new Date(now.getTime() - project.retention_days * DAY_MS);
@@ -118,8 +121,8 @@ export class RetentionSweeper implements OnApplicationBootstrap, OnApplicationSh
 
   /**
    * One transaction: `month` dropped if all its runs are past their retention (null if not),
-   * its runs' summaries and attachments first; the tables stay locked only from the drop to
-   * the commit (the partitions, the runs' rows, their releases' slots).
+   * its runs' summaries, attachments and release slots first; the tables stay locked only from
+   * the drop to the commit (the partitions, then the runs' rows).
    */
   private dropMonth(month: RunMonth, now: Date): Promise<ExpiredRun[] | null> {
     return this.transactions.begin(async () => {
@@ -128,12 +131,14 @@ export class RetentionSweeper implements OnApplicationBootstrap, OnApplicationSh
       const runs = await this.retention.lockRunsOfMonth(month);
       const ids = runs.map((run) => run.id);
       await this.forgetOutcomes(runs, ids);
-      if (runs.length > 0) await this.attachments.deleteOfRuns(ids);
-      await this.partitions.drop(month);
       if (runs.length > 0) {
-        await this.retention.deleteRuns(ids);
+        await this.attachments.deleteOfRuns(ids);
+        // Their slots take the release's other runs' latest (read without these runs' ids)
+        // before the tables are locked.
         await this.releaseSlots.forgetRuns(runs);
       }
+      await this.partitions.drop(month);
+      if (runs.length > 0) await this.retention.deleteRuns(ids);
       return runs;
     });
   }

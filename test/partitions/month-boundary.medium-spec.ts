@@ -8,7 +8,7 @@ import { InsightsModule } from '../../src/insights/insights.module.js';
 import { RunComparisonService } from '../../src/insights/run-comparison.service.js';
 import { OrganizationsModule } from '../../src/organizations/organizations.module.js';
 import { RunPartitionsModule } from '../../src/partitions/partitions.module.js';
-import { partitionName, runMonthOf } from '../../src/partitions/run-months.js';
+import { partitionName, runMonthOf } from '../../src/database/run-months.js';
 import { RunPartitionsRepository } from '../../src/partitions/run-partitions.repository.js';
 import { Transactions } from '../../src/database/transactions.js';
 import { ProjectsModule } from '../../src/projects/projects.module.js';

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import type { Type } from '@nestjs/common';
 import type { DataSource } from 'typeorm';
-import { runMonthOf, uuid7Floor, type RunMonth } from '../../src/partitions/run-months.js';
+import { runMonthOf, uuid7Floor, type RunMonth } from '../../src/database/run-months.js';
 import { freshDatabase } from '../console/database.js';
 import { startServiceTier, type ServiceTier } from '../support/service-tier.js';
 import type { TierProject, TierRun } from '../factories/use-cases.js';

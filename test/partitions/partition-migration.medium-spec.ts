@@ -3,7 +3,7 @@ import { DataSource } from 'typeorm';
 import { dataSourceOptions } from '../../src/database/data-source-options.js';
 import { MIGRATIONS } from '../../src/database/migrations/index.js';
 import { PartitionResultsByRunMonth1795880000000 } from '../../src/database/migrations/1795880000000-PartitionResultsByRunMonth.js';
-import { partitionName, runMonthOf } from '../../src/partitions/run-months.js';
+import { partitionName, runMonthOf } from '../../src/database/run-months.js';
 import { monthBefore, monthsFrom, uuid7At } from './month-runs.js';
 
 const ADMIN_DATABASE_URL =

@@ -5,7 +5,7 @@ import { FlakinessModule } from '../../src/flakiness/flakiness.module.js';
 import { FlakyTestsService } from '../../src/flakiness/flaky-tests.service.js';
 import { QuarantineService } from '../../src/flakiness/quarantine.service.js';
 import { OrganizationsModule } from '../../src/organizations/organizations.module.js';
-import { partitionName, runMonthOf, type RunMonth } from '../../src/partitions/run-months.js';
+import { partitionName, runMonthOf, type RunMonth } from '../../src/database/run-months.js';
 import { RunPartitionsRepository } from '../../src/partitions/run-partitions.repository.js';
 import { ProjectsModule } from '../../src/projects/projects.module.js';
 import { ReleaseOverviews } from '../../src/release-progress/release-overviews.service.js';

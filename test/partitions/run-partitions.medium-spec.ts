@@ -2,7 +2,7 @@ import { organizationCaller } from '../../src/common/caller.js';
 import { OrganizationsModule } from '../../src/organizations/organizations.module.js';
 import { PartitionKeeper } from '../../src/partitions/partition-keeper.js';
 import { PartitionKeeperModule } from '../../src/partitions/partitions.module.js';
-import { MONTHS_AHEAD, partitionName, runMonthOf } from '../../src/partitions/run-months.js';
+import { MONTHS_AHEAD, partitionName, runMonthOf } from '../../src/database/run-months.js';
 import { ProjectsModule } from '../../src/projects/projects.module.js';
 import { ResultQuery } from '../../src/results/dto/result.dto.js';
 import { ResultsModule } from '../../src/results/results.module.js';
