@@ -1008,6 +1008,9 @@ INSERT INTO release_slot AS s (organization_id, release_id, test_case_id, config
      SET test_run_id = EXCLUDED.test_run_id, result_id = EXCLUDED.result_id,
          status = EXCLUDED.status, result_created_at = EXCLUDED.result_created_at;
 
+-- releaseSlots.deleteOfRelease
+DELETE FROM release_slot s WHERE s.organization_id = $1 AND s.release_id = $2;
+
 -- releaseSlots.deleteOfRuns
 DELETE FROM release_slot s
   WHERE s.organization_id = $1 AND s.release_id = $2 AND s.test_run_id = ANY($3::uuid[]);
@@ -1017,6 +1020,12 @@ SELECT s.test_case_id FROM release_slot s
   WHERE s.organization_id = $1 AND s.release_id = $2 AND s.test_run_id = ANY($3::uuid[])
   ORDER BY s.test_case_id, s.configuration COLLATE "C"
     FOR UPDATE;
+
+-- releaseSlots.otherRunsRemain
+SELECT EXISTS (
+    SELECT 1 FROM test_run run
+     WHERE run.organization_id = $1 AND run.release_id = $2 AND run.id <> ALL($3::uuid[])
+  ) AS remain;
 
 -- releaseSlots.recompute
 UPDATE release_slot s

@@ -110,6 +110,21 @@ const RETAKE_OF_RUNS = sql(
       AND s.test_case_id = o.test_case_id AND s.configuration = o.configuration`,
 );
 
+/** Whether release $2 (of organization $1) has a run other than runs $3. */
+const OTHER_RUNS_REMAIN = sql(
+  'releaseSlots.otherRunsRemain',
+  `SELECT EXISTS (
+     SELECT 1 FROM test_run run
+      WHERE run.organization_id = $1 AND run.release_id = $2 AND run.id <> ALL($3::uuid[])
+   ) AS remain`,
+);
+
+/** Every slot of release $2 (of organization $1): none of its runs is left. */
+const DELETE_OF_RELEASE = sql(
+  'releaseSlots.deleteOfRelease',
+  `DELETE FROM release_slot s WHERE s.organization_id = $1 AND s.release_id = $2`,
+);
+
 const DELETE_OF_RUNS = sql(
   'releaseSlots.deleteOfRuns',
   `DELETE FROM release_slot s
@@ -172,10 +187,18 @@ export class ReleaseSlotsRepository {
     ]);
   }
 
-  /** The release's slots that came from `runIds` (deleted) take the other runs' latest. */
+  /**
+   * The release's slots that came from `runIds` (deleted) take the other runs' latest; when
+   * no other run is left (retention took the whole release), they all go at once.
+   */
   async forgetRuns(organizationId: string, releaseId: string, runIds: string[]): Promise<void> {
     const manager = this.transactions.manager;
     const parameters = [organizationId, releaseId, arrayLiteral(runIds)];
+    const [{ remain }]: { remain: boolean }[] = await manager.query(OTHER_RUNS_REMAIN, parameters);
+    if (!remain) {
+      await manager.query(DELETE_OF_RELEASE, [organizationId, releaseId]);
+      return;
+    }
     await manager.query(LOCK_OF_RUNS, parameters);
     await manager.query(RETAKE_OF_RUNS, parameters);
     await manager.query(DELETE_OF_RUNS, parameters);
