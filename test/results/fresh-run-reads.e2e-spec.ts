@@ -5,6 +5,7 @@ import { createProject } from '../factories/catalog.js';
 import { createTenant } from '../factories/organizations.js';
 import { RUN_SCOPES } from '../factories/runs.js';
 import { OPERATOR, startApp, withKey, type TestApp } from '../support/app.js';
+import type { PlanNode } from '../support/query-plans.js';
 
 /** Small beside the issue's 20,000, large enough that reading a run per row of it shows. */
 const CASES = 1_500;
@@ -26,15 +27,6 @@ function report(round: number): string {
     return `${open}/>`;
   });
   return `<?xml version="1.0" encoding="UTF-8"?><testsuites><testsuite name="fresh" tests="${CASES}">${cases.join('')}</testsuite></testsuites>`;
-}
-
-interface PlanNode {
-  'Actual Rows': number;
-  'Actual Loops': number;
-  'Rows Removed by Filter'?: number;
-  'Rows Removed by Join Filter'?: number;
-  'Rows Removed by Index Recheck'?: number;
-  Plans?: PlanNode[];
 }
 
 /** Every row a plan's nodes produced or discarded, over all their loops. */
