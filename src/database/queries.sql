@@ -946,6 +946,9 @@ SELECT
   ORDER BY run.created_at DESC, run.id DESC
   LIMIT $5;
 
+-- partitions.exists
+SELECT to_regclass($1) IS NOT NULL AS found;
+
 -- partitions.months
 SELECT c.relname AS name FROM pg_inherits i JOIN pg_class c ON c.oid = i.inhrelid
   WHERE i.inhparent = 'test_result'::regclass;

@@ -20,6 +20,31 @@ export const PARTITIONED_TABLES = [
 
 export type PartitionedTable = (typeof PARTITIONED_TABLES)[number]['table'];
 
+/**
+ * The statement-level checks of each table's references (`ReferencesCheckedPerStatement`),
+ * made on each partition too: a statement fires the triggers of the table it names, and the
+ * writers COPY a run's new rows straight into its month's partition (PostgreSQL batches a COPY
+ * into a partition, but not one into a partitioned table that has such a trigger).
+ */
+export const PARTITION_CHECKS: Record<PartitionedTable, string[]> = {
+  test_result: ['test_result_run_case_check'],
+  test_run_case: ['test_run_case_case_check', 'test_run_case_run_check'],
+};
+
+/** The statements that make `table`'s reference checks on its partition `partition`. */
+export function partitionChecks(table: PartitionedTable, partition: string): string[] {
+  return PARTITION_CHECKS[table].map(
+    (check) => `CREATE TRIGGER ${check} AFTER INSERT ON "${partition}"
+      REFERENCING NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION ${check}()`,
+  );
+}
+
+/** The month partition of `table` that holds run `runId`'s rows, if its id is a UUIDv7. */
+export function partitionOfRun(table: PartitionedTable, runId: string): string | null {
+  const time = uuid7Time(runId);
+  return time === null ? null : partitionName(table, runMonthOf(time));
+}
+
 /** Months created ahead of the current one, so that a run's month exists before it starts. */
 export const MONTHS_AHEAD = 2;
 

@@ -4,6 +4,7 @@ import { Transactions } from '../database/transactions.js';
 import {
   PARTITIONED_TABLES,
   defaultPartition,
+  partitionChecks,
   partitionName,
   runMonthOfPartition,
   type RunMonth,
@@ -73,6 +74,7 @@ export class RunPartitionsRepository {
         `ALTER TABLE "${table}" ATTACH PARTITION "${partition}"
          FOR VALUES FROM ('${month.from}') TO ('${month.to}')`,
       );
+      for (const check of partitionChecks(table, partition)) await manager.query(check);
     }
     return made;
   }

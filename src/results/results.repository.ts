@@ -14,6 +14,7 @@ import { likePattern, titleOrAutomationIdContains } from '../projects/projects.r
 import { selectColumns } from '../database/entity-columns.js';
 import { fetchPage, pagedSql, type PagedStatements } from '../database/paged-sql.js';
 import { preparedSql, sql } from '../database/sql.js';
+import { RunPartitionLookup } from '../database/run-partition-lookup.js';
 import { Transactions } from '../database/transactions.js';
 import type { TestRun } from '../testruns/entities/test-run.entity.js';
 import { RESULT_STATUSES, type ResultStatus } from './entities/result-status.js';
@@ -320,7 +321,12 @@ export interface ResultFilter {
  */
 @Injectable()
 export class ResultsRepository {
-  constructor(private readonly transactions: Transactions) {}
+  /** Where a run's new rows are copied: its month's partition. */
+  private readonly partitions: RunPartitionLookup;
+
+  constructor(private readonly transactions: Transactions) {
+    this.partitions = new RunPartitionLookup(transactions);
+  }
 
   async transactionTime(): Promise<Date> {
     const [{ now }]: Array<{ now: Date }> = await this.transactions.manager.query(TRANSACTION_TIME);
@@ -335,9 +341,10 @@ export class ResultsRepository {
     await this.transactions.manager.query(UNDO_BATCH);
   }
 
-  /** Loads a round's results with COPY. */
-  copyResults(run: TestRun, results: StoredResult[]): Promise<void> {
-    return copyInto(this.transactions, COPY_RESULTS, resultLines(run, results));
+  /** Loads a round's results with COPY, into the run's month's partition. */
+  async copyResults(run: TestRun, results: StoredResult[]): Promise<void> {
+    const into = await this.partitions.of('test_result', run.id);
+    return copyInto(this.transactions, into(COPY_RESULTS), resultLines(run, results));
   }
 
   /**
@@ -359,11 +366,12 @@ export class ResultsRepository {
   }
 
   /** Loads `current` with COPY: for a run opened in this transaction, whose cases have none. */
-  copyCurrent(run: TestRun, current: StoredResult[]): Promise<void> {
+  async copyCurrent(run: TestRun, current: StoredResult[]): Promise<void> {
     const storedAt = batchTime(current) ?? COPY_NULL;
+    const into = await this.partitions.of('test_run_case', run.id);
     return copyInto(
       this.transactions,
-      COPY_CURRENT,
+      into(COPY_CURRENT),
       copyLines(
         current,
         (r) =>

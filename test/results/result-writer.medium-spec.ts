@@ -1,3 +1,4 @@
+import { partitionOfRun } from '../../src/database/run-months.js';
 import { OrganizationsModule } from '../../src/organizations/organizations.module.js';
 import { ProjectsModule } from '../../src/projects/projects.module.js';
 import { TestRunLifecycleModule } from '../../src/test-run-lifecycle/test-run-lifecycle.module.js';
@@ -242,6 +243,19 @@ describe('writing results (service tier)', () => {
         `INSERT INTO test_result (organization_id, test_run_id, test_case_id, status)
          VALUES ($1, $2, $3, 'passed'), ($1, $4, $3, 'passed')`,
         [r.organizationId, r.runId, caseId, other],
+      );
+      expect(await stored(r.runId)).toBe(1);
+      // The writers copy a run's new rows straight into its month's partition, whose own
+      // triggers check them alike.
+      await refused(
+        `INSERT INTO "${partitionOfRun('test_result', r.runId)}" (organization_id, test_run_id, test_case_id, status)
+         VALUES ($1, $2, $3, 'passed'), ($1, $4, $3, 'passed')`,
+        [r.organizationId, r.runId, caseId, other],
+      );
+      await refused(
+        `INSERT INTO "${partitionOfRun('test_run_case', other)}" (test_run_id, test_case_id, result_id, status, flaky, result_created_at)
+         VALUES ${runCaseRow}`,
+        [other, UNKNOWN_ID],
       );
       expect(await stored(r.runId)).toBe(1);
 

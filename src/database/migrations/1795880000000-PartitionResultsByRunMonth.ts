@@ -3,6 +3,7 @@ import {
   MONTHS_AHEAD,
   PARTITIONED_TABLES,
   defaultPartition,
+  partitionChecks,
   monthAfter,
   partitionName,
   runMonthOf,
@@ -235,6 +236,17 @@ async function createLinks(queryRunner: QueryRunner): Promise<void> {
         REFERENCING NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION test_run_case_case_check()`);
   await queryRunner.query(`CREATE TRIGGER test_run_case_run_check AFTER INSERT ON "test_run_case"
         REFERENCING NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION test_run_case_run_check()`);
+  // The same checks on each partition of a partitioned table, for the rows copied into it.
+  for (const { table } of PARTITIONED_TABLES) {
+    const partitions: { name: string }[] = await queryRunner.query(
+      `SELECT c.relname AS name FROM pg_inherits i JOIN pg_class c ON c.oid = i.inhrelid
+        WHERE i.inhparent = $1::regclass`,
+      [table],
+    );
+    for (const { name } of partitions) {
+      for (const check of partitionChecks(table, name)) await queryRunner.query(check);
+    }
+  }
   for (const table of ['test_run_case', 'test_result']) {
     await queryRunner.query(`CREATE TRIGGER ${table}_key_fixed BEFORE UPDATE OF ${slot
       .map((c) => `"${c}"`)
