@@ -38,11 +38,15 @@ export function spawnService(env: Record<string, string>, cwd = tmpdir()): Servi
   return { child, output: () => output, exited };
 }
 
-/** Waits until the process's output matches, or fails after `ms`. */
+/**
+ * Waits until the process's output matches, or fails after `ms`. A process starting on a
+ * loaded 2-core CI machine has taken more than 20 s to say a word (`Listening on`, twice this
+ * session); waiting longer costs only a failing test's time.
+ */
 export async function waitForOutput(
   service: ServiceProcess,
   pattern: RegExp,
-  ms = 20000,
+  ms = 60_000,
 ): Promise<void> {
   const deadline = Date.now() + ms;
   while (!pattern.test(service.output())) {

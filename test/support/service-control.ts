@@ -77,7 +77,7 @@ export class RestartableService {
     });
     this.current = started;
     this.processes.push(started);
-    await waitForOutput(started, /Listening on/, 30_000);
+    await waitForOutput(started, /Listening on/);
   }
 
   /** Sends `signal` to the current process by its PID and waits for it to be gone. */

@@ -201,5 +201,5 @@ describe('webhook delivery survives failures', () => {
     } finally {
       await t.close();
     }
-  }, 60_000);
+  }, 120_000);
 });
