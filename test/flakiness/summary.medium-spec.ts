@@ -257,4 +257,34 @@ describe('the flaky list’s summary (case_outcomes, service tier)', () => {
     expect(await slots(p.projectId)).toEqual(kept);
     expect(await flaky(p, { min_executions: 2 })).toEqual(listed);
   });
+
+  it('lets a case’s slots go with the case and its project, and keeps test_case from being truncated under them', async () => {
+    const p = await the.project();
+    await move(await run(p, { a: 'P', b: 'F' }), 'submitted');
+    const other = await the.project();
+    await move(await run(other, { a: 'F' }), 'submitted');
+    expect((await slots(p.projectId)).map((row) => row.automation_id)).toEqual(['a', 'b']);
+
+    await s.db.query(`DELETE FROM test_case WHERE project_id = $1 AND automation_id = 'a'`, [
+      p.projectId,
+    ]);
+    expect(await slots(p.projectId)).toEqual([{ automation_id: 'b', base: 0, outcomes: 'F' }]);
+    const orphans = `SELECT count(*)::int AS n FROM case_outcomes o
+                      WHERE NOT EXISTS (SELECT 1 FROM test_case tc WHERE tc.id = o.test_case_id)`;
+    expect(await s.db.query(orphans)).toEqual([{ n: 0 }]);
+
+    // Its guard is the first of test_case's (triggers fire in the order of their names).
+    const truncate = await s.db.query('TRUNCATE test_case CASCADE').then(
+      () => null,
+      (e: { code?: string; message: string }) => e,
+    );
+    expect(truncate).toMatchObject({ code: '23503', message: expect.stringContaining('"case_outcomes"') });
+
+    await s.db.query('DELETE FROM project WHERE id = $1', [p.projectId]);
+    expect(
+      await s.db.query('SELECT 1 FROM case_outcomes WHERE project_id = $1', [p.projectId]),
+    ).toEqual([]);
+    expect(await slots(other.projectId)).toEqual([{ automation_id: 'a', base: 0, outcomes: 'F' }]);
+    expect(await s.db.query(orphans)).toEqual([{ n: 0 }]);
+  });
 });

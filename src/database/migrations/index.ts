@@ -25,6 +25,7 @@ import { OverviewIndexes1795850000000 } from './1795850000000-OverviewIndexes.js
 import { RunsListContext1795860000000 } from './1795860000000-RunsListContext.js';
 import { KeepReleaseSlots1795870000000 } from './1795870000000-KeepReleaseSlots.js';
 import { PartitionResultsByRunMonth1795880000000 } from './1795880000000-PartitionResultsByRunMonth.js';
+import { CaseOutcomesFollowTheirCase1795890000000 } from './1795890000000-CaseOutcomesFollowTheirCase.js';
 
 /** Every migration in the order it runs; the app and the migration CLI share this list. */
 export const MIGRATIONS: Array<new () => MigrationInterface> = [
@@ -73,4 +74,6 @@ export const MIGRATIONS: Array<new () => MigrationInterface> = [
   KeepReleaseSlots1795870000000,
   // Results and current results partitioned by month of their run (issue 29).
   PartitionResultsByRunMonth1795880000000,
+  // The flaky list's summary checked through the run's current results, not per row (issue 29).
+  CaseOutcomesFollowTheirCase1795890000000,
 ];

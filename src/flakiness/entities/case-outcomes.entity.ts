@@ -1,6 +1,5 @@
-import { Column, Entity, Index, PrimaryColumn, type Relation } from 'typeorm';
-import { Counter, References, Uuid } from '../../database/columns.js';
-import { TestCase } from '../../projects/entities/test-case.entity.js';
+import { Column, Entity, Index, PrimaryColumn } from 'typeorm';
+import { Counter, Uuid } from '../../database/columns.js';
 
 /**
  * A test case's outcome, in one configuration, in each of its project's runs, one character per run, kept by the
@@ -16,14 +15,17 @@ import { TestCase } from '../../projects/entities/test-case.entity.js';
 @Entity('case_outcomes')
 @Index('IDX_case_outcomes_project', ['projectId'])
 export class CaseOutcomeSlots {
+  /**
+   * Its case. Not a foreign key: rows are written only from the run's current results, which
+   * name existing cases, and go with their case by trigger (migration
+   * `CaseOutcomesFollowTheirCase`).
+   */
   @PrimaryColumn({ type: 'uuid' })
   testCaseId!: string;
 
   /** The slot's configuration (CONTRACT §13): '' for none, as in `test_run_case`. */
   @PrimaryColumn({ type: 'varchar', length: 100, default: '' })
   configuration!: string;
-
-  @References(() => TestCase, 'test_case_id') testCase?: Relation<TestCase>;
 
   @Uuid() projectId!: string;
   @Uuid() organizationId!: string;
