@@ -37,11 +37,10 @@ describe('the migration partitioning results by month of their run', () => {
     url.pathname = `/${name}`;
     await admin(`DROP DATABASE IF EXISTS ${pg.escapeIdentifier(name)} WITH (FORCE)`);
     await admin(`CREATE DATABASE ${pg.escapeIdentifier(name)}`);
-    // Every migration but the last: the schema the partitioning migration finds.
-    expect(MIGRATIONS.at(-1)).toBe(PartitionResultsByRunMonth1795880000000);
+    // Every migration before it: the schema the partitioning migration finds.
     db = new DataSource({
       ...dataSourceOptions(url.toString()),
-      migrations: MIGRATIONS.slice(0, -1),
+      migrations: MIGRATIONS.slice(0, MIGRATIONS.indexOf(PartitionResultsByRunMonth1795880000000)),
       extra: { max: 2 },
     });
     await db.initialize();

@@ -163,13 +163,6 @@ async function createLinks(queryRunner: QueryRunner): Promise<void> {
   const slot = ['test_run_id', 'test_case_id', 'configuration'];
   const on = (left: string, right: string) =>
     slot.map((c) => `${left}.${c} = ${right}.${c}`).join(' AND ');
-  const rangeOf = (rows: string, column: string) => `
-        -- uuid has no min(); its text in the C collation sorts as its bytes do.
-        SELECT min(${column}::text COLLATE "C")::uuid, max(${column}::text COLLATE "C")::uuid
-          INTO low, high FROM ${rows};
-        IF low IS NULL THEN
-            RETURN NULL;
-        END IF;`;
   await queryRunner.query(`
     CREATE OR REPLACE FUNCTION test_result_run_case_check() RETURNS trigger LANGUAGE plpgsql AS $$
     DECLARE
@@ -193,57 +186,25 @@ async function createLinks(queryRunner: QueryRunner): Promise<void> {
         END IF;
         RETURN NULL;
     END $$`);
-  await queryRunner.query(`
-    CREATE OR REPLACE FUNCTION test_result_run_case_cascade() RETURNS trigger LANGUAGE plpgsql AS $$
-    DECLARE
-        low uuid;
-        high uuid;
-    BEGIN
-        IF current_setting('transaction_isolation') <> 'read committed' THEN
-            RAISE EXCEPTION 'deleting from "%" removes rows of "%": run it in READ COMMITTED', TG_TABLE_NAME, 'test_result'
-                USING ERRCODE = 'serialization_failure';
-        END IF;
-        ${rangeOf('old_rows', 'test_run_id')}
-        EXECUTE format($q$
-            DELETE FROM "test_result" c USING old_rows o
-             WHERE ${on('c', 'o')} AND c.test_run_id BETWEEN %L AND %L$q$, low, high);
-        RETURN NULL;
-    END $$`);
-  await queryRunner.query(`
-    CREATE OR REPLACE FUNCTION test_run_case_run_cascade() RETURNS trigger LANGUAGE plpgsql AS $$
-    DECLARE
-        low uuid;
-        high uuid;
-    BEGIN
-        IF current_setting('transaction_isolation') <> 'read committed' THEN
-            RAISE EXCEPTION 'deleting from "%" removes rows of "%": run it in READ COMMITTED', TG_TABLE_NAME, 'test_run_case'
-                USING ERRCODE = 'serialization_failure';
-        END IF;
-        ${rangeOf('old_rows', 'id')}
-        EXECUTE format($q$
-            DELETE FROM "test_run_case" c USING old_rows o
-             WHERE c.test_run_id = o.id AND c.test_run_id BETWEEN %L AND %L$q$, low, high);
-        RETURN NULL;
-    END $$`);
-
-  await queryRunner.query(`CREATE TRIGGER test_result_run_case_check AFTER INSERT ON "test_result"
-        REFERENCING NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION test_result_run_case_check()`);
+  await queryRunner.query(
+    cascade('test_result_run_case_cascade', 'test_result', 'test_run_id', on('c', 'o')),
+  );
+  await queryRunner.query(
+    cascade('test_run_case_run_cascade', 'test_run_case', 'id', 'c.test_run_id = o.id'),
+  );
   await queryRunner.query(`CREATE TRIGGER test_result_run_case_cascade AFTER DELETE ON "test_run_case"
         REFERENCING OLD TABLE AS old_rows FOR EACH STATEMENT EXECUTE FUNCTION test_result_run_case_cascade()`);
   await queryRunner.query(`CREATE TRIGGER test_result_run_case_truncate BEFORE TRUNCATE ON "test_run_case"
         FOR EACH STATEMENT EXECUTE FUNCTION forbid_orphaning_truncate('test_result')`);
-  await queryRunner.query(`CREATE TRIGGER test_run_case_case_check AFTER INSERT ON "test_run_case"
-        REFERENCING NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION test_run_case_case_check()`);
-  await queryRunner.query(`CREATE TRIGGER test_run_case_run_check AFTER INSERT ON "test_run_case"
-        REFERENCING NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION test_run_case_run_check()`);
-  // The same checks on each partition of a partitioned table, for the rows copied into it.
+  // The insert checks, on each partitioned table and on each of its partitions, for the rows
+  // copied straight into one.
   for (const { table } of PARTITIONED_TABLES) {
     const partitions: { name: string }[] = await queryRunner.query(
       `SELECT c.relname AS name FROM pg_inherits i JOIN pg_class c ON c.oid = i.inhrelid
         WHERE i.inhparent = $1::regclass`,
       [table],
     );
-    for (const { name } of partitions) {
+    for (const name of [table, ...partitions.map((p) => p.name)]) {
       for (const check of partitionChecks(table, name)) await queryRunner.query(check);
     }
   }
@@ -255,6 +216,41 @@ async function createLinks(queryRunner: QueryRunner): Promise<void> {
           WHEN (${slot.map((c) => `OLD.${c} IS DISTINCT FROM NEW.${c}`).join(' OR ')})
           EXECUTE FUNCTION forbid_key_change()`);
   }
+}
+
+/**
+ * The statement that finds `rows`' range of run ids (their `column`) into `low` and `high`,
+ * or returns when there are none.
+ */
+const rangeOf = (rows: string, column: string) => `
+        -- uuid has no min(); its text in the C collation sorts as its bytes do.
+        SELECT min(${column}::text COLLATE "C")::uuid, max(${column}::text COLLATE "C")::uuid
+          INTO low, high FROM ${rows};
+        IF low IS NULL THEN
+            RETURN NULL;
+        END IF;`;
+
+/**
+ * The function `name` that deletes the rows of `child` (`c`) whose parents (`old_rows o`,
+ * their run id `parentRun`, linked by `link`) were deleted, reading only those runs' months.
+ */
+function cascade(name: string, child: string, parentRun: string, link: string): string {
+  return `
+    CREATE OR REPLACE FUNCTION ${name}() RETURNS trigger LANGUAGE plpgsql AS $$
+    DECLARE
+        low uuid;
+        high uuid;
+    BEGIN
+        IF current_setting('transaction_isolation') <> 'read committed' THEN
+            RAISE EXCEPTION 'deleting from "%" removes rows of "%": run it in READ COMMITTED', TG_TABLE_NAME, '${child}'
+                USING ERRCODE = 'serialization_failure';
+        END IF;
+        ${rangeOf('old_rows', parentRun)}
+        EXECUTE format($q$
+            DELETE FROM "${child}" c USING old_rows o
+             WHERE ${link} AND c.test_run_id BETWEEN %L AND %L$q$, low, high);
+        RETURN NULL;
+    END $$`;
 }
 
 /** The triggers `createLinks` makes, on either form of the tables. */
