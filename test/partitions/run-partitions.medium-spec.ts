@@ -1,4 +1,9 @@
+import { randomUUID } from 'node:crypto';
+import { jest } from '@jest/globals';
 import { organizationCaller } from '../../src/common/caller.js';
+import { copyInto } from '../../src/database/copy.js';
+import { RunPartitionLookup } from '../../src/database/run-partition-lookup.js';
+import { Transactions } from '../../src/database/transactions.js';
 import { OrganizationsModule } from '../../src/organizations/organizations.module.js';
 import { PartitionKeeper } from '../../src/partitions/partition-keeper.js';
 import { PartitionKeeperModule } from '../../src/partitions/partitions.module.js';
@@ -138,5 +143,67 @@ describe('the months’ partitions, made ahead by the worker (service tier)', ()
       run.runId,
     ]);
     expect(after).toEqual({ total: 3, passed: 2, failed: 1 });
+  });
+
+  it('copies a run’s new rows into its month’s partition once it is made, whose checks refuse rows without their parents', async () => {
+    const month = monthsFrom(thisMonth, 20);
+    const p = await the.project();
+    const run = await runMadeAt(s.db, p, new Date(month.start.getTime() + 2 * DAY_MS));
+    const transactions = s.get(Transactions);
+    const lookup = new RunPartitionLookup(transactions);
+    const copy = (table: 'test_result' | 'test_run_case') =>
+      `COPY ${table} (test_run_id, test_case_id, configuration) FROM STDIN`;
+    const target = (table: 'test_result' | 'test_run_case', runId = run.runId) =>
+      transactions.begin(async () => (await lookup.of(table, runId))(copy(table)));
+
+    // No partition for the month yet: the partitioned table routes the rows (to the default
+    // partition), and the month is looked for again the next time.
+    expect(await target('test_run_case')).toBe(copy('test_run_case'));
+    await keeper().createAhead(new Date(month.start.getTime() + DAY_MS));
+    const partition = partitionName('test_run_case', month);
+    expect(await target('test_run_case')).toBe(
+      `COPY "${partition}" (test_run_id, test_case_id, configuration) FROM STDIN`,
+    );
+    // Found once, remembered: the next look-up reads nothing.
+    const asked = await transactions.begin(async (manager) => {
+      const query = jest.spyOn(manager, 'query');
+      await lookup.of('test_run_case', run.runId);
+      return query.mock.calls.length;
+    });
+    expect(asked).toBe(0);
+    // A run whose id is not a UUIDv7 has no month: the partitioned table routes its rows.
+    expect(await target('test_result', randomUUID())).toBe(copy('test_result'));
+
+    // The partitions the keeper makes check the rows copied into them as the tables do.
+    const refusal = (table: 'test_result' | 'test_run_case', line: string) =>
+      transactions
+        .begin(async () => {
+          const into = await lookup.of(table, run.runId);
+          const columns =
+            table === 'test_run_case'
+              ? 'test_run_id, test_case_id, configuration, result_id, status, flaky, result_created_at'
+              : 'organization_id, test_run_id, test_case_id, configuration, status';
+          await copyInto(transactions, into(`COPY ${table} (${columns}) FROM STDIN`), [line]);
+        })
+        .then(
+          () => null,
+          (e: { code?: string; message: string }) => e,
+        );
+    const slotOfUnknownCase = `${run.runId}\t${randomUUID()}\t\t${randomUUID()}\tpassed\tf\t2030-01-01\n`;
+    expect(await refusal('test_run_case', slotOfUnknownCase)).toMatchObject({
+      code: '23503',
+      message: expect.stringContaining(`"${partition}"`),
+    });
+    const resultWithoutSlot = `${p.organizationId}\t${run.runId}\t${randomUUID()}\t\tpassed\n`;
+    expect(await refusal('test_result', resultWithoutSlot)).toMatchObject({
+      code: '23503',
+      message: expect.stringContaining(`"${partitionName('test_result', month)}"`),
+    });
+    const [left] = await s.db.query(
+      `SELECT (SELECT count(*)::int FROM test_result WHERE test_run_id = $1) AS results,
+              (SELECT count(*)::int FROM test_run_case WHERE test_run_id = $1) AS slots`,
+      [run.runId],
+    );
+    expect(left).toEqual({ results: 0, slots: 0 });
   });
 });
