@@ -278,7 +278,10 @@ describe('the flaky list’s summary (case_outcomes, service tier)', () => {
       () => null,
       (e: { code?: string; message: string }) => e,
     );
-    expect(truncate).toMatchObject({ code: '23503', message: expect.stringContaining('"case_outcomes"') });
+    expect(truncate).toMatchObject({
+      code: '23503',
+      message: expect.stringContaining('"case_outcomes"'),
+    });
 
     await s.db.query('DELETE FROM project WHERE id = $1', [p.projectId]);
     expect(
