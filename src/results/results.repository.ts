@@ -219,6 +219,36 @@ export const CURRENT = pagedSql('results.list.current', {
 });
 
 /**
+ * From this offset on, `CURRENT_DEEP` lists a page. `CURRENT` reads the results it passes over
+ * (about 5 µs each here: 92 ms at offset 18,000 of a 20,000-result run), `CURRENT_DEEP` the
+ * run's slots (about 10 ms for 20,000, at any offset); at 2,000 both took 6–10 ms.
+ */
+export const DEEP_OFFSET = 2000;
+
+/**
+ * `CURRENT`'s page at a deep offset ($6; $5 is the limit): the run's slots, which keep each
+ * current result's status, time and id (`result_created_at`, `result_id`), sorted as the
+ * results are and cut to the page, then only the page's results read by their key. Its cost
+ * follows the run's size, not the offset. The total is `CURRENT_TOTAL`.
+ */
+export const CURRENT_DEEP: PagedStatements = {
+  page: sql(
+    'results.list.currentDeep',
+    `WITH page AS MATERIALIZED (
+       SELECT c.result_id, c.test_run_id FROM test_run_case c
+        WHERE ${CURRENT_OF_RUN}
+        ORDER BY c.result_created_at DESC, c.result_id DESC
+        LIMIT $5 OFFSET $6
+     )
+     SELECT ${SELECT_RESULT},
+            coalesce((${CURRENT_TOTAL}), 0)::int AS pagination_total
+       FROM test_result result JOIN page ON ${BY_KEY('page')}
+      ORDER BY ${NEWEST_FIRST}`,
+  ),
+  total: CURRENT.total,
+};
+
+/**
  * The current results of run $1 (as `CURRENT` filters them) whose case's title or automation
  * id contains pattern $5: each of the run's cases checked once by its key, for the page and its
  * total alike.
@@ -410,7 +440,7 @@ export class ResultsRepository {
   ): Promise<[TestResult[], number]> {
     const manager = this.transactions.manager;
     const search = filter.search === undefined ? null : likePattern(filter.search);
-    const list = listOf(filter, search !== null);
+    const list = listOf(filter, search !== null, pagination.offset);
     const parameters = [
       runId,
       filter.status ?? null,
@@ -420,7 +450,7 @@ export class ResultsRepository {
     const [rows, total] = await fetchPage<TestResult>(
       manager,
       list,
-      list === CURRENT
+      list === CURRENT || list === CURRENT_DEEP
         ? parameters
         : [...parameters, list === FAILURES_FIRST ? pagination.offset + pagination.limit : search],
       pagination,
@@ -450,10 +480,11 @@ function batchTime(results: StoredResult[]): string | null {
 }
 
 /** The statements that list the results `filter` asks for. */
-function listOf(filter: ResultFilter, searched: boolean): PagedStatements {
+function listOf(filter: ResultFilter, searched: boolean, offset: number): PagedStatements {
   if (filter.includeHistory) return filter.failuresFirst ? HISTORY_FAILURES_FIRST : HISTORY;
   if (filter.failuresFirst) return searched ? SEARCHED_FAILURES_FIRST : FAILURES_FIRST;
-  return searched ? SEARCHED : CURRENT;
+  if (searched) return SEARCHED;
+  return offset >= DEEP_OFFSET ? CURRENT_DEEP : CURRENT;
 }
 
 /** The round's rows of test_result in COPY text format, one string per line. */

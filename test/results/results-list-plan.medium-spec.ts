@@ -1,6 +1,15 @@
 import { OrganizationsModule } from '../../src/organizations/organizations.module.js';
+import { organizationCaller } from '../../src/common/caller.js';
 import { ProjectsModule } from '../../src/projects/projects.module.js';
-import { CURRENT, FAILURES_FIRST } from '../../src/results/results.repository.js';
+import { ResultQuery } from '../../src/results/dto/result.dto.js';
+import { ResultsModule } from '../../src/results/results.module.js';
+import { ResultsService } from '../../src/results/results.service.js';
+import {
+  CURRENT,
+  CURRENT_DEEP,
+  DEEP_OFFSET,
+  FAILURES_FIRST,
+} from '../../src/results/results.repository.js';
 import { TestRunLifecycleModule } from '../../src/test-run-lifecycle/test-run-lifecycle.module.js';
 import { useCases } from '../factories/use-cases.js';
 import { rowsRead } from '../support/query-plans.js';
@@ -16,7 +25,12 @@ describe('the plan of a run’s results list', () => {
   let s: ServiceTier;
   let the: ReturnType<typeof useCases>;
   beforeAll(async () => {
-    s = await startServiceTier([OrganizationsModule, ProjectsModule, TestRunLifecycleModule]);
+    s = await startServiceTier([
+      OrganizationsModule,
+      ProjectsModule,
+      ResultsModule,
+      TestRunLifecycleModule,
+    ]);
     the = useCases(s);
   });
   afterAll(() => s.close());
@@ -99,5 +113,99 @@ describe('the plan of a run’s results list', () => {
       expect(read.slots).toBeLessThanOrEqual(2 * limit);
       if (!analyzed) expect(read.results).toBeLessThanOrEqual(2 * limit);
     }
+  });
+
+  // A deep page (offset ≥ DEEP_OFFSET) sorts the run's slots and reads only the page's results:
+  // the same rows as `CURRENT` lists, whatever the filter, for a cost that does not grow with
+  // the offset.
+  it('lists a deep page from the run’s slots: the same rows as reading the results, only the page’s read', async () => {
+    const p = await the.project();
+    const run = await the.run(p);
+    const item = (i: number, status: 'passed' | 'failed' | 'skipped') => ({
+      automation_id: `case.${i % 150}`,
+      status,
+      ...(i % 3 === 0 ? { configuration: 'firefox' } : {}),
+    });
+    await the.submit(
+      run,
+      Array.from({ length: 300 }, (_, i) => item(i, i % 7 === 0 ? 'failed' : 'passed')),
+    );
+    // Later results replace some slots' current ones: the history is not listed.
+    await the.submit(
+      run,
+      Array.from({ length: 60 }, (_, i) => item(i * 5, i % 2 === 0 ? 'skipped' : 'passed')),
+    );
+    const ids = (rows: Array<{ id: string }>) => rows.map((r) => r.id);
+    for (const [status, configuration] of [
+      [null, null],
+      ['passed', null],
+      ['failed', null],
+      [null, 'firefox'],
+      ['passed', ''],
+    ]) {
+      for (const offset of [0, 13, 120, 140, 400]) {
+        const parameters = [run.runId, status, null, configuration, PAGE, offset];
+        const deep: Array<{ id: string; pagination_total: number }> = await s.db.query(
+          CURRENT_DEEP.page,
+          parameters,
+        );
+        const read: Array<{ id: string; pagination_total: number }> = await s.db.query(
+          CURRENT.page,
+          parameters,
+        );
+        expect({ status, configuration, offset, rows: ids(deep) }).toEqual({
+          status,
+          configuration,
+          offset,
+          rows: ids(read),
+        });
+        expect(deep[0]?.pagination_total).toBe(read[0]?.pagination_total);
+      }
+    }
+    const parameters = [run.runId, null, null, null, PAGE, 100];
+    const [{ 'QUERY PLAN': plan }] = await s.db.query(
+      `EXPLAIN (ANALYZE, FORMAT JSON) ${CURRENT_DEEP.page}`,
+      parameters,
+    );
+    expect(rowsRead(plan, 'test_result')).toBe(PAGE);
+  });
+
+  it('pages through the service from the results before DEEP_OFFSET and from the slots after it, seamlessly', async () => {
+    const p = await the.project();
+    const run = await the.run(p);
+    const count = DEEP_OFFSET + 40;
+    for (let from = 0; from < count; from += 1000) {
+      await the.submit(
+        run,
+        Array.from({ length: Math.min(1000, count - from) }, (_, i) => ({
+          automation_id: `case.${from + i}`,
+          status: (from + i) % 4 === 0 ? ('failed' as const) : ('passed' as const),
+        })),
+      );
+    }
+    const list = (offset: number, status?: 'passed') =>
+      s
+        .get(ResultsService)
+        .list(
+          organizationCaller(p.organizationId),
+          run.runId,
+          Object.assign(new ResultQuery(), { limit: PAGE, offset, status }),
+        );
+    const expected = async (offset: number, status: string | null) =>
+      (
+        await s.db.query(
+          `SELECT id FROM test_result WHERE test_run_id = $1 AND ($2::result_status IS NULL OR status = $2)
+            ORDER BY created_at DESC, id DESC LIMIT $3 OFFSET $4`,
+          [run.runId, status, PAGE, offset],
+        )
+      ).map((r: { id: string }) => r.id);
+    for (const offset of [DEEP_OFFSET - 10, DEEP_OFFSET, count - 5]) {
+      const page = await list(offset);
+      expect(page.data.map((r) => r.id)).toEqual(await expected(offset, null));
+      expect(page.pagination).toMatchObject({ total: count, has_more: offset + PAGE < count });
+    }
+    const passed = await list(DEEP_OFFSET - 500, 'passed');
+    expect(passed.data.map((r) => r.id)).toEqual(await expected(DEEP_OFFSET - 500, 'passed'));
+    expect(passed.pagination.total).toBe(count - Math.ceil(count / 4));
   });
 });
