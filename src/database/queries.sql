@@ -1239,23 +1239,23 @@ SELECT coalesce((SELECT CASE WHEN $3::uuid IS NULL AND $4::text IS NULL
 
 -- results.list.currentDeep
 WITH page AS MATERIALIZED (
-    SELECT c.result_id, c.test_run_id FROM test_run_case c
+    SELECT c.result_id, c.test_run_id, c.status IN ('failed', 'blocked') AS failing FROM test_run_case c
      WHERE c.test_run_id = $1
-         AND ($2::result_status IS NULL OR c.status = $2)
-         AND ($3::uuid IS NULL OR c.test_case_id = $3)
-         AND ($4::text IS NULL OR c.configuration = $4)
+       AND ($2::result_status IS NULL OR c.status = $2)
+       AND ($3::uuid IS NULL OR c.test_case_id = $3)
+       AND ($4::text IS NULL OR c.configuration = $4)
      ORDER BY c.result_created_at DESC, c.result_id DESC
      LIMIT $5 OFFSET $6
   )
   SELECT result."id" AS "id", result."created_at" AS "createdAt", result."organization_id" AS "organizationId", result."test_run_id" AS "testRunId", result."test_case_id" AS "testCaseId", result."status" AS "status", result."duration_ms" AS "durationMs", result."message" AS "message", result."defects" AS "defects", result."failure_type" AS "failureType", result."stack_trace" AS "stackTrace", result."signature" AS "signature", result."retries" AS "retries", result."flaky" AS "flaky", result."executed_at" AS "executedAt", result."configuration" AS "configuration", result."attempts" AS "attempts", result."seq" AS "seq",
          coalesce((SELECT CASE WHEN $3::uuid IS NULL AND $4::text IS NULL
-         THEN (SELECT CASE $2::result_status WHEN 'passed' THEN run.passed WHEN 'failed' THEN run.failed WHEN 'blocked' THEN run.blocked WHEN 'skipped' THEN run.skipped WHEN 'retest' THEN run.retest WHEN 'untested' THEN run.untested
-                      ELSE run.total END
-                 FROM test_run run WHERE run.id = $1)
-         ELSE (SELECT count(*) FROM test_run_case c WHERE c.test_run_id = $1
-         AND ($2::result_status IS NULL OR c.status = $2)
-         AND ($3::uuid IS NULL OR c.test_case_id = $3)
-         AND ($4::text IS NULL OR c.configuration = $4)) END), 0)::int AS pagination_total
+       THEN (SELECT CASE $2::result_status WHEN 'passed' THEN run.passed WHEN 'failed' THEN run.failed WHEN 'blocked' THEN run.blocked WHEN 'skipped' THEN run.skipped WHEN 'retest' THEN run.retest WHEN 'untested' THEN run.untested
+                    ELSE run.total END
+               FROM test_run run WHERE run.id = $1)
+       ELSE (SELECT count(*) FROM test_run_case c WHERE c.test_run_id = $1
+       AND ($2::result_status IS NULL OR c.status = $2)
+       AND ($3::uuid IS NULL OR c.test_case_id = $3)
+       AND ($4::text IS NULL OR c.configuration = $4)) END), 0)::int AS pagination_total
     FROM test_result result JOIN page ON page.result_id = result.id AND page.test_run_id = result.test_run_id
    ORDER BY result.created_at DESC, result.id DESC;
 
@@ -1309,6 +1309,28 @@ WITH failing AS MATERIALIZED (
               AND ($2::result_status IS NULL OR c.status = $2)
               AND ($3::uuid IS NULL OR c.test_case_id = $3)
               AND ($4::text IS NULL OR c.configuration = $4)) END), 0)::int AS total;
+
+-- results.list.failuresFirstDeep
+WITH page AS MATERIALIZED (
+    SELECT c.result_id, c.test_run_id, c.status IN ('failed', 'blocked') AS failing FROM test_run_case c
+     WHERE c.test_run_id = $1
+       AND ($2::result_status IS NULL OR c.status = $2)
+       AND ($3::uuid IS NULL OR c.test_case_id = $3)
+       AND ($4::text IS NULL OR c.configuration = $4)
+     ORDER BY c.status IN ('failed', 'blocked') DESC, c.result_created_at DESC, c.result_id DESC
+     LIMIT $5 OFFSET $6
+  )
+  SELECT result."id" AS "id", result."created_at" AS "createdAt", result."organization_id" AS "organizationId", result."test_run_id" AS "testRunId", result."test_case_id" AS "testCaseId", result."status" AS "status", result."duration_ms" AS "durationMs", result."message" AS "message", result."defects" AS "defects", result."failure_type" AS "failureType", result."stack_trace" AS "stackTrace", result."signature" AS "signature", result."retries" AS "retries", result."flaky" AS "flaky", result."executed_at" AS "executedAt", result."configuration" AS "configuration", result."attempts" AS "attempts", result."seq" AS "seq",
+         coalesce((SELECT CASE WHEN $3::uuid IS NULL AND $4::text IS NULL
+       THEN (SELECT CASE $2::result_status WHEN 'passed' THEN run.passed WHEN 'failed' THEN run.failed WHEN 'blocked' THEN run.blocked WHEN 'skipped' THEN run.skipped WHEN 'retest' THEN run.retest WHEN 'untested' THEN run.untested
+                    ELSE run.total END
+               FROM test_run run WHERE run.id = $1)
+       ELSE (SELECT count(*) FROM test_run_case c WHERE c.test_run_id = $1
+       AND ($2::result_status IS NULL OR c.status = $2)
+       AND ($3::uuid IS NULL OR c.test_case_id = $3)
+       AND ($4::text IS NULL OR c.configuration = $4)) END), 0)::int AS pagination_total
+    FROM test_result result JOIN page ON page.result_id = result.id AND page.test_run_id = result.test_run_id
+   ORDER BY page.failing DESC, result.created_at DESC, result.id DESC;
 
 -- results.list.history
 SELECT result."id" AS "id", result."created_at" AS "createdAt", result."organization_id" AS "organizationId", result."test_run_id" AS "testRunId", result."test_case_id" AS "testCaseId", result."status" AS "status", result."duration_ms" AS "durationMs", result."message" AS "message", result."defects" AS "defects", result."failure_type" AS "failureType", result."stack_trace" AS "stackTrace", result."signature" AS "signature", result."retries" AS "retries", result."flaky" AS "flaky", result."executed_at" AS "executedAt", result."configuration" AS "configuration", result."attempts" AS "attempts", result."seq" AS "seq",

@@ -219,36 +219,6 @@ export const CURRENT = pagedSql('results.list.current', {
 });
 
 /**
- * From this offset on, `CURRENT_DEEP` lists a page. `CURRENT` reads the results it passes over
- * (about 5 µs each here: 92 ms at offset 18,000 of a 20,000-result run), `CURRENT_DEEP` the
- * run's slots (about 10 ms for 20,000, at any offset); at 2,000 both took 6–10 ms.
- */
-export const DEEP_OFFSET = 2000;
-
-/**
- * `CURRENT`'s page at a deep offset ($6; $5 is the limit): the run's slots, which keep each
- * current result's status, time and id (`result_created_at`, `result_id`), sorted as the
- * results are and cut to the page, then only the page's results read by their key. Its cost
- * follows the run's size, not the offset. The total is `CURRENT_TOTAL`.
- */
-export const CURRENT_DEEP: PagedStatements = {
-  page: sql(
-    'results.list.currentDeep',
-    `WITH page AS MATERIALIZED (
-       SELECT c.result_id, c.test_run_id FROM test_run_case c
-        WHERE ${CURRENT_OF_RUN}
-        ORDER BY c.result_created_at DESC, c.result_id DESC
-        LIMIT $5 OFFSET $6
-     )
-     SELECT ${SELECT_RESULT},
-            coalesce((${CURRENT_TOTAL}), 0)::int AS pagination_total
-       FROM test_result result JOIN page ON ${BY_KEY('page')}
-      ORDER BY ${NEWEST_FIRST}`,
-  ),
-  total: CURRENT.total,
-};
-
-/**
  * The current results of run $1 (as `CURRENT` filters them) whose case's title or automation
  * id contains pattern $5: each of the run's cases checked once by its key, for the page and its
  * total alike.
@@ -319,6 +289,47 @@ export const FAILURES_FIRST = pagedSql('results.list.failuresFirst', {
   orderBy: `result.part, ${NEWEST_FIRST}`,
   total: CURRENT_TOTAL,
 });
+
+/**
+ * From this offset on, a run's current results are listed by `CURRENT_DEEP` or
+ * `FAILURES_FIRST_DEEP`. `CURRENT` and `FAILURES_FIRST` read the results they pass over (about
+ * 5 µs each here: 92 ms at offset 18,000 of a 20,000-result run), the deep ones the run's slots
+ * (about 10 ms for 20,000, at any offset); at 2,000 both took 6–10 ms.
+ */
+export const DEEP_OFFSET = 2000;
+
+/**
+ * A page of run $1's current results (as `CURRENT` filters them) at a deep offset ($6; $5 is
+ * the limit): the run's slots, which keep each current result's status, time and id
+ * (`result_created_at`, `result_id`), sorted as the results are (failed and blocked ones first
+ * with `failuresFirst`) and cut to the page, then only the page's results read by their key.
+ * Its cost follows the run's size, not the offset. The total is `CURRENT_TOTAL`.
+ */
+function deepPage(name: string, failuresFirst: boolean): PagedStatements {
+  const failingFirst = failuresFirst ? `c.status ${FAILING} DESC, ` : '';
+  return {
+    page: sql(
+      name,
+      `WITH page AS MATERIALIZED (
+         SELECT c.result_id, c.test_run_id, c.status ${FAILING} AS failing FROM test_run_case c
+          WHERE ${CURRENT_OF_RUN}
+          ORDER BY ${failingFirst}c.result_created_at DESC, c.result_id DESC
+          LIMIT $5 OFFSET $6
+       )
+       SELECT ${SELECT_RESULT},
+              coalesce((${CURRENT_TOTAL}), 0)::int AS pagination_total
+         FROM test_result result JOIN page ON ${BY_KEY('page')}
+        ORDER BY ${failuresFirst ? 'page.failing DESC, ' : ''}${NEWEST_FIRST}`,
+    ),
+    total: CURRENT.total,
+  };
+}
+
+/** `CURRENT`'s page at a deep offset. */
+export const CURRENT_DEEP = deepPage('results.list.currentDeep', false);
+
+/** `FAILURES_FIRST`'s page at a deep offset. */
+export const FAILURES_FIRST_DEEP = deepPage('results.list.failuresFirstDeep', true);
 
 /**
  * The configurations of the run's current results ('' for none) and how many each has: the
@@ -450,7 +461,7 @@ export class ResultsRepository {
     const [rows, total] = await fetchPage<TestResult>(
       manager,
       list,
-      list === CURRENT || list === CURRENT_DEEP
+      list === CURRENT || list === CURRENT_DEEP || list === FAILURES_FIRST_DEEP
         ? parameters
         : [...parameters, list === FAILURES_FIRST ? pagination.offset + pagination.limit : search],
       pagination,
@@ -482,8 +493,8 @@ function batchTime(results: StoredResult[]): string | null {
 /** The statements that list the results `filter` asks for. */
 function listOf(filter: ResultFilter, searched: boolean, offset: number): PagedStatements {
   if (filter.includeHistory) return filter.failuresFirst ? HISTORY_FAILURES_FIRST : HISTORY;
-  if (filter.failuresFirst) return searched ? SEARCHED_FAILURES_FIRST : FAILURES_FIRST;
-  if (searched) return SEARCHED;
+  if (searched) return filter.failuresFirst ? SEARCHED_FAILURES_FIRST : SEARCHED;
+  if (filter.failuresFirst) return offset >= DEEP_OFFSET ? FAILURES_FIRST_DEEP : FAILURES_FIRST;
   return offset >= DEEP_OFFSET ? CURRENT_DEEP : CURRENT;
 }
 

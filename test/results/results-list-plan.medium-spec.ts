@@ -1,7 +1,7 @@
 import { OrganizationsModule } from '../../src/organizations/organizations.module.js';
 import { organizationCaller } from '../../src/common/caller.js';
 import { ProjectsModule } from '../../src/projects/projects.module.js';
-import { ResultQuery } from '../../src/results/dto/result.dto.js';
+import { InternalResultQuery, ResultQuery } from '../../src/results/dto/result.dto.js';
 import { ResultsModule } from '../../src/results/results.module.js';
 import { ResultsService } from '../../src/results/results.service.js';
 import {
@@ -9,6 +9,7 @@ import {
   CURRENT_DEEP,
   DEEP_OFFSET,
   FAILURES_FIRST,
+  FAILURES_FIRST_DEEP,
 } from '../../src/results/results.repository.js';
 import { TestRunLifecycleModule } from '../../src/test-run-lifecycle/test-run-lifecycle.module.js';
 import { useCases } from '../factories/use-cases.js';
@@ -135,6 +136,16 @@ describe('the plan of a run’s results list', () => {
       run,
       Array.from({ length: 60 }, (_, i) => item(i * 5, i % 2 === 0 ? 'skipped' : 'passed')),
     );
+    // Some results an hour older than their ids say (a batch's time is its transaction's, its
+    // ids are made before it), so that only the time orders them right.
+    await s.db.query(
+      `WITH older AS (
+         UPDATE test_result SET created_at = created_at - interval '1 hour'
+          WHERE test_run_id = $1 AND get_byte(uuid_send(id), 15) % 3 = 0 RETURNING id)
+       UPDATE test_run_case SET result_created_at = result_created_at - interval '1 hour'
+        WHERE test_run_id = $1 AND result_id IN (SELECT id FROM older)`,
+      [run.runId],
+    );
     const ids = (rows: Array<{ id: string }>) => rows.map((r) => r.id);
     for (const [status, configuration] of [
       [null, null],
@@ -144,22 +155,33 @@ describe('the plan of a run’s results list', () => {
       ['passed', ''],
     ]) {
       for (const offset of [0, 13, 120, 140, 400]) {
-        const parameters = [run.runId, status, null, configuration, PAGE, offset];
-        const deep: Array<{ id: string; pagination_total: number }> = await s.db.query(
-          CURRENT_DEEP.page,
-          parameters,
-        );
-        const read: Array<{ id: string; pagination_total: number }> = await s.db.query(
-          CURRENT.page,
-          parameters,
-        );
-        expect({ status, configuration, offset, rows: ids(deep) }).toEqual({
-          status,
-          configuration,
-          offset,
-          rows: ids(read),
-        });
-        expect(deep[0]?.pagination_total).toBe(read[0]?.pagination_total);
+        const filter = [run.runId, status, null, configuration];
+        for (const [order, deepList, list, parameters] of [
+          ['newest first', CURRENT_DEEP, CURRENT, [...filter, PAGE, offset]],
+          [
+            'failures first',
+            FAILURES_FIRST_DEEP,
+            FAILURES_FIRST,
+            [...filter, offset + PAGE, PAGE, offset],
+          ],
+        ] as const) {
+          const deep: Array<{ id: string; pagination_total: number }> = await s.db.query(
+            deepList.page,
+            [...filter, PAGE, offset],
+          );
+          const read: Array<{ id: string; pagination_total: number }> = await s.db.query(
+            list.page,
+            [...parameters],
+          );
+          expect({ order, status, configuration, offset, rows: ids(deep) }).toEqual({
+            order,
+            status,
+            configuration,
+            offset,
+            rows: ids(read),
+          });
+          expect(deep[0]?.pagination_total).toBe(read[0]?.pagination_total);
+        }
       }
     }
     const parameters = [run.runId, null, null, null, PAGE, 100];
@@ -203,6 +225,24 @@ describe('the plan of a run’s results list', () => {
       const page = await list(offset);
       expect(page.data.map((r) => r.id)).toEqual(await expected(offset, null));
       expect(page.pagination).toMatchObject({ total: count, has_more: offset + PAGE < count });
+    }
+    // The console's order, failures first, across DEEP_OFFSET as well.
+    for (const offset of [DEEP_OFFSET - 10, DEEP_OFFSET]) {
+      const page = await s.get(ResultsService).listWithCases(
+        organizationCaller(p.organizationId),
+        run.runId,
+        Object.assign(new InternalResultQuery(), {
+          limit: PAGE,
+          offset,
+          order: 'failures_first',
+        }),
+      );
+      const failuresFirst = await s.db.query(
+        `SELECT id FROM test_result WHERE test_run_id = $1
+          ORDER BY status IN ('failed', 'blocked') DESC, created_at DESC, id DESC LIMIT $2 OFFSET $3`,
+        [run.runId, PAGE, offset],
+      );
+      expect(page.data.map((r) => r.id)).toEqual(failuresFirst.map((r: { id: string }) => r.id));
     }
     const passed = await list(DEEP_OFFSET - 500, 'passed');
     expect(passed.data.map((r) => r.id)).toEqual(await expected(DEEP_OFFSET - 500, 'passed'));
