@@ -226,6 +226,12 @@ describe('the plan of a run’s results list', () => {
       expect(page.data.map((r) => r.id)).toEqual(await expected(offset, null));
       expect(page.pagination).toMatchObject({ total: count, has_more: offset + PAGE < count });
     }
+    // A page past the end, however deep, is empty and still says the total.
+    for (const offset of [count + 100, 1_000_000_000]) {
+      const past = await list(offset);
+      expect(past.data).toEqual([]);
+      expect(past.pagination).toMatchObject({ total: count, has_more: false });
+    }
     // The console's order, failures first, across DEEP_OFFSET as well.
     for (const offset of [DEEP_OFFSET - 10, DEEP_OFFSET]) {
       const page = await s.get(ResultsService).listWithCases(
