@@ -92,6 +92,9 @@ export class DeliveriesService implements OnApplicationShutdown {
   async attempt(deliveryId: string): Promise<void> {
     // The worker's own statements, each committed at once (the lease before the send).
     const leaseMs = this.settings.webhookTimeoutMs + LEASE_MARGIN_MS;
+    // The send's time limit counts from before the claim, so it ends before the lease does
+    // (which PostgreSQL counts from its own later now()) even if this process stalls between.
+    const claimed = performance.now();
     const delivery = await this.deliveries.claimAttempt(deliveryId, leaseMs);
     if (delivery === null) return;
     const attempt = delivery.attempts + 1;
@@ -122,7 +125,7 @@ export class DeliveriesService implements OnApplicationShutdown {
       ...signDelivery(delivery.secret, delivery.event_id, body, timestamp),
     };
     const at = new Date().toISOString();
-    const outcome = await this.sender.send(delivery.url, body, headers);
+    const outcome = await this.sender.send(delivery.url, body, headers, claimed);
     const entry: AttemptLogEntry = {
       attempt,
       at,

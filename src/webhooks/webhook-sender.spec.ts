@@ -95,4 +95,27 @@ describe('WebhookSender', () => {
       await new Promise((resolve) => server.close(resolve));
     }
   });
+
+  it('does not send once the time limit, counted from the caller’s start, has passed', async () => {
+    let requests = 0;
+    const server = createHttpServer((_req, res) => {
+      requests++;
+      res.writeHead(204).end();
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const { port } = server.address() as { port: number };
+    const sender = new WebhookSender(new AddressPolicy(['127.0.0.1']), 200);
+    try {
+      // A worker that claimed the attempt 300 ms ago and stalled since: its lease may be gone.
+      const late = await sender.send(`http://127.0.0.1:${port}/hook`, '{}', {}, performance.now() - 300);
+      expect(late).toMatchObject({ status: null, error: 'timed out after 200 ms, before it was sent' });
+      // Within the limit it goes out.
+      const inTime = await sender.send(`http://127.0.0.1:${port}/hook`, '{}', {}, performance.now() - 100);
+      expect(inTime).toMatchObject({ status: 204, error: null });
+      expect(requests).toBe(1);
+    } finally {
+      sender.close();
+      await new Promise((resolve) => server.close(resolve));
+    }
+  });
 });

@@ -31,8 +31,17 @@ export class WebhookSender {
     this.httpsAgent = new HttpsAgent(options as ConstructorParameters<typeof HttpsAgent>[0]);
   }
 
-  send(url: string, body: string, headers: Record<string, string>): Promise<SendOutcome> {
-    const started = performance.now();
+  /**
+   * Sends `body` to `url` within the time limit, counted from `started` (`performance.now()`):
+   * the caller passes the moment it began to claim the attempt, so that a worker whose event
+   * loop stalled past its lease never sends (another may hold the attempt by then).
+   */
+  send(
+    url: string,
+    body: string,
+    headers: Record<string, string>,
+    started = performance.now(),
+  ): Promise<SendOutcome> {
     const target = new URL(url);
     const secure = target.protocol === 'https:';
     const host = target.hostname.replace(/^\[|\]$/g, '');
@@ -62,6 +71,15 @@ export class WebhookSender {
     started: number,
     mayResend: boolean,
   ): Promise<SendOutcome> {
+    const left = Math.round(this.timeoutMs - (performance.now() - started));
+    if (left <= 0) {
+      return Promise.resolve({
+        status: null,
+        body: null,
+        error: `timed out after ${this.timeoutMs} ms, before it was sent`,
+        durationMs: Math.round(performance.now() - started),
+      });
+    }
     return new Promise((resolve) => {
       let settled = false;
       const finish = (outcome: Omit<SendOutcome, 'durationMs'>) => {
@@ -82,9 +100,7 @@ export class WebhookSender {
             ...headers,
           },
           // The time limit is for the whole exchange, a resend included.
-          signal: AbortSignal.timeout(
-            Math.max(1, Math.round(this.timeoutMs - (performance.now() - started))),
-          ),
+          signal: AbortSignal.timeout(left),
         },
         (response) => {
           answered = true;
