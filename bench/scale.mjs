@@ -24,14 +24,19 @@
 //
 // Then, over HTTP against the built service (`dist/main.js`), sequential requests on one
 // keep-alive connection:
-//   1. three 20,000-case JUnit reports ingested into new runs of the last project (results/s);
+//   1. three 20,000-case JUnit reports ingested into new runs of the last project (results/s),
+//      each in turn with the same report ingested into an empty database (just migrated, one
+//      project, its own service started with the grown one's): this machine's speed drifts by
+//      ±20 % within minutes, so the yardstick is measured beside what it measures; the sum of
+//      their times and of the CPU they used (service and PostgreSQL) is compared;
 //   2. p50/p99 of: the release's progress (20 runs), the results list `status=passed` of a
 //      seeded run and of a just-ingested run, a case's history (first page, and page 40), the
 //      flaky list; first with no statistics, then after ANALYZE; for the progress, also the
 //      shared buffers PostgreSQL touched per request (the database's `pg_stat_database`
 //      counters, which the machine's load does not change);
 //   3. each ingested run moved to `submitted` (ms each);
-//   4. three more reports ingested into new runs of the measured release (results/s).
+//   4. three more reports ingested into new runs of the measured release (results/s), again in
+//      turn with the empty database's release.
 // Then the oldest month goes through the real retention path: the projects with runs in it get a
 // retention (internal API) that expires exactly those runs, the others keep everything, and the
 // worker's RetentionSweeper (in this process) sweeps once: the sweep's time, its drop
@@ -56,6 +61,7 @@ import {
 } from './scale/months.mjs';
 import {
   benchProject,
+  cpuMs,
   createDatabase,
   createDatabaseBefore,
   dropDatabase,
@@ -84,6 +90,9 @@ const serviceEnv = { DATABASE_URL: db.url, RATE_LIMIT_PER_MINUTE: '1000000', ...
 // Before the partitioning, the service must neither migrate nor run the worker (its partition
 // keeper would find no partitioned table).
 let service = await startService(MIGRATION ? { ...serviceEnv, MIGRATIONS_RUN: 'false', APP_ROLE: 'api' } : serviceEnv);
+// The yardstick for ingest (see below), started with the grown one's service.
+const empty = createDatabase('scale_empty');
+const emptyService = await startService({ ...serviceEnv, DATABASE_URL: empty.url });
 const client = new pg.Client({ connectionString: db.url });
 await client.connect();
 let worker = null;
@@ -142,20 +151,36 @@ try {
   const headers = { ...viaHttps, authorization: `Bearer ${key}` };
   const api = `${service.base}/api/v1`;
 
+  // The yardstick: the same ingests into an empty database (just migrated, one project and its
+  // release) with a service of its own, measured in turn with the grown one's (this machine's
+  // speed drifts by ±20 % within minutes), and the CPU each used, service and PostgreSQL.
+  const emptyTenant = await benchProject(emptyService.base, SCOPES, 'Empty', 'EMPTY');
+  const yardstick = {
+    service: emptyService,
+    headers: { ...viaHttps, authorization: `Bearer ${emptyTenant.key}` },
+    project: emptyTenant.project,
+    release: await operator(emptyService.base, 'POST', `/internal/v1/projects/${emptyTenant.project.id}/releases`, { name: 'R1' }),
+  };
+  const grown = { service, headers, project: last.project, release: last.release };
+  const ingests = { grown: [], empty: [] };
+
   // Writes: ingests into new runs of the measured project (not in its release), kept in progress.
   const ingested = [];
   for (let i = 0; i < INGESTS; i++) {
-    const started = process.hrtime.bigint();
-    const res = await fetch(`${api}/results/ingest?project_id=${last.project.id}&run_name=ingest`, {
-      method: 'POST',
-      headers: { ...headers, 'content-type': 'application/xml' },
-      body: report(i),
+    const [first, second] = i % 2 === 0 ? ['empty', 'grown'] : ['grown', 'empty'];
+    for (const side of [first, second]) {
+      const done = await ingest(side === 'grown' ? grown : yardstick, i, false);
+      ingests[side].push(done);
+      if (side === 'grown') ingested.push(done.runId);
+    }
+    rows.push({
+      measure: `ingest 20k JUnit #${i + 1} (results/s)`,
+      'no statistics': ingests.grown[i].rate,
+      'after ANALYZE': '',
+      'empty database': ingests.empty[i].rate,
     });
-    const ms = Number(process.hrtime.bigint() - started) / 1e6;
-    if (res.status !== 201) throw new Error(`ingest: ${res.status} ${await res.text()}`);
-    ingested.push((await res.json()).test_run_id);
-    rows.push({ measure: `ingest 20k JUnit #${i + 1} (results/s)`, 'no statistics': Math.round(REPORT_CASES / (ms / 1000)), 'after ANALYZE': '' });
   }
+  rows.push(versusEmpty('ingest', ingests, 'no statistics'));
 
   const seededRun = (
     await client.query('SELECT id FROM test_run WHERE release_id = $1 ORDER BY created_at LIMIT 1', [last.release.id])
@@ -221,20 +246,18 @@ try {
 
   // Writes into the measured release (after its reads): each result also keeps the release's
   // slot (`release_slot`); the first report's slots are new there, the next ones' replace them.
+  const releaseIngests = { grown: [], empty: [] };
   for (let i = 0; i < INGESTS; i++) {
-    const started = process.hrtime.bigint();
-    const res = await fetch(
-      `${api}/results/ingest?project_id=${last.project.id}&release_id=${last.release.id}&run_name=release-ingest`,
-      { method: 'POST', headers: { ...headers, 'content-type': 'application/xml' }, body: report(i) },
-    );
-    const ms = Number(process.hrtime.bigint() - started) / 1e6;
-    if (res.status !== 201) throw new Error(`ingest into the release: ${res.status} ${await res.text()}`);
+    const [first, second] = i % 2 === 0 ? ['empty', 'grown'] : ['grown', 'empty'];
+    for (const side of [first, second]) releaseIngests[side].push(await ingest(side === 'grown' ? grown : yardstick, i, true));
     rows.push({
       measure: `ingest 20k JUnit into the release #${i + 1} (results/s)`,
       'no statistics': '',
-      'after ANALYZE': Math.round(REPORT_CASES / (ms / 1000)),
+      'after ANALYZE': releaseIngests.grown[i].rate,
+      'empty database': releaseIngests.empty[i].rate,
     });
   }
+  rows.push(versusEmpty('ingest into the release', releaseIngests, 'after ANALYZE'));
 
   const { bytes, results } = (
     await client.query(
@@ -294,9 +317,9 @@ try {
 } finally {
   await worker?.close();
   await client.end();
-  await service.stop();
-  if (process.env.BENCH_KEEP) console.log(`database kept: ${db.name}`);
-  else await dropDatabase(db.name);
+  await Promise.all([service.stop(), emptyService.stop()]);
+  if (process.env.BENCH_KEEP) console.log(`databases kept: ${db.name}, ${empty.name} (the empty one)`);
+  else await Promise.all([dropDatabase(db.name), dropDatabase(empty.name)]);
 }
 
 /**
@@ -362,6 +385,44 @@ function report(round) {
     return `<testsuite name="com.acme.Scale${s}" tests="${perSuite}">\n${cases}\n</testsuite>`;
   });
   return `<?xml version="1.0" encoding="UTF-8"?>\n<testsuites>\n${suites.join('\n')}\n</testsuites>\n`;
+}
+
+/**
+ * Ingests report `i` (20,000 cases) into a new run of `target`'s project (and release, with
+ * `intoRelease`): its results/s, the run, and the CPU the service and PostgreSQL used for it.
+ */
+async function ingest(target, i, intoRelease) {
+  const query = intoRelease
+    ? `project_id=${target.project.id}&release_id=${target.release.id}&run_name=release-ingest`
+    : `project_id=${target.project.id}&run_name=ingest`;
+  const cpu = cpuMs(target.service.child.pid);
+  const started = process.hrtime.bigint();
+  const res = await fetch(`${target.service.base}/api/v1/results/ingest?${query}`, {
+    method: 'POST',
+    headers: { ...target.headers, 'content-type': 'application/xml' },
+    body: report(i),
+  });
+  const ms = Number(process.hrtime.bigint() - started) / 1e6;
+  if (res.status !== 201) throw new Error(`ingest: ${res.status} ${await res.text()}`);
+  const { test_run_id: runId } = await res.json();
+  const after = cpuMs(target.service.child.pid);
+  return {
+    runId,
+    ms,
+    rate: Math.round(REPORT_CASES / (ms / 1000)),
+    cpuMs: after.service - cpu.service + after.postgres - cpu.postgres,
+  };
+}
+
+/** A row comparing the grown database's ingests with the empty one's: time and CPU, all of them. */
+function versusEmpty(what, { grown, empty }, column) {
+  const sum = (list, key) => list.reduce((total, one) => total + one[key], 0);
+  const change = (key) => `${((sum(grown, key) / sum(empty, key) - 1) * 100).toFixed(1)} %`;
+  return {
+    measure: `  ${what}: grown's time / CPU vs empty's`,
+    [column]: `${change('ms')} / ${change('cpuMs')}`,
+    'empty database': `${Math.round(sum(empty, 'ms'))} ms / ${sum(empty, 'cpuMs')} ms CPU`,
+  };
 }
 
 function round(ms) {

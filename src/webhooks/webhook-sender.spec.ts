@@ -107,10 +107,23 @@ describe('WebhookSender', () => {
     const sender = new WebhookSender(new AddressPolicy(['127.0.0.1']), 200);
     try {
       // A worker that claimed the attempt 300 ms ago and stalled since: its lease may be gone.
-      const late = await sender.send(`http://127.0.0.1:${port}/hook`, '{}', {}, performance.now() - 300);
-      expect(late).toMatchObject({ status: null, error: 'timed out after 200 ms, before it was sent' });
+      const late = await sender.send(
+        `http://127.0.0.1:${port}/hook`,
+        '{}',
+        {},
+        performance.now() - 300,
+      );
+      expect(late).toMatchObject({
+        status: null,
+        error: 'timed out after 200 ms, before it was sent',
+      });
       // Within the limit it goes out.
-      const inTime = await sender.send(`http://127.0.0.1:${port}/hook`, '{}', {}, performance.now() - 100);
+      const inTime = await sender.send(
+        `http://127.0.0.1:${port}/hook`,
+        '{}',
+        {},
+        performance.now() - 100,
+      );
       expect(inTime).toMatchObject({ status: 204, error: null });
       expect(requests).toBe(1);
     } finally {
