@@ -46,7 +46,9 @@
 // Usage: npm run build && node bench/scale.mjs
 // Environment: SCALE_RESULTS (200,000), SCALE_MIGRATION (1: grow before the partitioning, time
 // it), BENCH_REQUESTS (60), BENCH_SLOW_REQUESTS (20, for the progress and flaky list),
-// BENCH_KEEP (keep the database), BENCH_ADMIN_DATABASE_URL (see support.mjs).
+// BENCH_KEEP (keep the database), BENCH_STATEMENTS (1: the ingests' statements, from
+// pg_stat_statements, which must be in shared_preload_libraries), BENCH_ADMIN_DATABASE_URL (see
+// support.mjs).
 import { Agent, request } from 'node:http';
 import pg from 'pg';
 import { seed, seedOptions, sampleCases } from './intelligence/seed.mjs';
@@ -164,6 +166,14 @@ try {
   const grown = { service, headers, project: last.project, release: last.release };
   const ingests = { grown: [], empty: [] };
 
+  // With BENCH_STATEMENTS=1 (and pg_stat_statements preloaded), PostgreSQL's statements of the
+  // ingests below, by total time, in each database.
+  const statements = process.env.BENCH_STATEMENTS === '1';
+  if (statements) {
+    await client.query('CREATE EXTENSION IF NOT EXISTS pg_stat_statements');
+    await client.query('SELECT pg_stat_statements_reset()');
+  }
+
   // Writes: ingests into new runs of the measured project (not in its release), kept in progress.
   const ingested = [];
   for (let i = 0; i < INGESTS; i++) {
@@ -181,6 +191,19 @@ try {
     });
   }
   rows.push(versusEmpty('ingest', ingests, 'no statistics'));
+  if (statements) {
+    for (const name of [db.name, empty.name]) {
+      const { rows: top } = await client.query(
+        `SELECT round(total_exec_time::numeric) AS ms, calls, rows, shared_blks_hit AS hit, shared_blks_read AS read,
+                shared_blks_dirtied AS dirtied, left(regexp_replace(query, '\\s+', ' ', 'g'), 90) AS query
+           FROM pg_stat_statements WHERE dbid = (SELECT oid FROM pg_database WHERE datname = $1)
+          ORDER BY total_exec_time DESC LIMIT 12`,
+        [name],
+      );
+      console.log(`the ingests' statements in ${name}:`);
+      console.table(top);
+    }
+  }
 
   const seededRun = (
     await client.query('SELECT id FROM test_run WHERE release_id = $1 ORDER BY created_at LIMIT 1', [last.release.id])
