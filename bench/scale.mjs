@@ -46,7 +46,7 @@
 // Usage: npm run build && node bench/scale.mjs
 // Environment: SCALE_RESULTS (200,000), SCALE_MIGRATION (1: grow before the partitioning, time
 // it), BENCH_REQUESTS (60), BENCH_SLOW_REQUESTS (20, for the progress and flaky list),
-// BENCH_KEEP (keep the database), BENCH_STATEMENTS (1: the ingests' statements, from
+// BENCH_KEEP (keep the databases, the grown and the empty one), BENCH_STATEMENTS (1: the ingests' statements, from
 // pg_stat_statements, which must be in shared_preload_libraries), BENCH_ADMIN_DATABASE_URL (see
 // support.mjs).
 import { Agent, request } from 'node:http';
@@ -61,9 +61,9 @@ import {
   reportPartitions,
   startWorker,
 } from './scale/months.mjs';
+import { ingest, report, topStatements } from './scale/ingests.mjs';
 import {
   benchProject,
-  cpuMs,
   createDatabase,
   createDatabaseBefore,
   dropDatabase,
@@ -84,7 +84,6 @@ const PROJECTS = Math.max(2, Math.round(SCALE_RESULTS / (RUNS_PER_RELEASE * CASE
 const INGESTS = 3;
 /** A deep page of a seeded run's results list: most of the way down. */
 const DEEP_OFFSET = Math.floor(CASES * 0.9);
-const REPORT_CASES = 20_000;
 const SCOPES = ['testruns:create', 'testruns:read', 'testruns:update', 'results:submit', 'results:read', 'projects:read'];
 
 const db = MIGRATION ? await createDatabaseBefore('scale', PARTITIONING) : createDatabase('scale');
@@ -159,11 +158,11 @@ try {
   const emptyTenant = await benchProject(emptyService.base, SCOPES, 'Empty', 'EMPTY');
   const yardstick = {
     service: emptyService,
-    headers: { ...viaHttps, authorization: `Bearer ${emptyTenant.key}` },
+    key: emptyTenant.key,
     project: emptyTenant.project,
     release: await operator(emptyService.base, 'POST', `/internal/v1/projects/${emptyTenant.project.id}/releases`, { name: 'R1' }),
   };
-  const grown = { service, headers, project: last.project, release: last.release };
+  const grown = { service, key, project: last.project, release: last.release };
   const ingests = { grown: [], empty: [] };
 
   // With BENCH_STATEMENTS=1 (and pg_stat_statements preloaded), PostgreSQL's statements of the
@@ -179,7 +178,7 @@ try {
   for (let i = 0; i < INGESTS; i++) {
     const [first, second] = i % 2 === 0 ? ['empty', 'grown'] : ['grown', 'empty'];
     for (const side of [first, second]) {
-      const done = await ingest(side === 'grown' ? grown : yardstick, i, false);
+      const done = await ingest(side === 'grown' ? grown : yardstick, report(i));
       ingests[side].push(done);
       if (side === 'grown') ingested.push(done.runId);
     }
@@ -193,15 +192,8 @@ try {
   rows.push(versusEmpty('ingest', ingests, 'no statistics'));
   if (statements) {
     for (const name of [db.name, empty.name]) {
-      const { rows: top } = await client.query(
-        `SELECT round(total_exec_time::numeric) AS ms, calls, rows, shared_blks_hit AS hit, shared_blks_read AS read,
-                shared_blks_dirtied AS dirtied, left(regexp_replace(query, '\\s+', ' ', 'g'), 90) AS query
-           FROM pg_stat_statements WHERE dbid = (SELECT oid FROM pg_database WHERE datname = $1)
-          ORDER BY total_exec_time DESC LIMIT 12`,
-        [name],
-      );
       console.log(`the ingests' statements in ${name}:`);
-      console.table(top);
+      console.table(await topStatements(client, name));
     }
   }
 
@@ -272,7 +264,7 @@ try {
   const releaseIngests = { grown: [], empty: [] };
   for (let i = 0; i < INGESTS; i++) {
     const [first, second] = i % 2 === 0 ? ['empty', 'grown'] : ['grown', 'empty'];
-    for (const side of [first, second]) releaseIngests[side].push(await ingest(side === 'grown' ? grown : yardstick, i, true));
+    for (const side of [first, second]) releaseIngests[side].push(await ingest(side === 'grown' ? grown : yardstick, report(i), true));
     rows.push({
       measure: `ingest 20k JUnit into the release #${i + 1} (results/s)`,
       'no statistics': '',
@@ -392,49 +384,6 @@ function timed(agent, url, headers) {
     req.on('error', fail);
     req.end();
   });
-}
-
-/** A JUnit report of REPORT_CASES cases in 20 suites, ~2 % failed and ~1 % skipped. */
-function report(round) {
-  const perSuite = REPORT_CASES / 20;
-  const suites = Array.from({ length: 20 }, (_, s) => {
-    const cases = Array.from({ length: perSuite }, (_, i) => {
-      const open = `<testcase classname="com.acme.Scale${s}" name="test${i}" time="0.004"`;
-      if ((i + round) % 50 === 0)
-        return `${open}><failure message="expected &lt;${i % 3}&gt;" type="java.lang.AssertionError">at Scale${s}.java:${i % 7}</failure></testcase>`;
-      if (i % 100 === 7) return `${open}><skipped/></testcase>`;
-      return `${open}/>`;
-    }).join('\n');
-    return `<testsuite name="com.acme.Scale${s}" tests="${perSuite}">\n${cases}\n</testsuite>`;
-  });
-  return `<?xml version="1.0" encoding="UTF-8"?>\n<testsuites>\n${suites.join('\n')}\n</testsuites>\n`;
-}
-
-/**
- * Ingests report `i` (20,000 cases) into a new run of `target`'s project (and release, with
- * `intoRelease`): its results/s, the run, and the CPU the service and PostgreSQL used for it.
- */
-async function ingest(target, i, intoRelease) {
-  const query = intoRelease
-    ? `project_id=${target.project.id}&release_id=${target.release.id}&run_name=release-ingest`
-    : `project_id=${target.project.id}&run_name=ingest`;
-  const cpu = cpuMs(target.service.child.pid);
-  const started = process.hrtime.bigint();
-  const res = await fetch(`${target.service.base}/api/v1/results/ingest?${query}`, {
-    method: 'POST',
-    headers: { ...target.headers, 'content-type': 'application/xml' },
-    body: report(i),
-  });
-  const ms = Number(process.hrtime.bigint() - started) / 1e6;
-  if (res.status !== 201) throw new Error(`ingest: ${res.status} ${await res.text()}`);
-  const { test_run_id: runId } = await res.json();
-  const after = cpuMs(target.service.child.pid);
-  return {
-    runId,
-    ms,
-    rate: Math.round(REPORT_CASES / (ms / 1000)),
-    cpuMs: after.service - cpu.service + after.postgres - cpu.postgres,
-  };
 }
 
 /** A row comparing the grown database's ingests with the empty one's: time and CPU, all of them. */

@@ -32,16 +32,19 @@ export class WebhookSender {
   }
 
   /**
-   * Sends `body` to `url` within the time limit, counted from `started` (`performance.now()`):
-   * the caller passes the moment it began to claim the attempt, so that a worker whose event
-   * loop stalled past its lease never sends (another may hold the attempt by then).
+   * Sends `body` to `url` within the time limit, counted from `limitFrom` (`performance.now()`,
+   * by default now): the caller passes the moment it began to claim the attempt, so that a
+   * worker whose event loop stalled past its lease never sends (another may hold the attempt by
+   * then). The outcome's duration is the exchange's own.
    */
   send(
     url: string,
     body: string,
     headers: Record<string, string>,
-    started = performance.now(),
+    limitFrom?: number,
   ): Promise<SendOutcome> {
+    const started = performance.now();
+    const deadline = (limitFrom ?? started) + this.timeoutMs;
     const target = new URL(url);
     const secure = target.protocol === 'https:';
     const host = target.hostname.replace(/^\[|\]$/g, '');
@@ -54,7 +57,7 @@ export class WebhookSender {
         durationMs: 0,
       });
     }
-    return this.attempt(target, secure, body, headers, started, true);
+    return this.attempt(target, secure, body, headers, started, deadline, true);
   }
 
   /**
@@ -69,9 +72,10 @@ export class WebhookSender {
     body: string,
     headers: Record<string, string>,
     started: number,
+    deadline: number,
     mayResend: boolean,
   ): Promise<SendOutcome> {
-    const left = Math.round(this.timeoutMs - (performance.now() - started));
+    const left = Math.round(deadline - performance.now());
     if (left <= 0) {
       return Promise.resolve({
         status: null,
@@ -129,7 +133,7 @@ export class WebhookSender {
       request.on('error', (error: Error & { code?: string }) => {
         if (mayResend && !answered && request.reusedSocket && error.code === 'ECONNRESET') {
           settled = true;
-          resolve(this.attempt(target, secure, body, headers, started, false));
+          resolve(this.attempt(target, secure, body, headers, started, deadline, false));
           return;
         }
         const timedOut = error.name === 'AbortError' || error.name === 'TimeoutError';
