@@ -1,5 +1,7 @@
-// Drill R2, "no event lost": Redis crashes (restarted empty) and a worker is SIGKILLed while
-// webhooks of a few hundred committed changes are being delivered to loopback receivers.
+// Drill R2, "no event lost": Redis crashes (restarted empty), the receiver stalls past the send
+// time limit, workers are woken twice for one attempt (as Bull does when it re-runs a job it
+// thinks stalled) and a worker is SIGKILLed while webhooks of a few hundred committed changes
+// are being delivered to loopback receivers.
 //
 // What "sent twice within one attempt" means here, from src/webhooks/deliveries.service.ts:
 // an attempt of a delivery is claimed by one UPDATE that sets `lease_until` (send time limit
@@ -7,13 +9,16 @@
 // (`attempts` + 1 and one `attempt_log` entry numbered with it) in the same statement that
 // drops the lease. So, observably:
 //   1. a receiver never has two requests of one delivery (`X-Service-Delivery`) in flight at
-//      once;
+//      once, unless the sender gave up on the first: a receiver that holds a request past the
+//      time limit (here, its process stalled) gets the retry while it still holds the first,
+//      whose attempt is logged as timed out;
 //   2. the attempt log of every delivery is numbered 1..attempts, one entry per attempt;
 //   3. a delivery reaches the receiver at most as many times as it has recorded attempts, plus
 //      one for each killed worker that held its lease: a worker killed after sending but
 //      before recording leaves an unrecorded attempt, which is sent again once the lease
 //      lapses (at-least-once delivery, which the delivery id lets receivers deduplicate).
 //      Such an extra request must have arrived before the kill.
+import Bull from 'bull';
 import { Redis } from 'ioredis';
 import pg from 'pg';
 import { createTenant } from '../factories/organizations.js';
@@ -28,6 +33,8 @@ const CONCURRENCY = 8;
 const WEBHOOK_TIMEOUT_MS = 1_000;
 /** The delivery lease (deliveries.service.ts: send time limit + 5 s). */
 const LEASE_MS = WEBHOOK_TIMEOUT_MS + 5_000;
+/** How long the receiver's process stalls once (longer than the time limit). */
+const STALL_MS = 1_500;
 /** A receipt's timestamp and the test's record of a kill come from different event-loop turns. */
 const CLOCK_SLACK_MS = 1_000;
 const CONVERGE_MS = 60_000;
@@ -40,7 +47,12 @@ interface DeliveryRow {
   status: string;
   attempts: number;
   next_attempt_at: Date | null;
-  attempt_log: Array<{ attempt: number; response_status: number | null; error: string | null }>;
+  attempt_log: Array<{
+    attempt: number;
+    at: string;
+    response_status: number | null;
+    error: string | null;
+  }>;
 }
 
 /** Polls `done` until it holds or `ms` pass; `describe` says what was missing. */
@@ -137,6 +149,7 @@ describe('R2: no webhook event is lost when Redis and a worker crash mid-deliver
     // The crashes, at fixed points of the load, each while deliveries are in flight.
     const kills: number[] = [];
     const restarts: number[] = [];
+    const stalls: number[] = [];
     const crashes = async () => {
       const inFlight = (at: number) =>
         until(
@@ -147,6 +160,10 @@ describe('R2: no webhook event is lost when Redis and a worker crash mid-deliver
       await inFlight(BUILDS / 3);
       await redis.restart();
       restarts.push(Date.now());
+      // The receiver (this process) stalls while it holds requests: their senders give up.
+      await inFlight(BUILDS / 2);
+      Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, STALL_MS);
+      stalls.push(Date.now());
       await inFlight((2 * BUILDS) / 3);
       const victim = workers.shift() as RunningService;
       await fleet.kill(victim);
@@ -154,7 +171,40 @@ describe('R2: no webhook event is lost when Redis and a worker crash mid-deliver
       workers.push(await fleet.start('worker'));
     };
 
+    // Duplicate wake-ups: each due attempt seen here gets a second job (its own id), which a
+    // worker runs alongside the first; only the attempt's lease keeps them from both sending.
+    const wakeUps = new Bull(QUEUE, redis.url, { prefix: `${process.env.REDIS_PREFIX}:bull` });
+    let producing = true;
+    let duplicated = 0;
+    const duplicate = async () => {
+      while (producing) {
+        const { rows } = await db.query<{ id: string; attempts: number }>(
+          `SELECT id, attempts FROM webhook_delivery
+            WHERE organization_id = $1 AND status = 'pending' AND lease_until IS NULL`,
+          [orgId],
+        );
+        const added = await Promise.allSettled(
+          rows.map((d) =>
+            wakeUps.add(
+              { deliveryId: d.id, attempt: d.attempts + 1 },
+              {
+                jobId: `${d.id}:${d.attempts + 1}:again`,
+                removeOnComplete: true,
+                removeOnFail: true,
+              },
+            ),
+          ),
+        );
+        duplicated += added.filter((a) => a.status === 'fulfilled').length;
+        await new Promise((resolve) => setTimeout(resolve, 20));
+      }
+    };
+
+    const duplicating = duplicate();
     await Promise.all([...Array.from({ length: CONCURRENCY }, pipeline), crashes()]);
+    producing = false;
+    await duplicating;
+    await wakeUps.close();
     expect(refused).toEqual([]);
     expect(accepted.size).toBe(BUILDS);
     const produced = Date.now();
@@ -198,7 +248,7 @@ describe('R2: no webhook event is lost when Redis and a worker crash mid-deliver
         );
         const receipts = open.map((d) => [...receiver.of(d.id), ...gone.of(d.id)]);
         return JSON.stringify(
-          { state: await state(), open, jobs, receipts, restarts, kills },
+          { state: await state(), open, jobs, receipts, restarts, stalls, kills },
           null,
           1,
         );
@@ -262,8 +312,20 @@ describe('R2: no webhook event is lost when Redis and a worker crash mid-deliver
     expect(new Set(receiver.deliveryIds)).toEqual(new Set(mine.map((d) => d.id)));
     const retried = mine.filter((d) => d.attempts > 1).length;
 
-    // No attempt sent twice (see the top of this file).
-    expect([...receiver.overlaps, ...gone.overlaps]).toEqual([]);
+    // No attempt sent twice (see the top of this file): a request that overlaps an earlier
+    // one of its delivery is a retry of an attempt the sender gave up on (timed out) before.
+    const byId = new Map([...mine, ...goneOnes].map((d) => [d.id, d]));
+    const timedOut = (d: DeliveryRow | undefined, sentBy = Infinity) =>
+      (d?.attempt_log ?? []).filter(
+        (e) => e.error?.startsWith('timed out') && Date.parse(e.at) <= sentBy + CLOCK_SLACK_MS,
+      );
+    const sentTwice = [...receiver.overlaps, ...gone.overlaps].filter(
+      ({ deliveryId, first }) => timedOut(byId.get(deliveryId), first.startedAt).length === 0,
+    );
+    expect(sentTwice).toEqual([]);
+    // The stall made senders give up, so the exception above was exercised.
+    const timedOutAttempts = deliveries.reduce((n, d) => n + timedOut(d).length, 0);
+    expect(timedOutAttempts).toBeGreaterThan(0);
     const killedAt = kills[0];
     const excess: string[] = [];
     for (const [log, d] of [
@@ -319,7 +381,11 @@ describe('R2: no webhook event is lost when Redis and a worker crash mid-deliver
       goneReceipts: gone.receipts.length,
       retriedDeliveries: retried,
       resentAfterKill: excess.length,
+      duplicateWakeUps: duplicated,
       redisRestarts: restarts.length,
+      receiverStalls: stalls.length,
+      timedOutAttempts,
+      overlapsAfterTimeout: receiver.overlaps.length + gone.overlaps.length,
       workerKills: kills.length,
       produceSeconds: (produced - drillStarted) / 1000,
       convergeSeconds: (converged - produced) / 1000,
