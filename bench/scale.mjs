@@ -24,18 +24,19 @@
 //
 // Then, over HTTP against the built service (`dist/main.js`), sequential requests on one
 // keep-alive connection:
-//   1. three 20,000-case JUnit reports ingested into new runs of the last project (results/s),
-//      each in turn with the same report ingested into an empty database (just migrated, one
-//      project, its own service started with the grown one's): this machine's speed drifts by
-//      ±20 % within minutes, so the yardstick is measured beside what it measures; the sum of
-//      their times and of the CPU they used (service and PostgreSQL) is compared;
+//   1. BENCH_INGESTS (9) 20,000-case JUnit reports ingested into new runs of the last project
+//      (results/s, and the CPU of the service and of PostgreSQL), each in turn with the same
+//      report ingested into an empty database (just migrated, one project, its own service
+//      started with the grown one's): this machine's speed drifts by ±20 % within minutes, so
+//      the yardstick is measured beside what it measures; each pair's time and CPU ratio is
+//      taken, and the median pair (and the sums) compared;
 //   2. p50/p99 of: the release's progress (20 runs), the results list `status=passed` of a
 //      seeded run and of a just-ingested run, a case's history (first page, and page 40), the
 //      flaky list; first with no statistics, then after ANALYZE; for the progress, also the
 //      shared buffers PostgreSQL touched per request (the database's `pg_stat_database`
 //      counters, which the machine's load does not change);
 //   3. each ingested run moved to `submitted` (ms each);
-//   4. three more reports ingested into new runs of the measured release (results/s), again in
+//   4. as many more reports ingested into new runs of the measured release, again in
 //      turn with the empty database's release.
 // Then the oldest month goes through the real retention path: the projects with runs in it get a
 // retention (internal API) that expires exactly those runs, the others keep everything, and the
@@ -188,10 +189,10 @@ try {
       if (side === 'grown') ingested.push(done.runId);
     }
     rows.push({
-      measure: `ingest 20k JUnit #${i + 1} (results/s)`,
-      'no statistics': ingests.grown[i].rate,
+      measure: `ingest 20k JUnit #${i + 1}`,
+      'no statistics': withCpu(ingests.grown[i]),
       'after ANALYZE': '',
-      'empty database': ingests.empty[i].rate,
+      'empty database': withCpu(ingests.empty[i]),
     });
   }
   rows.push(versusEmpty('ingest', ingests, 'no statistics'));
@@ -271,10 +272,10 @@ try {
     const [first, second] = i % 2 === 0 ? ['empty', 'grown'] : ['grown', 'empty'];
     for (const side of [first, second]) releaseIngests[side].push(await ingest(side === 'grown' ? grown : yardstick, report(i), true));
     rows.push({
-      measure: `ingest 20k JUnit into the release #${i + 1} (results/s)`,
+      measure: `ingest 20k JUnit into the release #${i + 1}`,
       'no statistics': '',
-      'after ANALYZE': releaseIngests.grown[i].rate,
-      'empty database': releaseIngests.empty[i].rate,
+      'after ANALYZE': withCpu(releaseIngests.grown[i]),
+      'empty database': withCpu(releaseIngests.empty[i]),
     });
   }
   rows.push(versusEmpty('ingest into the release', releaseIngests, 'after ANALYZE'));
@@ -411,6 +412,11 @@ function versusEmpty(what, { grown, empty }, column) {
       `(${percent(sum(grown, 'ms') / sum(empty, 'ms'))} / ${percent(sum(grown, 'cpuMs') / sum(empty, 'cpuMs'))})`,
     'empty database': `${Math.round(sum(empty, 'ms'))} ms / ${sum(empty, 'cpuMs')} ms CPU`,
   };
+}
+
+/** An ingest's rate, and the CPU it cost the service and PostgreSQL. */
+function withCpu({ rate, serviceCpuMs, postgresCpuMs }) {
+  return `${rate}/s, ${serviceCpuMs} + ${postgresCpuMs} ms CPU`;
 }
 
 function round(ms) {
