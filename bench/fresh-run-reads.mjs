@@ -23,6 +23,7 @@ import {
   benchProject,
   createDatabase,
   dropDatabase,
+  junitReport,
   startService,
   viaHttps,
 } from './support.mjs';
@@ -56,7 +57,7 @@ try {
   const ingest = async (name, round) => {
     const res = await fetch(
       `${service.base}/api/v1/results/ingest?project_id=${project.id}&run_name=${encodeURIComponent(name)}`,
-      { method: 'POST', headers: { ...headers, 'content-type': 'application/xml' }, body: report(round) },
+      { method: 'POST', headers: { ...headers, 'content-type': 'application/xml' }, body: junitReport({ cases: CASES, suites: SUITES, round }) },
     );
     if (res.status !== 201) throw new Error(`ingest ${name}: ${res.status} ${await res.text()}`);
     return (await res.json()).test_run_id;
@@ -189,22 +190,6 @@ function get(agent, url, headers, stream) {
     req.on('error', (error) => (req.destroyed ? undefined : fail(error)));
     req.end();
   });
-}
-
-/** A JUnit report of CASES cases in SUITES suites, ~2 % failed and ~1 % skipped, varying by round. */
-function report(round) {
-  const perSuite = CASES / SUITES;
-  const suites = Array.from({ length: SUITES }, (_, s) => {
-    const cases = Array.from({ length: perSuite }, (_, i) => {
-      const open = `<testcase classname="com.acme.Suite${s}" name="test${i}" time="0.004"`;
-      if ((i + round) % 50 === 0)
-        return `${open}><failure message="expected &lt;${i % 3}&gt;" type="java.lang.AssertionError">at Suite${s}.java:${i % 7}</failure></testcase>`;
-      if (i % 100 === 7) return `${open}><skipped/></testcase>`;
-      return `${open}/>`;
-    }).join('\n');
-    return `<testsuite name="com.acme.Suite${s}" tests="${perSuite}">\n${cases}\n</testsuite>`;
-  });
-  return `<?xml version="1.0" encoding="UTF-8"?>\n<testsuites>\n${suites.join('\n')}\n</testsuites>\n`;
 }
 
 function round(ms) {

@@ -246,3 +246,22 @@ export async function sampleLatency(url, headers, count = 3000) {
   const at = (q) => samples[Math.min(samples.length - 1, Math.floor(q * samples.length))];
   return { p50: at(0.5), p90: at(0.9), p99: at(0.99), mean: samples.reduce((a, b) => a + b, 0) / samples.length };
 }
+
+/**
+ * A JUnit report of `cases` cases in `suites` suites (classes `${pkg}.${prefix}N`, N from 0),
+ * ~2 % failed (which ones moves with `round`) and ~1 % skipped: the benches' report.
+ */
+export function junitReport({ cases, suites = 20, round = 0, pkg = 'com.acme', prefix = 'Suite' }) {
+  const perSuite = cases / suites;
+  const all = Array.from({ length: suites }, (_, s) => {
+    const lines = Array.from({ length: perSuite }, (_, i) => {
+      const open = `<testcase classname="${pkg}.${prefix}${s}" name="test${i}" time="0.004"`;
+      if ((i + round) % 50 === 0)
+        return `${open}><failure message="expected &lt;${i % 3}&gt;" type="java.lang.AssertionError">at ${prefix}${s}.java:${i % 7}</failure></testcase>`;
+      if (i % 100 === 7) return `${open}><skipped/></testcase>`;
+      return `${open}/>`;
+    }).join('\n');
+    return `<testsuite name="${pkg}.${prefix}${s}" tests="${perSuite}">\n${lines}\n</testsuite>`;
+  });
+  return `<?xml version="1.0" encoding="UTF-8"?>\n<testsuites>\n${all.join('\n')}\n</testsuites>\n`;
+}

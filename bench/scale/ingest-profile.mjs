@@ -1,5 +1,5 @@
 // Where an ingest's time goes in a database grown by bench/scale.mjs (BENCH_KEEP=1): the service
-// started on it, INGESTS (3) 20,000-case JUnit reports ingested into new runs of its last project
+// started on it, BENCH_INGESTS (3) 20,000-case JUnit reports ingested into new runs of its last project
 // (the first of new cases), each one's results/s and CPU (service, PostgreSQL), and PostgreSQL's
 // statements by total time over them (pg_stat_statements, which must be preloaded).
 //
@@ -10,7 +10,7 @@ import { operator, startService } from '../support.mjs';
 import { ingest, report, topStatements } from './ingests.mjs';
 import { NO_SWEEP_TIMER } from './months.mjs';
 
-const INGESTS = Number(process.env.INGESTS ?? 3);
+const INGESTS = Number(process.env.BENCH_INGESTS ?? 3);
 const url = new URL(process.env.BENCH_ADMIN_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres');
 url.pathname = `/${process.env.PROFILE_DATABASE}`;
 const client = new pg.Client({ connectionString: url.toString() });

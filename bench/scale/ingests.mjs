@@ -1,26 +1,12 @@
 // The scale bench's writes, shared by bench/scale.mjs and bench/scale/ingest-profile.mjs: a
 // 20,000-case JUnit report, its ingest timed with the CPU it cost, and PostgreSQL's statements.
-import { cpuMs, viaHttps } from '../support.mjs';
+import { cpuMs, junitReport, viaHttps } from '../support.mjs';
 
 export const REPORT_CASES = 20_000;
 
-/**
- * A JUnit report of REPORT_CASES cases in 20 suites, ~2 % failed (which ones moves with
- * `round`) and ~1 % skipped; its classes are in package `pkg` (another package: other cases).
- */
+/** The scale bench's report: REPORT_CASES cases in package `pkg` (another package: other cases). */
 export function report(round, pkg = 'com.acme') {
-  const perSuite = REPORT_CASES / 20;
-  const suites = Array.from({ length: 20 }, (_, s) => {
-    const cases = Array.from({ length: perSuite }, (_, i) => {
-      const open = `<testcase classname="${pkg}.Scale${s}" name="test${i}" time="0.004"`;
-      if ((i + round) % 50 === 0)
-        return `${open}><failure message="expected &lt;${i % 3}&gt;" type="java.lang.AssertionError">at Scale${s}.java:${i % 7}</failure></testcase>`;
-      if (i % 100 === 7) return `${open}><skipped/></testcase>`;
-      return `${open}/>`;
-    }).join('\n');
-    return `<testsuite name="${pkg}.Scale${s}" tests="${perSuite}">\n${cases}\n</testsuite>`;
-  });
-  return `<?xml version="1.0" encoding="UTF-8"?>\n<testsuites>\n${suites.join('\n')}\n</testsuites>\n`;
+  return junitReport({ cases: REPORT_CASES, round, pkg, prefix: 'Scale' });
 }
 
 /**
